@@ -177,6 +177,17 @@ public:
   void fix(Field f, uint64_t value);
   void fixLast(Field f, uint64_t value);
   void uniformGuard();
+  // Uniform-datapath mode: alu() builds the uniform twin of each form (opcode and register
+  // files from `twins`, UR/UP instead of R/P, no reuse, bit 91 set, register/immediate
+  // layouts only); forms of opcodes without a twin are skipped.
+  struct UniformTwin {
+    Op op, uop;
+    unsigned opcode9;
+  };
+  void setUniform(const std::vector<UniformTwin> *twins) { twins_ = twins; }
+  size_t size() const { return t_.forms().size(); }
+  bool uniform() const { return twins_ != nullptr; }
+  Form &formAt(size_t i) { return t_.formAt(i); }
   // Scoreboard restrictions of the last forms: branches take none, stores no write scoreboard.
   void noScoreboards() { scoreboards(false, false); }
   void noWriteScoreboard() { scoreboards(false, true); }
@@ -187,6 +198,7 @@ public:
 private:
   FormTable &t_;
   size_t lastBegin_ = 0;
+  const std::vector<UniformTwin> *twins_ = nullptr;
 };
 
 } // namespace optxas::sass::tbl::dsl
