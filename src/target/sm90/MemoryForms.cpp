@@ -112,12 +112,11 @@ void addGlobal(Builder &b) {
   // ST.E [Ra(.64)+imm32], Rb  (no descriptor: offset 32..63, data at 64)
   MemLayout stPlain;
   stPlain.base = bits(24, 8);
-  stPlain.base64Bit = 90;
   stPlain.offset = bits(32, 32);
   b.form(Op::ST, 0x385,
          {text(".E"), cacheHint(), size(), semantics(false), Mem(stPlain), data(64)});
   b.fix(bits(72, 1), 1);
-  b.fix(bits(91, 1), 0);
+  b.fix(bits(90, 2), 0);
   // ST.E desc[URd][Ra(.64)+imm], Rb
   MemLayout stDesc = addr(64, U::DescIfBit, 76, true);
   b.form(Op::ST, 0x985,
