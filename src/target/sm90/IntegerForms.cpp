@@ -242,8 +242,7 @@ void addMinMax(Builder &b) {
         {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
          R(24).reuse(0), srcB().neg(63).reuse(1), srcC().reuse(2),
          P(87).inv(90)});
-  b.fix(bits(81, 3), 7);
-  b.fix(bits(84, 3), 7);
+  b.fix(bits(81, 6), 0);
 }
 
 void addPredicateLogic(Builder &b) {
