@@ -106,6 +106,7 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, ftz)                /* flush subnormals to zero */                                      \
   X(bool, fmz)                /* .FMZ: multiplication treats denormals/infinity*0 as zero */       \
   X(bool, sat)                /* saturate */                                                      \
+  X(bool, acc)                /* VABSDIFF4.ACC: accumulate into the third source */               \
   X(bool, ex)                 /* extended (carry-in / chained compare: .X / .EX) */               \
   X(bool, wide)               /* 64-bit address (LDG.E ... [R.64]) */                             \
   X(bool, trunc)              /* F2I.TRUNC and friends */                                         \

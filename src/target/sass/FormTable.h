@@ -16,6 +16,7 @@
 #include "optxas/sass/Inst.h"
 
 #include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -142,6 +143,10 @@ struct Form {
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
   bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
   bool allowRbar = true;     // may release a read scoreboard
+  // nvdisasm prints ";" right after the operands of a zero-stall yielding instruction only if
+  // it uses no scoreboards, for the instructions it considers variable-latency (set from the
+  // opcode's VarLatency flag; the table overrides the exceptions).
+  bool scoreboardSpacing = false;
   AliasFn alias = nullptr;
   std::vector<std::string_view> aliasTokens; // suffixes `alias` may produce (parser strips them)
   // Derived by finalize():
@@ -169,6 +174,8 @@ public:
   // Forms whose fixed bits match a word (decoder candidates).
   std::vector<const Form *> candidates(const Word &w) const;
 
+  // Variable-latency opcodes whose spacing nvdisasm treats like fixed-latency ones.
+  std::set<isa::Opcode> noSpacingOps_;
   // Special registers: index <-> nvdisasm name.
   std::vector<std::pair<uint8_t, std::string_view>> specialRegs;
 

@@ -209,11 +209,11 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
 
 // nvdisasm omits the space before ';' when the stall count and the wait mask are zero and the
 // yield hint is set; for variable-latency instructions the scoreboards must be unused too.
-bool tightSemicolon(const Inst &in) {
+bool tightSemicolon(const Inst &in, const Form &f) {
   const Control &c = in.ctrl;
   if (c.stall != 0 || !c.yield || c.wait != 0)
     return false;
-  return !isa::hasFlag(in.op, isa::VarLatency) || (c.wbar == 7 && c.rbar == 7);
+  return !f.scoreboardSpacing || (c.wbar == 7 && c.rbar == 7);
 }
 
 std::string guardText(const Guard &g) {
@@ -266,7 +266,7 @@ TextResult print(const Inst &in, Target target, uint64_t pc) {
     ops += (ops.empty() || e.spaceSep ? " " : ", ") + o;
   }
   s += ops;
-  s += tightSemicolon(in) ? ";" : " ;";
+  s += tightSemicolon(in, *f) ? ";" : " ;";
   r.text = std::move(s);
   return r;
 }
