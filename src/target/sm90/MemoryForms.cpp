@@ -325,8 +325,37 @@ void addQspc(Builder &b) {
   b.fix(bits(74, 1), 1);
 }
 
+void addAsyncCopy(Builder &b) {
+  // LDGSTS.E{.BYPASS}{.cache}{.LTC}{.size}{.ZFILL} [Rs+imm20], desc[UR][Ra.64+imm12] {, P}
+  // (cp.async: global -> shared without a register)
+  MemLayout shared;
+  shared.base = bits(16, 8);
+  shared.offset = bits(44, 20);
+  MemLayout global = addr(64, U::DescIfBit, 76, true);
+  global.offset = bits(32, 12);
+  b.form(Op::LDGSTS, 0xfae,
+         {text(".E"), mod(S::bypass, bits(81, 1), {V(1, 0, ""), V(0, 1, ".BYPASS")}),
+          cacheHint(),
+          mod(S::l2prefetch, bits(71, 2),
+              {V(0, isa::L2Prefetch::None, ""), V(1, isa::L2Prefetch::B64, ".LTC64B"),
+               V(2, isa::L2Prefetch::B128, ".LTC128B")}),
+          mod(S::memType, bits(73, 3),
+              {V(4, MemType::B32, ""), V(4, MemType::None, ""), V(5, MemType::B64, ".64"),
+               V(6, MemType::B128, ".128")}),
+          flag(S::zfill, 82, ".ZFILL"), Mem(shared), Mem(global), P(87).inv(90).opt(1, pt())});
+  b.fix(bits(77, 4), 0); // (weak)
+  b.fix(bits(70, 1), 1);
+  b.fix(bits(91, 1), 1);
+  // LDGDEPBAR: closes a group of LDGSTS; DEPBAR.LE SB0, n waits until at most n are pending
+  b.form(Op::LDGDEPBAR, 0x9af, {});
+  b.form(Op::DEPBAR, 0x91a, {text(".LE"), lit("SB0"), Imm(bits(38, 6))});
+  b.fix(bits(47, 1), 1);
+  b.noScoreboards();
+}
+
 void addMemoryForms(Builder &b) {
   addQspc(b);
+  addAsyncCopy(b);
   addGlobal(b);
   addSharedLocal(b);
   addConstant(b);
