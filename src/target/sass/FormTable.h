@@ -87,6 +87,8 @@ struct MemLayout {
   Field offset;              // byte offset (width 0: none)
   bool offsetSigned = true;
   Field scale;               // LDS-style .X4/.X8/.X16 index scaling (width 0: none)
+  bool hideUrz = false;      // "+URZ" is not printed (LDGSTS)
+  bool absoluteSigned = false; // a lone offset ([0x10]) prints signed (LDGSTS) or unsigned
 };
 
 // The layout of a constant-bank operand c[bank][offset] / c[bank][Rn+offset] / cx[URn][offset].

@@ -103,7 +103,7 @@ std::string memText(const Operand &o, const Elem &e) {
   if (o.desc != kNoReg)
     s += "desc[" + regName("UR", o.desc, URZ, "URZ") + "]";
   s += "[";
-  bool hasUr = o.ureg != kNoReg;
+  bool hasUr = o.ureg != kNoReg && !(e.mem.hideUrz && o.ureg == URZ);
   bool any = false;
   if (o.base != kNoBase && !(o.base == RZ && (hasUr || o.imm != 0) && !o.base64)) {
     s += regName("R", o.base, RZ, "RZ");
@@ -122,11 +122,11 @@ std::string memText(const Operand &o, const Elem &e) {
       s += "+";
       s += e.mem.offsetSigned ? fmt::shex(o.imm) : fmt::hex(static_cast<uint64_t>(o.imm));
     } else {
-      // An absolute address (no register) prints unsigned.
+      // An absolute address (no register) prints unsigned, except in LDGSTS.
       uint64_t v = static_cast<uint64_t>(o.imm);
       if (e.mem.offset.width < 64)
         v &= (1ull << e.mem.offset.width) - 1;
-      s += fmt::hex(v);
+      s += e.mem.absoluteSigned ? fmt::shex(o.imm) : fmt::hex(v);
     }
   }
   return s + "]";

@@ -33,10 +33,7 @@ std::string_view imadAlias(const Inst &in) {
   };
   if (uniform(b) || uniform(c))
     return "";
-  // (nvdisasm ignores a zero first multiplicand when both register multiplicands carry
-  // .reuse in the all-register layout.)
-  bool zeroA = isZeroReg(a) && !(a.reuse && b.reuse && c.kind == OperandKind::Reg);
-  if (zeroA || isZeroReg(b) || isImm(b, 0) || (isImm(b, 1) && isZeroReg(c)))
+  if (isZeroReg(a) || isZeroReg(b) || isImm(b, 0) || (isImm(b, 1) && isZeroReg(c)))
     return ".MOV";
   if (isImm(b, 1))
     return ".IADD";

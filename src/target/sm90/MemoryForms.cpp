@@ -331,8 +331,10 @@ void addAsyncCopy(Builder &b) {
   MemLayout shared;
   shared.base = bits(16, 8);
   shared.offset = bits(44, 20);
+  shared.absoluteSigned = true;
   MemLayout global = addr(64, U::DescIfBit, 76, true);
   global.offset = bits(32, 12);
+  global.hideUrz = true;
   b.form(Op::LDGSTS, 0xfae,
          {text(".E"), mod(S::bypass, bits(81, 1), {V(1, 0, ""), V(0, 1, ".BYPASS")}),
           cacheHint(),
