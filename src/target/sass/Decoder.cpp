@@ -109,6 +109,8 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
     o.imm = (sgn ? signExtend(raw, c.offset.width) : static_cast<int64_t>(raw)) * c.offsetScale;
     if (c.index.valid())
       o.base = static_cast<uint8_t>(getField(w, c.index));
+    if (c.urIndex.valid())
+      o.ureg = static_cast<uint8_t>(getField(w, c.urIndex));
     break;
   }
   case OpdType::Mem: {

@@ -68,6 +68,8 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
     setField(w, c.offset, static_cast<uint64_t>(o.imm / c.offsetScale));
     if (c.index.valid())
       setField(w, c.index, o.base);
+    if (c.urIndex.valid())
+      setField(w, c.urIndex, o.ureg);
     break;
   }
   case OpdType::Mem: {

@@ -143,6 +143,7 @@ void FormTable::finalize() {
         orField(cov, e.cb.index);
         orBit(cov, e.cb.cxBit);
         orField(cov, e.cb.cxUr);
+        orField(cov, e.cb.urIndex);
       }
       std::string d = describeElem(e);
       if (e.kind == ElemKind::Mod) {
@@ -370,6 +371,11 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
       return "constant offset out of range";
     if ((o.base != kNoBase) != c.index.valid())
       return c.index.valid() ? "constant bank needs an index register" : "no index register";
+    if (!cx && (o.ureg != kNoReg) != c.urIndex.valid())
+      return c.urIndex.valid() ? "constant bank needs a uniform index register"
+                               : "no uniform index register";
+    if (!cx && o.ureg != kNoReg && o.ureg > URZ)
+      return "uniform index out of range";
     break;
   }
   case OpdType::Mem: {

@@ -101,6 +101,7 @@ struct CBankLayout {
   int16_t cxBit = -1;        // bit that turns the bank into cx[URn] (bank field then holds URn)
   bool spaced = false;       // nvdisasm prints "c[0x1] [0x10]" (sub-32-bit source operands)
   Field cxUr;                // field of the UR when cx (defaults to the bank field)
+  Field urIndex;             // uniform-register index c[bank][URn+offset] (Operand::ureg)
 };
 
 struct Elem {

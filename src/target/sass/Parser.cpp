@@ -303,7 +303,14 @@ bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
   if (!startsWith(s, "[") || s.back() != ']')
     return false;
   s = s.substr(1, s.size() - 2);
-  if (!s.empty() && s[0] == 'R') {
+  if (startsWith(s, "UR")) {
+    size_t plus = s.find('+');
+    auto r = parseRegName(s.substr(0, plus), "UR", "URZ", URZ, 62);
+    if (!r)
+      return false;
+    o.ureg = *r;
+    s = plus == std::string_view::npos ? std::string_view() : s.substr(plus + 1);
+  } else if (!s.empty() && s[0] == 'R') {
     size_t plus = s.find('+');
     auto r = parseRegName(s.substr(0, plus), "R", "RZ", RZ, 254);
     if (!r)
@@ -319,6 +326,8 @@ bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
   }
   if (o.base == kNoBase && e.cb.index.valid())
     o.base = RZ; // (the printer omits an RZ index next to an offset)
+  if (o.reg != kNoReg && o.ureg == kNoReg && e.cb.urIndex.valid())
+    o.ureg = URZ;
   return true;
 }
 

@@ -139,6 +139,10 @@ std::string cbankText(const Operand &o, const Elem &e) {
   bool idx = o.base != kNoBase && !(o.base == RZ && o.imm != 0);
   if (idx)
     s += regName("R", o.base, RZ, "RZ");
+  if (o.reg != kNoReg && o.ureg != kNoReg) { // (a URZ index is always printed)
+    s += regName("UR", o.ureg, URZ, "URZ");
+    idx = true;
+  }
   if (o.imm != 0 || !idx) {
     if (idx)
       s += "+";

@@ -99,6 +99,8 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
     o.imm = v * c.offsetScale;
     if (c.index.valid())
       o.base = gpr(g, 1);
+    if (c.urIndex.valid() && o.reg != kNoReg)
+      o.ureg = g.coin(8) ? URZ : static_cast<uint8_t>(g.below(63));
     break;
   }
   case OpdType::Mem: {

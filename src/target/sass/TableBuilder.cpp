@@ -91,6 +91,10 @@ E concreteSource(const E &ph, unsigned layout, bool isB, const SlotBits &sb, boo
   }
   e.width = ph.width;
   e.widthSlot = ph.widthSlot;
+  if (ph.group && ph.dflt.kind == (kind == 'I' ? OperandKind::Imm : OperandKind::Reg)) {
+    e.group = ph.group;
+    e.dflt = ph.dflt;
+  }
   e.Elem::def = false;
   return e;
 }

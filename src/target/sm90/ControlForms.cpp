@@ -63,13 +63,30 @@ void addBranches(Builder &b) {
   b.fix(bits(84, 3), 0);
   // BSSY Bn, target  (reconvergence point; offset in bits 34..63)
   b.form(Op::BSSY, 0x945, {optPred(), B(16), BranchTarget(bits(34, 30), Field{}, 2)});
-  // BSYNC [P,] Bn
+  // BSYNC [P,] Bn / BREAK [P,] Bn (leave the reconvergence region of Bn)
   b.form(Op::BSYNC, 0x941, {optPred(), B(16)});
+  b.form(Op::BREAK, 0x942, {optPred(), B(16)});
+  // YIELD [P] / KILL [P]
+  b.form(Op::YIELD, 0x946, {optPred()});
+  b.form(Op::KILL, 0x95b, {optPred()});
+  // JMP{.mode} [P,] address / JMX [P,] Ra address   (absolute targets)
+  const E jmpMode = mod(S::extra, bits(32, 2),
+                        {V(0, 0, ""), V(1, 1, ".U"), V(2, 2, ".DIV"), V(3, 3, ".CONV")});
+  b.form(Op::JMP, 0x94a, {jmpMode, optPred(), Imm(bits(16, 8)).hi(bits(34, 47)).shift(2)});
+  b.fix(bits(24, 8), 0);
+  b.fix(bits(81, 1), 0);
+  b.fix(bits(85, 2), 0);
+  b.fix(bits(91, 1), 0);
+  b.form(Op::JMX, 0x94c, {optPred(), R(24), absSigned().spaced()});
+  b.fix(bits(85, 2), 0);
   // WARPSYNC.COLLECTIVE Rmask, target / WARPSYNC Rmask / ENDCOLLECTIVE
   b.form(Op::WARPSYNC, 0x348,
          {fixed(S::collective, 1, ".COLLECTIVE"), optPred(), R(24), relTarget()});
   b.fix(bits(86, 1), 1);
   b.form(Op::WARPSYNC, 0x348, {optPred(), R(24)});
+  b.fix(bits(86, 1), 0);
+  // WARPSYNC.ALL [P]
+  b.form(Op::WARPSYNC, 0x948, {text(".ALL"), optPred()});
   b.fix(bits(86, 1), 0);
   b.form(Op::ENDCOLLECTIVE, 0x91b, {optPred()});
   b.form(Op::NOP, 0x918, {});
@@ -190,7 +207,7 @@ void addControlForms(Builder &b) {
   // Scoreboard rules (nvdisasm rejects the others): branches release none, fences no write
   // scoreboard, FENCE no read scoreboard.
   for (Op op : {Op::BRA, Op::BRX, Op::CALL, Op::RET, Op::EXIT, Op::BSSY, Op::BSYNC, Op::WARPSYNC,
-                Op::NANOSLEEP, Op::BPT})
+                Op::NANOSLEEP, Op::BPT, Op::BREAK, Op::YIELD, Op::KILL, Op::JMP, Op::JMX})
     b.scoreboardsOf(op, false, false);
   b.scoreboardsOf(Op::MEMBAR, false, true);
   b.scoreboardsOf(Op::BAR, false, true);

@@ -279,11 +279,15 @@ void addPredicateLogic(Builder &b) {
          {text(".LUT"), P(81).def(), P(84).def(), R(24).reuse(0).sel(Field{}, sign),
           R(32).reuse(1).sel(Field{}, sign), R(64).reuse(2).sel(Field{}, sign),
           slotOperand(S::lut, bits(72, 8)), Imm(bits(16, 8))});
+  // P2R{.Bn} Rd, PR, Ra, mask   (predicates -> register byte n, merged into Ra)
+  b.alu(Op::P2R, 0x003, kBSources,
+        {mod(S::extra, bits(76, 2), {V(0, 0, ""), V(1, 1, ".B1"), V(2, 2, ".B2"), V(3, 3, ".B3")}),
+         R(16).def(), lit("PR"), R(24).reuse(0), srcB().reuse(1)});
   // R2P PR, Ra{.Bn}, mask
   b.alu(Op::R2P, 0x004, {RR, IR, CR, UR_},
         {lit("PR"), R(24).sel(bits(76, 2), {V(0, SubSel::None, ""), V(1, SubSel::B1, ".B1"),
                                              V(2, SubSel::B2, ".B2"), V(3, SubSel::B3, ".B3")}),
-         srcB().reuse(1)});
+         srcB().reuse(1).opt(1, Operand::i(0xff))}); // (an all-ones mask is not printed)
 }
 
 } // namespace

@@ -174,6 +174,14 @@ void addConstant(Builder &b) {
   uldc.cxBit = 91;
   uldc.cxUr = bits(24, 6);
   b.form(Op::ULDC, 0xab9, {sizeNo128(), UR(16).def().wslot(S::memType), CBank(uldc)});
+  // ULDC{.size} URd, c[bank][URa+imm16]   (uniform-register index)
+  CBankLayout uidx;
+  uidx.bank = bits(54, 5);
+  uidx.offset = bits(38, 16);
+  uidx.offsetSigned = true;
+  uidx.urIndex = bits(24, 6);
+  b.form(Op::ULDC, 0xabb, {sizeNo128(), UR(16).def().wslot(S::memType), CBank(uidx)});
+  b.fix(bits(91, 1), 1);
 }
 
 ModMap intAtomOps() {
