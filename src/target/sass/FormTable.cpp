@@ -512,11 +512,16 @@ const Form *selectForm(const FormTable &t, const Inst &in, std::vector<Operand> 
       *why = std::string(isa::opcodeName(in.op)) + ": opcode has no encoding for this target";
     return nullptr;
   }
+  // Fast path without diagnostics; reasons are collected only when nothing matches.
+  for (const Form *f : fs)
+    if (matchForm(*f, in, full, nullptr))
+      return f;
+  if (!why)
+    return nullptr;
   std::string reasons;
   for (const Form *f : fs) {
     std::string r;
-    if (matchForm(*f, in, full, &r))
-      return f;
+    matchForm(*f, in, full, &r);
     if (reasons.size() < 600)
       reasons += " | " + f->syntax + ": " + r;
   }
