@@ -120,7 +120,7 @@ void fillContents(WriterState &w) {
   const Cubin &c = w.cubin;
   b.section(w.tkinfo).data = toolkitNote(c.toolkit);
   b.section(w.cuinfo).data = cudaNote(c.cudaNote);
-  b.section(w.compat).data = encodeNvInfo(c.compat);
+  if (w.compat >= 0) b.section(w.compat).data = encodeNvInfo(c.compat);
   b.section(w.moduleInfo).data = encodeNvInfo(moduleInfo(w));
   for (const auto &f : c.functions) {
     auto &fs = w.fn.at(f.name);
