@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -538,10 +539,18 @@ void Reader::readPrototypes() {
   if (i < 0) return;
   use(i);
   ByteReader r(section(i).data);
+  std::vector<std::pair<uint32_t, Prototype>> entries;
+  uint32_t lastSym = 0;
   while (r.remaining() >= 8) {
     uint32_t sym = r.u32(), str = r.u32();
-    out_.prototypes.push_back({symbolName(sym), stringAt(section(strtab_).data, str)});
+    if (sym <= lastSym) fail(".nv.prototype: entries not in symbol order");
+    lastSym = sym;
+    entries.push_back({str, {symbolName(sym), stringAt(section(strtab_).data, str)}});
   }
+  // The model lists prototypes in declaration order, which is the order their strings were
+  // interned in; the section itself is sorted by symbol.
+  std::stable_sort(entries.begin(), entries.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &e : entries) out_.prototypes.push_back(std::move(e.second));
 }
 
 void Reader::readDebug() {

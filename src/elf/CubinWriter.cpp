@@ -55,9 +55,9 @@ private:
 };
 
 void Creator::run() {
-  // Prototype strings are interned before anything else (they sit at the start of .strtab),
-  // those of .nv.prototype from its last entry to its first.
-  for (auto p = c_.prototypes.rbegin(); p != c_.prototypes.rend(); ++p) b_.addString(p->prototype);
+  // Prototype strings are interned before anything else (they sit at the start of .strtab), in
+  // declaration order.
+  for (const auto &p : c_.prototypes) b_.addString(p.prototype);
   for (const auto &p : c_.callGraph.addressTaken) b_.addString(p.second);
   for (const auto &p : c_.callGraph.indirectCalls) b_.addString(p.second);
 
