@@ -199,8 +199,8 @@ void Reader::readFunctions() {
       if (y.shndx != si || i == symIndex) continue;
       if (symType(y.info) == STT_SECTION && y.name == s.name) {
         useSym(i);
-      } else if (symType(y.info) == STT_FUNC && symBind(y.info) != STB_GLOBAL) {
-        Subroutine sub{y.name, y.value, y.size, symBind(y.info) == STB_WEAK, 0};
+      } else if (symType(y.info) == STT_FUNC) {
+        Subroutine sub{y.name, y.value, y.size, symBind(y.info) == STB_WEAK, symBind(y.info) == STB_GLOBAL, 0};
         if (y.other != 0) fail("{}: subroutine st_other {:#x}", y.name, y.other);
         f.subroutines.push_back(sub);
         useSym(i);

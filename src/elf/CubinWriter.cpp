@@ -220,7 +220,7 @@ void Creator::createFunction(const Function &f, bool first) {
     if (!w_.relocatable() && !w_.legacy()) ensureRelocationSections(fs.bank2, bank2Name, RelocOrder::RelaOnly);
   }
   for (const auto &s : f.subroutines)
-    b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
+    if (!s.global) b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
   createFunctionRelocations(f);
   if (w_.legacy() && f.isKernel()) createLegacyParamBank(f);
   if (f.constant2) {
@@ -277,9 +277,8 @@ bool Creator::isFunction(const std::string &name) const {
   return false;
 }
 
-// A function's relocation sections appear while its relocations are created: code relocations
-// (calls, return addresses, optimizer-constant references) create .rela first; data-address
-// relocations create .rel then .rela. The optimizer-constant symbols appear at first use.
+// A function's relocation sections appear while its relocations are created (see below). The
+// optimizer-constant symbols and the names of static shared variables appear at first use.
 void Creator::createFunctionRelocations(const Function &f) {
   auto &fs = w_.fn[f.name];
   std::string name = ".text." + f.name;
@@ -310,11 +309,11 @@ void Creator::createFunctionRelocations(const Function &f) {
     if (opt && b_.findSymbol(opt->name) < 0) createVariable(*opt);
     int target = b_.findSymbol(r.symbol);
     if (target >= 0 && !b_.isNamed(target)) b_.nameSymbol(target);
-    bool code = r.symbol == f.name || opt || isFunction(r.symbol);
-    if (code) ensureRelocationSections(fs.text, name, RelocOrder::RelaOnly);
-    else ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
+    // References to the function itself (return addresses) and to its optimizer constants are
+    // made while encoding and create .rela only; anything else creates .rel then .rela.
+    bool own = r.symbol == f.name || opt;
+    ensureRelocationSections(fs.text, name, own ? RelocOrder::RelaOnly : RelocOrder::RelThenRela);
   }
-  if (!f.relocations.empty()) ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
   finishRelocationSections(fs.text, f.relocations, false);
   for (const auto &v : c_.variables)
     if (v.space == VarSpace::Shared && v.owner == f.name) b_.nameSymbol(b_.findSymbol(v.name));
@@ -470,6 +469,8 @@ void Creator::createGlobalSymbols() {
                                other, fs.text, 0, f.code.size());
     }
     b_.section(fs.text).infoSymbol = fs.symbol;
+    for (const auto &sub : f.subroutines) // global clones follow their function's symbol
+      if (sub.global) b_.addSymbol(sub.name, symInfo(STB_GLOBAL, STT_FUNC), 0, fs.text, sub.offset, sub.size);
     if (w_.legacy()) b_.section(fs.text).infoHighByte = f.registerCount;
     createExternalsOf(f);
   }

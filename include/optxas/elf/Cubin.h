@@ -99,6 +99,7 @@ struct Subroutine {
   std::string name;
   uint64_t offset = 0, size = 0;
   bool weak = false;       // internal helpers ($__internal_N_$...) are WEAK
+  bool global = false;     // clones of .visible functions in relocatable-device-code PTX
   uint32_t frameSize = 0;  // its EIATTR_FRAME_SIZE
   bool operator==(const Subroutine &) const = default;
 };
