@@ -11,7 +11,7 @@ using K = NvInfoKind;
 // sm_90 and later (read from ptxas 13.0 cubins for sm_90, sm_90a, sm_100, sm_103, sm_110, sm_120).
 constexpr K kOrderSm90[] = {
     K::CUDA_API_VERSION,   K::KPARAM_INFO,         K::EXPLICIT_CLUSTER,
-    K::CTA_PER_CLUSTER,    K::RESERVED_SMEM_USED,  K::MAX_CLUSTER_RANK,
+    K::CTA_PER_CLUSTER,    K::MAX_CLUSTER_RANK,    K::RESERVED_SMEM_USED,
     K::BLOCKS_ARE_CLUSTERS, K::SPARSE_MMA_MASK,    K::WMMA_USED,
     K::MAXREG_COUNT,
     K::EXTERNS,            K::NUM_BARRIERS,        K::UNKNOWN_5F,
