@@ -371,6 +371,11 @@ void Reader::readFunctionInfo(Function &f, const ElfSection &s) {
     }
   }
   if (sawParamSize != sawParamCbank) fail("{}: CBANK_PARAM_SIZE without PARAM_CBANK", s.name);
+  // ptxas lists parameters last first; the model keeps declaration order (the writer reverses).
+  std::stable_sort(f.params.begin(), f.params.end(),
+                   [](const KernelParam &a, const KernelParam &b) { return a.ordinal < b.ordinal; });
+  for (size_t i = 0; i < f.params.size(); ++i)
+    if (f.params[i].ordinal != i) fail("{}: parameter ordinals are not 0..n-1", s.name);
   if (sawParamCbank && paramCbankSize != f.paramBlockSize) fail("{}: PARAM_CBANK size mismatch", s.name);
 }
 
