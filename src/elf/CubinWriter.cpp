@@ -22,6 +22,8 @@ int WriterState::symbolIndex(const std::string &name) const {
 
 namespace {
 
+constexpr const char *kReservedCap = ".nv.reservedSmem.cap";
+
 constexpr const char *kUnifiedTableSymbols[] = {"__UDT_OFFSET", "__UFT_OFFSET", "__UFT_CANONICAL", "__UDT_CANONICAL",
                                                 "__UFT",        "__UDT",        "__UFT_END",       "__UDT_END"};
 
@@ -206,9 +208,12 @@ void Creator::createParamBanks() {
 void Creator::createFunction(const Function &f, bool first) {
   auto &fs = w_.fn[f.name];
   uint8_t bind = f.weak ? STB_WEAK : f.global ? STB_GLOBAL : STB_LOCAL;
-  bool earlySymbol = !f.isKernel() && bind != STB_GLOBAL;
+  // Local and weak functions (static device functions, CUDA helpers, template kernels) get their
+  // symbol before their section; global ones after all sections.
+  bool earlySymbol = bind != STB_GLOBAL;
   if (earlySymbol)
-    fs.symbol = b_.addSymbol(f.name, symInfo(bind, STT_FUNC), f.visibility, -1, 0, f.code.size());
+    fs.symbol = b_.addSymbol(f.name, symInfo(bind, STT_FUNC), f.visibility | (f.isKernel() ? STO_CUDA_ENTRY : 0), -1,
+                             0, f.code.size());
   fs.text = b_.addSection(".text." + f.name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 128, SectionGroup::Text);
   b_.section(fs.text).linkSection = w_.symtab;
   if (fs.symbol >= 0) b_.symbol(fs.symbol).section = fs.text;
@@ -238,9 +243,12 @@ void Creator::createFunction(const Function &f, bool first) {
   if (!f.isKernel()) createInfo();
   // Before the module's first static shared variable ptxas creates, and erases, a symbol with a
   // 20-character name: the name's bytes stay behind as zeros, the symbol as an empty entry.
-  if (f.staticShared && !erasedPlaceholder_ && c_.target.sm >= 90 && c_.target.sm < 100) {
+  // From sm_100 on, the reserved-shared-memory cap symbol appears at that point instead.
+  if (f.staticShared && !erasedPlaceholder_ && c_.target.sm >= 90) {
     erasedPlaceholder_ = true;
-    b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
+    if (c_.target.sm < 100) b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
+    for (const auto &r : c_.reservedSymbols)
+      if (r.name == kReservedCap) b_.addSymbol(r.name, r.info, r.other, -1, r.value, r.size);
   }
   // Shared variables owned by this function (relocatable objects keep their symbols).
   for (const auto &v : c_.variables)
@@ -383,6 +391,7 @@ void Creator::createReservedSymbols(bool first) {
       split = i + 1;
   for (size_t i = first ? 0 : split; i < (first ? split : c_.reservedSymbols.size()); ++i) {
     const auto &r = c_.reservedSymbols[i];
+    if (r.name == kReservedCap) continue; // created with the first static shared variable
     if (r.inReservedSection) {
       createSection();
       if (w_.reservedShared < 0) throw WriteError(fmt::format("{} needs .nv.shared.reserved.0", r.name));

@@ -32,8 +32,15 @@ def sm_of(name):
 def ptx_target(path):
     for line in open(path):
         if line.startswith('.target'):
-            return sm_of(line.split()[1].rstrip(','))
-    return 0
+            return line.split()[1].rstrip(',')
+    return 'sm_0'
+
+
+def compatible(arch, target):
+    """PTX for sm_XYa compiles only for sm_XYa; PTX for sm_XY for every sm_MN >= XY."""
+    if target.endswith('a'):
+        return arch == target
+    return sm_of(arch) >= sm_of(target)
 
 
 def cases(inputs, arch, extra, quick):
@@ -41,7 +48,7 @@ def cases(inputs, arch, extra, quick):
     for path in files:
         base = os.path.basename(path)[:-4]
         stem = base.split('.')[0]
-        if sm_of(arch) < ptx_target(path):
+        if not compatible(arch, ptx_target(path)):
             continue
         if quick and '.' in base:
             continue

@@ -7,7 +7,8 @@ for cu in *.cu; do
   arch=sm_80; extra=()
   case $b in
     cluster) arch=sm_90 ;;
-    extern_fn|features) extra=(-rdc=true) ;;
+    hopper) arch=sm_90a ;;
+    extern_fn|features|big) extra=(-rdc=true) ;;  # visible device functions, weak template kernels
   esac
   nvcc -ptx -arch=$arch "${extra[@]}" "$cu" -o "$b.ptx"
 done
