@@ -526,24 +526,42 @@ void Creator::finishRelocationSections(int target, const std::vector<Relocation>
   }
 }
 
+// Global function symbols in function order, each followed by the external symbols its relocations
+// (newest first) and EXTERNS name first; externals named by debug information or by no function
+// follow the first global function symbol.
 void Creator::createGlobalSymbols() {
-  auto createExternalsOf = [&](const Function &f) {
-    // Externals are declared in the order of the relocation list as written (newest first).
+  auto createExternal = [&](const ExternalSymbol &e) {
+    if (createdExternals_.count(e.name)) return;
+    createdExternals_.insert(e.name);
+    uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
+    uint8_t other = 0;
+    if (w_.relocatable() && e.kind == ExternalSymbol::Kind::Variable) other = 0x20;
+    if (w_.relocatable() && e.kind == ExternalSymbol::Kind::SharedVariable) other = 0x40;
+    b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), other, -1, 0, e.size);
+  };
+  auto refsOf = [](const Function &f) {
     std::vector<std::string> refs;
     for (auto r = f.relocations.rbegin(); r != f.relocations.rend(); ++r) refs.push_back(r->symbol);
     if (const Attribute *a = f.find(NvInfoKind::EXTERNS))
       for (const auto &s : a->symbols) refs.push_back(s);
-    for (const auto &n : refs)
-      for (const auto &e : c_.externals)
-        if (e.name == n && !createdExternals_.count(n)) {
-          createdExternals_.insert(n);
-          uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
-          uint8_t other = 0;
-          if (w_.relocatable() && e.kind == ExternalSymbol::Kind::Variable) other = 0x20;
-          if (w_.relocatable() && e.kind == ExternalSymbol::Kind::SharedVariable) other = 0x40;
-          b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), other, -1, 0, e.size);
-        }
+    return refs;
   };
+  // Debug information names its externals earlier than any function does.
+  std::set<std::string> namedByFunctions, namedByDebug;
+  for (const auto &f : c_.functions)
+    for (const auto &n : refsOf(f)) namedByFunctions.insert(n);
+  for (const auto &d : c_.debugSections)
+    for (const auto &r : d.relocations) namedByDebug.insert(r.symbol);
+  auto createExternalsOf = [&](const Function &f) {
+    for (const auto &n : refsOf(f))
+      for (const auto &e : c_.externals)
+        if (e.name == n) createExternal(e);
+  };
+  auto createUnnamedExternals = [&] {
+    for (const auto &e : c_.externals)
+      if (namedByDebug.count(e.name) || !namedByFunctions.count(e.name)) createExternal(e);
+  };
+  bool first = true;
   for (const auto &f : c_.functions) {
     auto &fs = w_.fn[f.name];
     if (fs.symbol < 0) {
@@ -552,16 +570,17 @@ void Creator::createGlobalSymbols() {
                                other, fs.text, 0, f.code.size());
     }
     b_.section(fs.text).infoSymbol = fs.symbol;
+    if (w_.legacy()) b_.section(fs.text).infoHighByte = f.registerCount;
     for (const auto &sub : f.subroutines) // global clones follow their function's symbol
       if (sub.global) b_.addSymbol(sub.name, symInfo(STB_GLOBAL, STT_FUNC), 0, fs.text, sub.offset, sub.size);
-    if (w_.legacy()) b_.section(fs.text).infoHighByte = f.registerCount;
+    if (first && f.global && !f.weak) {
+      first = false;
+      createUnnamedExternals();
+    }
     createExternalsOf(f);
   }
-  for (const auto &e : c_.externals)
-    if (!createdExternals_.count(e.name)) {
-      uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
-      b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), 0, -1, 0, e.size);
-    }
+  createUnnamedExternals();
+  for (const auto &e : c_.externals) createExternal(e);
 }
 
 } // namespace

@@ -17,6 +17,8 @@ missing one is a failure, not a skip.
 import argparse, os, shutil, subprocess, sys, tempfile
 
 ONLY_RELOCATABLE = {'extern_fn'}  # references symbols defined elsewhere
+# Documented gaps (docs/elf.md), asserted precisely: (input, whole-program?) -> expected read error.
+KNOWN_GAPS = {('shared.g.ptx', True): 'in unexpected section .nv_debug.shared'}
 
 
 def tool(name, env):
@@ -77,7 +79,7 @@ def main():
         sys.exit('FAIL: ptxas not found on PATH')
     cuobjdump = tool('cuobjdump', 'CUOBJDUMP')
     nvdisasm = tool('nvdisasm', 'NVDISASM')
-    failures, passed, padded = [], 0, 0
+    failures, passed, padded, gaps = [], 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         for n, (path, opts) in enumerate(cases(a.inputs, a.arch, a.extra, a.quick)):
             label = f'{os.path.basename(path)} {a.arch} {" ".join(opts)}'.strip()
@@ -87,7 +89,14 @@ def main():
             if r.returncode:
                 failures.append(f'{label}: ptxas failed: {r.stderr.strip()}')
                 continue
+            gap = KNOWN_GAPS.get((os.path.basename(path), '-c' not in opts))
             r = run([a.tool, A, '-o', B])
+            if gap:
+                if r.returncode != 2 or gap not in r.stderr:
+                    failures.append(f'{label}: expected the documented gap "{gap}", got: {r.stdout}{r.stderr}')
+                else:
+                    gaps += 1
+                continue
             if r.returncode:
                 failures.append(f'{label}: round trip differs:\n{r.stdout}{r.stderr}')
                 continue
@@ -121,7 +130,7 @@ def main():
     for f in failures:
         print('FAIL', f)
     print(f'{a.arch}: {passed} cubins round-tripped byte for byte ({padded} with carried .strtab padding), '
-          f'{len(failures)} failures')
+          f'{gaps} documented gaps, {len(failures)} failures')
     return 1 if failures or passed == 0 else 0
 
 
