@@ -32,26 +32,27 @@ const std::vector<Slot> &slots() {
     std::vector<std::string_view> intTypes = {"", "U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64"};
     std::vector<std::string_view> floatTypes = {"", "F16", "BF16", "F32", "F64", "TF32", "E4M3", "E5M2", "F16x2", "BF16x2"};
     std::vector<Slot> s;
-    s.push_back(makeSlot("cmp", {"", "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"}, &Modifiers::cmp));
-    s.push_back(makeSlot("bool", {"", "AND", "OR", "XOR"}, &Modifiers::boolOp));
-    s.push_back(makeSlot("type", intTypes, &Modifiers::intType));
-    s.push_back(makeSlot("stype", intTypes, &Modifiers::srcIntType));
-    s.push_back(makeSlot("ftype", floatTypes, &Modifiers::floatType));
-    s.push_back(makeSlot("sftype", floatTypes, &Modifiers::srcFloatType));
-    s.push_back(makeSlot("rnd", {"", "RN", "RZ", "RM", "RP", "RNA"}, &Modifiers::round));
+    // SASS-like order: IMAD.WIDE.U32, ISETP.GE.U32.AND, SHF.L.U32, F2F.F32.F64, LDG.E.64.STRONG_GPU.
     s.push_back(makeSlot("mufu", {"", "COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H", "SQRT", "TANH"}, &Modifiers::mufu));
+    s.push_back(makeSlot("var", {"", "LO", "HI", "WIDE", "SHL", "MOV", "IADD", "X"}, &Modifiers::variant));
+    s.push_back(makeSlot("shift", {"", "L", "R"}, &Modifiers::shift));
+    s.push_back(makeSlot("cmp", {"", "F", "LT", "EQ", "LE", "GT", "NE", "GE", "T", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"}, &Modifiers::cmp));
+    s.push_back(makeSlot("ftype", floatTypes, &Modifiers::floatType));
+    s.push_back(makeSlot("type", intTypes, &Modifiers::intType));
+    s.push_back(makeSlot("sftype", floatTypes, &Modifiers::srcFloatType));
+    s.push_back(makeSlot("stype", intTypes, &Modifiers::srcIntType));
+    s.push_back(makeSlot("bool", {"", "AND", "OR", "XOR"}, &Modifiers::boolOp));
+    s.push_back(makeSlot("rnd", {"", "RN", "RZ", "RM", "RP", "RNA"}, &Modifiers::round));
     s.push_back(makeSlot("mem", {"", "U8", "S8", "U16", "S16", "32", "64", "128"}, &Modifiers::memType));
-    s.push_back(makeSlot("cache", {"", "EF", "EL", "LU", "EU", "NA", "STRONG_GPU", "STRONG_SYS", "CONSTANT"}, &Modifiers::cache));
-    s.push_back(makeSlot("scope", {"", "CTA", "SM", "GPU", "SYS", "VC"}, &Modifiers::scope));
-    s.push_back(makeSlot("order", {"", "WEAK", "CONSTANT", "RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL", "SC", "MMIO"}, &Modifiers::order));
     s.push_back(makeSlot("atom", {"", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD"}, &Modifiers::atom));
+    s.push_back(makeSlot("redux", {"", "AND", "OR", "XOR", "SUM", "MIN", "MAX"}, &Modifiers::redux));
     s.push_back(makeSlot("shfl", {"", "IDX", "UP", "DOWN", "BFLY"}, &Modifiers::shfl));
     s.push_back(makeSlot("vote", {"", "ALL", "ANY", "EQ"}, &Modifiers::vote));
     s.push_back(makeSlot("match", {"", "ANY", "ALL"}, &Modifiers::match));
-    s.push_back(makeSlot("redux", {"", "AND", "OR", "XOR", "SUM", "MIN", "MAX"}, &Modifiers::redux));
     s.push_back(makeSlot("bar", {"", "SYNC", "ARV", "RED_POPC", "RED_AND", "RED_OR", "SYNC_DEFER_BLOCKING"}, &Modifiers::bar));
-    s.push_back(makeSlot("shift", {"", "L", "R"}, &Modifiers::shift));
-    s.push_back(makeSlot("var", {"", "LO", "HI", "WIDE", "SHL", "MOV", "IADD", "X"}, &Modifiers::variant));
+    s.push_back(makeSlot("cache", {"", "EF", "EL", "LU", "EU", "NA", "STRONG_GPU", "STRONG_SYS", "CONSTANT"}, &Modifiers::cache));
+    s.push_back(makeSlot("order", {"", "WEAK", "CONSTANT", "RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL", "SC", "MMIO"}, &Modifiers::order));
+    s.push_back(makeSlot("scope", {"", "CTA", "SM", "GPU", "SYS", "VC"}, &Modifiers::scope));
     return s;
   }();
   return kSlots;
@@ -62,8 +63,10 @@ struct FlagSlot {
   std::string_view name;
   bool Modifiers::*field;
 };
+// "E" (64-bit address) is printed before the slots, the others after them.
+constexpr FlagSlot kWideFlag = {"E", &Modifiers::wide};
 constexpr FlagSlot kFlags[] = {{"FTZ", &Modifiers::ftz}, {"SAT", &Modifiers::sat}, {"EX", &Modifiers::ex},
-                               {"E", &Modifiers::wide},  {"TRUNC", &Modifiers::trunc}};
+                               {"TRUNC", &Modifiers::trunc}};
 
 // Bare spelling -> index of the first slot that uses it.
 const std::map<std::string_view, size_t> &owners() {
@@ -91,6 +94,7 @@ bool parseUnsigned(std::string_view s, unsigned &out) {
 
 void appendModifierText(std::string &out, const isa::Modifiers &m) {
   const auto &s = slots();
+  if (m.*kWideFlag.field) fmt::format_to(std::back_inserter(out), ".{}", kWideFlag.name);
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned v = s[i].get(m);
     if (v == 0) continue;
@@ -133,6 +137,10 @@ bool applyModifierToken(std::string_view tok, isa::Modifiers &m) {
       return false;
     }
     return false;
+  }
+  if (tok == kWideFlag.name) {
+    m.*kWideFlag.field = true;
+    return true;
   }
   for (const FlagSlot &f : kFlags)
     if (f.name == tok) {

@@ -167,7 +167,7 @@ void printInstr(std::string &out, const Instr &i, const PrintOptions &opts) {
     if (c.waitMask) fmt::format_to(std::back_inserter(attrs), " wait=0x{:x}", c.waitMask);
     if (c.reuseMask) fmt::format_to(std::back_inserter(attrs), " reuse=0x{:x}", c.reuseMask);
   }
-  if (!attrs.empty()) fmt::format_to(std::back_inserter(out), " {{{} }}", attrs);
+  if (!attrs.empty()) fmt::format_to(std::back_inserter(out), " {{{}}}", std::string_view(attrs).substr(1));
 }
 
 void printFunction(std::string &out, const Function &f, const PrintOptions &opts) {

@@ -1,8 +1,8 @@
-// How the IR text spells isa::Modifiers: one dotted token per set slot, in a fixed slot order
-// (cmp, bool, type, stype, ftype, sftype, rnd, mufu, mem, cache, scope, order, atom, shfl, vote,
-// match, redux, bar, shift, var, then the flags). A value spelling that an earlier slot also uses
-// is written with its slot key, e.g. ATOMG.atom:AND or I2F.F32.stype:S32, so every token parses
-// back to exactly one slot.
+// How the IR text spells isa::Modifiers: one dotted token per set slot, in a fixed SASS-like
+// order (E; mufu, var, shift, cmp, ftype, type, sftype, stype, bool, rnd, mem, atom, redux, shfl,
+// vote, match, bar, cache, order, scope; FTZ, SAT, EX, TRUNC; LUT:n, ID:n). A value spelling that
+// an earlier slot also uses is written with its slot key, e.g. ATOMG.E.atom:AND or
+// I2F.F32.stype:S32, so every token parses back to exactly one slot.
 #pragma once
 
 #include <string>
