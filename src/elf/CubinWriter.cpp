@@ -1,0 +1,350 @@
+// Step 1 of writing: create sections and symbols in the order ptxas creates them. The order
+// matters beyond aesthetics: symbol indices, string-table offsets and the order of sections
+// within each file segment all follow from it.
+#include "optxas/elf/CubinWriter.h"
+
+#include "WriterState.h"
+#include "optxas/elf/ElfFormat.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace optxas::elf {
+
+int WriterState::symbolIndex(const std::string &name) const {
+  int i = const_cast<ObjectBuilder &>(b).findSymbol(name);
+  if (i < 0) throw WriteError(fmt::format("reference to unknown symbol '{}'", name));
+  return i;
+}
+
+namespace {
+
+constexpr const char *kUnifiedTableSymbols[] = {"__UDT_OFFSET", "__UFT_OFFSET", "__UFT_CANONICAL", "__UDT_CANONICAL",
+                                                "__UFT",        "__UDT",        "__UFT_END",       "__UDT_END"};
+
+class Creator {
+public:
+  explicit Creator(WriterState &w) : w_(w), c_(w.cubin), b_(w.b) {}
+  void run();
+
+private:
+  void createFunction(const Function &f, bool first);
+  void createModuleVariables();
+  void createVariable(const Variable &v);
+  void createRelocationSections(int target, const std::string &targetName, const std::vector<Relocation> &relocs,
+                                bool relaFirst, bool alwaysBoth);
+  void createGlobalSymbols();
+  int createBank(unsigned bank);
+  uint8_t variableType() const { return w_.relocatable() ? 13 : STT_OBJECT; }
+  uint8_t variableOther(const Variable &v) const;
+
+  WriterState &w_;
+  const Cubin &c_;
+  ObjectBuilder &b_;
+  std::set<std::string> createdExternals_;
+};
+
+void Creator::run() {
+  // Prototype strings are interned before anything else (they sit at the start of .strtab).
+  for (const auto &p : c_.prototypes) b_.addString(p.prototype);
+  for (const auto &p : c_.callGraph.addressTaken) b_.addString(p.second);
+  for (const auto &p : c_.callGraph.indirectCalls) b_.addString(p.second);
+
+  w_.shstrtab = b_.addSection(".shstrtab", SHT_STRTAB, 0, 1, SectionGroup::Tables);
+  w_.strtab = b_.addSection(".strtab", SHT_STRTAB, 0, 1, SectionGroup::Tables);
+  w_.symtab = b_.addSection(".symtab", SHT_SYMTAB, 0, 8, SectionGroup::Tables);
+  b_.section(w_.symtab).entsize = 24;
+  b_.section(w_.symtab).linkSection = w_.strtab;
+  int shndx = b_.addSection(".symtab_shndx", 18 /*SHT_SYMTAB_SHNDX*/, 0, 4, SectionGroup::Tables);
+  b_.section(shndx).dropped = true;
+  w_.tkinfo = b_.addSection(".note.nv.tkinfo", SHT_NOTE, SHF_CUDA_NOTE_TOOLKIT, 4, SectionGroup::Notes);
+  b_.addSectionSymbol(w_.tkinfo);
+  w_.cuinfo = b_.addSection(".note.nv.cuinfo", SHT_NOTE, SHF_CUDA_NOTE_KEEP | SHF_INFO_LINK, 4, SectionGroup::Notes);
+  b_.addSectionSymbol(w_.cuinfo);
+  b_.section(w_.cuinfo).linkSection = w_.tkinfo;
+  w_.moduleInfo = b_.addSection(".nv.info", SHT_CUDA_INFO, 0, 4, SectionGroup::ModuleInfo);
+  b_.section(w_.moduleInfo).linkSection = w_.symtab;
+  w_.compat = b_.addSection(".nv.compat", SHT_CUDA_COMPAT, 0, 4, SectionGroup::Compat);
+  b_.section(w_.cuinfo).infoSection = w_.compat;
+
+  for (size_t i = 0; i < c_.functions.size(); ++i) createFunction(c_.functions[i], i == 0);
+  if (c_.functions.empty()) createModuleVariables();
+
+  // Debug sections, then the relocation sections of module-level data.
+  for (const auto &d : c_.debugSections) {
+    int s = b_.addSection(d.name, SHT_PROGBITS, 0, 1, SectionGroup::Debug);
+    w_.debug[d.name] = s;
+    if (d.name == ".debug_frame") b_.addSectionSymbol(s);
+  }
+  // Module banks in creation order (bank 4 "pic" is created before bank 3 "user" when both exist).
+  std::vector<std::pair<int, unsigned>> banks;
+  for (const auto &[bank, sec] : w_.banks) banks.push_back({sec, bank});
+  std::sort(banks.begin(), banks.end());
+  for (const auto &[sec, bank] : banks) {
+    const ConstantBank *cb = nullptr;
+    for (const auto &x : c_.constantBanks)
+      if (x.bank == bank) cb = &x;
+    const char *oldName = bank == 4 ? ".nv.constant.pic" : bank == 3 ? ".nv.constant.user" : nullptr;
+    std::string name = oldName ? oldName : fmt::format(".nv.constant{}", bank);
+    createRelocationSections(sec, name, cb->relocations, false, true);
+  }
+  if (w_.globalInit >= 0)
+    createRelocationSections(w_.globalInit, ".nv.global.init", c_.globalInitRelocations, false, false);
+  for (const auto &d : c_.debugSections)
+    createRelocationSections(w_.debug[d.name], d.name, d.relocations, false, true);
+
+  w_.callgraph = b_.addSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, SectionGroup::CallGraph);
+  b_.section(w_.callgraph).entsize = 8;
+  b_.section(w_.callgraph).linkSection = w_.symtab;
+  b_.addSectionSymbol(w_.callgraph);
+  w_.prototype = b_.addSection(".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, SectionGroup::Prototype);
+  b_.section(w_.prototype).entsize = 8;
+  b_.section(w_.prototype).linkSection = w_.symtab;
+  if (!c_.prototypes.empty()) b_.addSectionSymbol(w_.prototype);
+  else b_.section(w_.prototype).dropped = true;
+
+  createGlobalSymbols();
+
+  for (const auto &f : c_.functions) {
+    if (!f.isKernel()) continue;
+    auto &fs = w_.fn[f.name];
+    fs.bank0 = b_.addSection(".nv.constant0." + f.name, w_.relocatable() ? SHT_CUDA_CONSTANT : SHT_PROGBITS,
+                             SHF_ALLOC | SHF_INFO_LINK, 4, SectionGroup::ParamBank);
+    b_.section(fs.bank0).infoSection = fs.text;
+    b_.addSectionSymbol(fs.bank0);
+  }
+}
+
+void Creator::createFunction(const Function &f, bool first) {
+  auto &fs = w_.fn[f.name];
+  uint8_t bind = f.global ? STB_GLOBAL : STB_LOCAL;
+  bool earlySymbol = !f.isKernel() && !f.global;
+  if (earlySymbol)
+    fs.symbol = b_.addSymbol(f.name, symInfo(bind, STT_FUNC), f.visibility, -1, 0, f.code.size());
+  fs.text = b_.addSection(".text." + f.name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 128, SectionGroup::Text);
+  b_.section(fs.text).linkSection = w_.symtab;
+  if (fs.symbol >= 0) b_.symbol(fs.symbol).section = fs.text;
+  b_.addSectionSymbol(fs.text);
+
+  auto createInfo = [&] {
+    fs.info = b_.addSection(".nv.info." + f.name, SHT_CUDA_INFO, SHF_INFO_LINK, 4, SectionGroup::FunctionInfo);
+    b_.section(fs.info).linkSection = w_.symtab;
+    b_.section(fs.info).infoSection = fs.text;
+  };
+  if (f.isKernel()) {
+    createInfo();
+    fs.shared = b_.addSection(".nv.shared." + f.name, w_.relocatable() ? SHT_CUDA_SHARED : SHT_NOBITS,
+                              SHF_WRITE | SHF_ALLOC | SHF_INFO_LINK, f.sharedAlign ? f.sharedAlign : 1,
+                              SectionGroup::Uninit);
+    b_.section(fs.shared).infoSection = fs.text;
+    if (f.sharedSize) b_.section(fs.shared).size = *f.sharedSize;
+    else b_.section(fs.shared).dropped = true;
+    bool hasVars = false;
+    for (const auto &v : c_.variables)
+      if (v.space == VarSpace::Shared && v.owner == f.name) hasVars = true;
+    if (hasVars) b_.addSectionSymbol(fs.shared);
+  }
+  if (first) {
+    if (c_.unifiedTableSymbols)
+      for (const char *n : kUnifiedTableSymbols) b_.addSymbol(n, symInfo(STB_WEAK, STT_OBJECT), 0, -1, 0, 8);
+    if (c_.reservedSmemSymbol)
+      b_.addSymbol(".nv.reservedSmem.offset0", symInfo(STB_WEAK, STT_OBJECT), 0, -1, 0, 4);
+    if (c_.reservedSharedSize) {
+      w_.reservedShared = b_.addSection(".nv.shared.reserved.0", SHT_NOBITS, SHF_WRITE | SHF_ALLOC, 1, SectionGroup::Uninit);
+      b_.section(w_.reservedShared).size = *c_.reservedSharedSize;
+      b_.addSymbol("__nv_reservedSMEM_offset_0_alias", symInfo(STB_WEAK, STT_NOTYPE), STO_CUDA_RESERVED_SHARED,
+                   w_.reservedShared);
+    }
+    createModuleVariables();
+  }
+  if (!f.isKernel()) createInfo();
+  // Shared variables owned by this function (relocatable objects keep their symbols).
+  for (const auto &v : c_.variables)
+    if (v.space == VarSpace::Shared && v.owner == f.name) createVariable(v);
+  if (f.constant2) {
+    fs.bank2 = b_.addSection(".nv.constant.optimizer." + f.name, w_.relocatable() ? SHT_CUDA_CONSTANT + 2 : SHT_PROGBITS,
+                             SHF_ALLOC | SHF_INFO_LINK, 4, SectionGroup::ConstantData);
+    b_.section(fs.bank2).infoSection = fs.text;
+    b_.section(fs.bank2).data = *f.constant2;
+    b_.renameSection(fs.bank2, ".nv.constant2." + f.name);
+    b_.addSectionSymbol(fs.bank2);
+  }
+  for (const auto &s : f.subroutines)
+    b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
+  bool relaFirst = false;
+  if (w_.relocatable())
+    for (const auto &r : f.relocations)
+      for (const auto &g : c_.functions)
+        if (g.name == r.symbol) relaFirst = true;
+  if (!f.relocations.empty() || f.keepsResolvedRelocations)
+    createRelocationSections(fs.text, ".text." + f.name, f.relocations, relaFirst, true);
+  if (f.constant2)
+    createRelocationSections(fs.bank2, ".nv.constant.optimizer." + f.name, f.constant2Relocations, false, false);
+}
+
+void Creator::createModuleVariables() {
+  // bank 4 ("pic") holds addresses; it is created right after the variable its first slot names.
+  const ConstantBank *pic = nullptr;
+  for (const auto &cb : c_.constantBanks)
+    if (cb.bank == 4) pic = &cb;
+  std::string firstSlot;
+  if (pic) {
+    uint64_t best = UINT64_MAX;
+    for (const auto &r : pic->relocations)
+      if (r.offset < best) best = r.offset, firstSlot = r.symbol;
+  }
+  bool firstSlotIsVariable = false;
+  for (const auto &v : c_.variables)
+    if (v.name == firstSlot) firstSlotIsVariable = true;
+  if (pic && !firstSlotIsVariable) createBank(4);
+  for (const auto &v : c_.variables) {
+    if (v.space == VarSpace::Shared) continue;
+    createVariable(v);
+    if (pic && v.name == firstSlot) createBank(4);
+  }
+  for (const auto &cb : c_.constantBanks)
+    if (!w_.banks.count(cb.bank)) createBank(cb.bank);
+}
+
+int Creator::createBank(unsigned bank) {
+  auto it = w_.banks.find(bank);
+  if (it != w_.banks.end()) return it->second;
+  const ConstantBank *cb = nullptr;
+  for (const auto &x : c_.constantBanks)
+    if (x.bank == bank) cb = &x;
+  const char *oldName = bank == 4 ? ".nv.constant.pic" : bank == 3 ? ".nv.constant.user" : nullptr;
+  std::string name = fmt::format(".nv.constant{}", bank);
+  int s = b_.addSection(oldName ? oldName : name, w_.relocatable() ? SHT_CUDA_CONSTANT + bank : SHT_PROGBITS, SHF_ALLOC,
+                        cb ? cb->align : 4, SectionGroup::ConstantData);
+  if (oldName) b_.renameSection(s, name);
+  if (cb) b_.section(s).data = cb->data;
+  b_.addSectionSymbol(s);
+  w_.banks[bank] = s;
+  return s;
+}
+
+uint8_t Creator::variableOther(const Variable &v) const {
+  uint8_t other = v.visibility;
+  if (w_.relocatable()) {
+    switch (v.space) {
+    case VarSpace::Global:
+    case VarSpace::GlobalInit: other |= 0x20; break;
+    case VarSpace::Constant: other |= 0x80; break;
+    case VarSpace::Shared: other |= 0x40; break;
+    }
+  }
+  return other;
+}
+
+void Creator::createVariable(const Variable &v) {
+  int sec = -1;
+  switch (v.space) {
+  case VarSpace::Global:
+    if (w_.global < 0) {
+      w_.global = b_.addSection(".nv.global", w_.relocatable() ? SHT_CUDA_GLOBAL : SHT_NOBITS, SHF_WRITE | SHF_ALLOC,
+                                c_.globalAlign, SectionGroup::Uninit);
+      b_.section(w_.global).size = c_.globalSize.value_or(0);
+      b_.addSectionSymbol(w_.global);
+    }
+    sec = w_.global;
+    break;
+  case VarSpace::GlobalInit:
+    if (w_.globalInit < 0) {
+      w_.globalInit = b_.addSection(".nv.global.init", w_.relocatable() ? SHT_CUDA_GLOBAL_INIT : SHT_PROGBITS,
+                                    SHF_WRITE | SHF_ALLOC, c_.globalInitAlign, SectionGroup::InitData);
+      if (c_.globalInit) b_.section(w_.globalInit).data = *c_.globalInit;
+      b_.addSectionSymbol(w_.globalInit);
+    }
+    sec = w_.globalInit;
+    break;
+  case VarSpace::Constant: sec = createBank(3); break;
+  case VarSpace::Shared: sec = w_.fn[v.owner].shared; break;
+  }
+  b_.addSymbol(v.name, symInfo(v.global ? STB_GLOBAL : STB_LOCAL, variableType()), variableOther(v), sec, v.offset,
+               v.size);
+}
+
+void Creator::createRelocationSections(int target, const std::string &targetName, const std::vector<Relocation> &relocs,
+                                       bool relaFirst, bool alwaysBoth) {
+  bool anyRel = false, anyRela = false;
+  for (const auto &r : relocs) (r.explicitAddend ? anyRela : anyRel) = true;
+  auto make = [&](bool rela) {
+    int s = b_.addSection((rela ? ".rela" : ".rel") + targetName, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK, 8,
+                          SectionGroup::Relocations);
+    b_.section(s).entsize = rela ? 24 : 16;
+    b_.section(s).linkSection = w_.symtab;
+    b_.section(s).infoSection = target;
+    (rela ? w_.rela : w_.rel)[target] = s;
+    // An empty section survives only when nothing at all was left to relocate.
+    bool keep = rela ? (anyRela || !anyRel) : anyRel;
+    b_.section(s).dropped = !keep;
+  };
+  if (relaFirst) {
+    make(true);
+    make(false);
+  } else {
+    if (alwaysBoth || anyRel) make(false);
+    make(true);
+  }
+  // Relocation sections of a renamed bank follow the new name in .shstrtab only.
+  if (targetName != b_.section(target).name) {
+    for (bool rela : {false, true}) {
+      auto &m = rela ? w_.rela : w_.rel;
+      auto it = m.find(target);
+      if (it == m.end() || b_.section(it->second).dropped) continue;
+      b_.renameSection(it->second, (rela ? ".rela" : ".rel") + b_.section(target).name, false);
+    }
+  }
+}
+
+void Creator::createGlobalSymbols() {
+  auto createExternalsOf = [&](const Function &f) {
+    std::vector<std::string> refs;
+    for (const auto &r : f.relocations) refs.push_back(r.symbol);
+    if (const Attribute *a = f.find(NvInfoKind::EXTERNS))
+      for (const auto &s : a->symbols) refs.push_back(s);
+    for (const auto &n : refs)
+      for (const auto &e : c_.externals)
+        if (e.name == n && !createdExternals_.count(n)) {
+          createdExternals_.insert(n);
+          uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
+          uint8_t other = 0;
+          if (w_.relocatable() && e.kind == ExternalSymbol::Kind::Variable) other = 0x20;
+          if (w_.relocatable() && e.kind == ExternalSymbol::Kind::SharedVariable) other = 0x40;
+          b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), other, -1, 0, e.size);
+        }
+  };
+  for (const auto &f : c_.functions) {
+    auto &fs = w_.fn[f.name];
+    if (fs.symbol < 0) {
+      uint8_t other = f.visibility | (f.isKernel() ? STO_CUDA_ENTRY : 0);
+      fs.symbol = b_.addSymbol(f.name, symInfo(f.global ? STB_GLOBAL : STB_LOCAL, STT_FUNC), other, fs.text, 0,
+                               f.code.size());
+    }
+    b_.section(fs.text).infoSymbol = fs.symbol;
+    createExternalsOf(f);
+  }
+  for (const auto &e : c_.externals)
+    if (!createdExternals_.count(e.name)) {
+      uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
+      b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), 0, -1, 0, e.size);
+    }
+}
+
+} // namespace
+
+std::optional<std::string> writeCubin(const Cubin &cubin, std::vector<uint8_t> &out) {
+  try {
+    WriterState w(cubin);
+    Creator(w).run();
+    fillContents(w);
+    out = layoutFile(w);
+  } catch (const WriteError &e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+} // namespace optxas::elf
