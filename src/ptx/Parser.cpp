@@ -1,6 +1,7 @@
 // PTX parser, module level: the .version/.target/.address_size header, module-scope
 // directives, variable and register declarations, and function headers.
 #include "ParserImpl.h"
+#include "optxas/ptx/Targets.h"
 
 #include <algorithm>
 #include <charconv>
@@ -115,6 +116,9 @@ void Parser::parseHeader() {
     fatal(m_->versionLoc, fmt::format("Missing .version directive at start of file '{}'", m_->fileName));
   std::from_chars(v.data(), v.data() + dot, m_->versionMajor);
   std::from_chars(v.data() + dot + 1, v.data() + v.size(), m_->versionMinor);
+  if (m_->versionMinor > 9 || m_->version() > kMaxPtxVersion)
+    fatal(m_->versionLoc, fmt::format("Unsupported .version {}; current version is '{}.{}'", v,
+                                      kMaxPtxVersion / 10, kMaxPtxVersion % 10));
   advance();
   if (!atDot(".target"))
     fatal(loc(), fmt::format("Missing .target directive at start of file '{}'", m_->fileName));
@@ -156,7 +160,7 @@ void Parser::parseTarget() {
         if (suffix == "a" || suffix == "f") a.suffix = suffix[0];
         else if (!suffix.empty()) ok = false;
       }
-      if (!ok) fatal(at, fmt::format("Unsupported .target '{}'", t));
+      if (!ok || targetMinPtx(a) == 0) fatal(at, fmt::format("Unsupported .target '{}'", t));
       m_->target.archs.push_back(a);
     }
     advance();
@@ -477,11 +481,26 @@ void Parser::parseVarDecl(StateSpace space, Linkage linkage, Function *owner, So
       else dims.push_back(expectUInt());
       expect(Tok::RBracket);
     }
+    if (accept(Tok::Equal)) {
+      v->init = parseInitializer(*v);
+      // `a[] = {...}` takes its size from the initializer.
+      if (!dims.empty() && dims[0] == 0 && v->init->kind == InitKind::Aggregate) dims[0] = v->init->elems.size();
+    }
     v->dims = m_->arena.copy(dims);
-    if (accept(Tok::Equal)) v->init = parseInitializer(*v);
     (void)paramCount;
     (void)count;
-    declare(v->name, v, v->loc, "variable");
+    Decl *prev = owner ? nullptr : lookup(v->name);
+    if (prev && prev->kind == DeclKind::Variable &&
+        (static_cast<Variable *>(prev)->linkage == Linkage::Extern || v->linkage == Linkage::Extern)) {
+      // An .extern declaration is resolved by a later visible definition (or repeats).
+      auto *pv = static_cast<Variable *>(prev);
+      if (v->linkage == Linkage::None || pv->linkage == Linkage::None)
+        error(v->loc, fmt::format("'.extern' variable '{}' cannot be resolved by a '.static'", v->name.str()));
+      else if (v->linkage != Linkage::Extern)
+        binding_[v->name.id()] = v;
+    } else {
+      declare(v->name, v, v->loc, "variable");
+    }
     if (checker_) checker_->checkVariable(*v);
     if (out) out->push_back(v);
     if (!accept(Tok::Comma)) break;
@@ -591,6 +610,11 @@ void Parser::parsePerfDirectives(Function *fn) {
   };
   while (at(Tok::DotIdent)) {
     std::string_view d = tok_.text;
+    // A .func takes only ABI attributes; the performance directives belong to entries.
+    if (!fn->isEntry && d != ".noreturn" && d != ".abi_preserve" && d != ".abi_preserve_control" &&
+        d != ".pragma")
+      break;
+    if (fn->isEntry && (d == ".noreturn" || d == ".abi_preserve" || d == ".abi_preserve_control")) break;
     if (d == ".maxnreg") { advance(); fn->perf.maxnreg = static_cast<uint32_t>(expectUInt()); }
     else if (d == ".maxntid") dims(fn->perf.maxntid);
     else if (d == ".reqntid") dims(fn->perf.reqntid);
