@@ -27,7 +27,8 @@ std::string Checker::Impl::instrName(const Instruction &ins) const {
 
 bool Checker::Impl::targetAtLeast(unsigned sm) const { return !m || m->target.sm() >= sm; }
 
-void Checker::Impl::gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm) {
+void Checker::Impl::gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm,
+                         bool targetFirst) {
   if (!m) return;
   const char *what = kind == GateKind::Modifier ? "Modifier" : kind == GateKind::Instruction ? "Instruction" : "Feature";
   if (kind == GateKind::ArchSpecific) {
@@ -40,9 +41,14 @@ void Checker::Impl::gate(SourceLoc at, GateKind kind, std::string_view name, uns
       error(at, fmt::format("Instruction '{}' requires PTX ISA .version {} or later", name, versionString(minPtx)));
     return;
   }
-  if (minPtx && m->version() < minPtx)
+  // ptxas names the version first, except for features keyed on a data type.
+  bool oldVersion = minPtx && m->version() < minPtx;
+  bool oldTarget = minSm && !m->target.archs.empty() && m->target.sm() < minSm;
+  if (oldTarget && targetFirst)
+    error(at, fmt::format("{} '{}' requires .target sm_{} or higher", what, name, minSm));
+  if (oldVersion)
     error(at, fmt::format("{} '{}' requires PTX ISA .version {} or later", what, name, versionString(minPtx)));
-  if (minSm && !m->target.archs.empty() && m->target.sm() < minSm)
+  if (oldTarget && !targetFirst)
     error(at, fmt::format("{} '{}' requires .target sm_{} or higher", what, name, minSm));
 }
 
@@ -60,14 +66,16 @@ void Checker::Impl::checkGates(const Instruction &ins) {
     if (g.vecWidth) hold = hold && ins.vectorWidth() == g.vecWidth;
     if (!hold) continue;
     std::string name(g.name);
-    if (name == "{op}.{mod0}") {
+    if (name == "{.mod0}") {
+      name = ins.mods.empty() ? std::string(opcodeName(ins.op)) : "." + std::string(modName(ins.mods[0]));
+    } else if (name == "{op}.{mod0}") {
       name = std::string(opcodeName(ins.op));
       if (!ins.mods.empty() && ins.mods[0] != Mod::Shape) {
         std::string_view mod0 = modName(ins.mods[0]);
         name += "." + std::string(mod0.substr(0, mod0.find("::")));
       }
     }
-    gate(ins.loc, g.kind, name, g.minPtx, g.minSm);
+    gate(ins.loc, g.kind, name, g.minPtx, g.minSm, !g.needTypes.empty());
   }
   // Modifiers and types that need a newer target whatever the opcode.
   for (Mod x : ins.mods) {
@@ -303,8 +311,8 @@ bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
         error(at, fmt::format("Result register required for instruction '{}'", name));
         return false;
       }
-      bool ok = dst.kind == OperandKind::Reg && (!dst.reg || compatibleRelaxed(dt, operandRegType(dst)));
-      if (src.kind == OperandKind::Reg) ok = ok && (!src.reg || compatibleRelaxed(st, operandRegType(src)));
+      bool ok = dst.kind == OperandKind::Reg && (dst.reg && compatibleRelaxed(dt, operandRegType(dst)));
+      if (src.kind == OperandKind::Reg) ok = ok && (src.reg && compatibleRelaxed(st, operandRegType(src)));
       else if (src.kind == OperandKind::ImmInt) ok = ok && !isFloat(st);
       else if (src.kind == OperandKind::ImmFloat) ok = ok && isFloat(st);
       else if (src.kind == OperandKind::SReg) ok = ok && !src.negated;
@@ -379,10 +387,10 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
     return true;
   }
   bool ok = true;
-  if (d.kind == OperandKind::Reg) ok = !d.reg || compatible(t, d.reg->type) || d.reg->vecWidth > 1;
+  if (d.kind == OperandKind::Reg) ok = d.reg && (compatible(t, d.reg->type) || d.reg->vecWidth > 1);
   else ok = d.kind == OperandKind::Sink;
   switch (s.kind) {
-  case OperandKind::Reg: ok = ok && (!s.reg || compatible(t, s.reg->type) || s.reg->vecWidth > 1); break;
+  case OperandKind::Reg: ok = ok && s.reg && (compatible(t, s.reg->type) || s.reg->vecWidth > 1); break;
   case OperandKind::ImmInt: ok = ok && !isFloat(t); break;
   case OperandKind::ImmFloat: ok = ok && (isFloat(t) || isBits(t)); break;
   case OperandKind::SReg:
@@ -454,6 +462,7 @@ void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, co
         return;
       }
       if (o.kind != OperandKind::Reg && o.kind != OperandKind::Sink) { mismatch = true; break; }
+      if (o.kind == OperandKind::Reg && !o.reg) { mismatch = true; break; }
       if (o.reg) {
         Type want = r == 'U' ? Type::U32 : wide ? widen(t0) : t0;
         if (!compatible(want, o.reg->type) && o.reg->vecWidth == 1) mismatch = true;
@@ -463,7 +472,7 @@ void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, co
       Type want = r == 'b' ? t1 : r == 'u' ? Type::U32 : t0;
       if (wide && ins.op == Opcode::Mad && i == 3) want = widen(t0);
       if (o.kind == OperandKind::Reg) {
-        if (o.reg && !compatible(want, o.reg->type) && o.reg->vecWidth == 1) mismatch = true;
+        if (!o.reg || (!compatible(want, o.reg->type) && o.reg->vecWidth == 1)) mismatch = true;
       } else if (o.kind == OperandKind::ImmInt) {
         if (r == 'A' || isFloat(want)) mismatch = true;
       } else if (o.kind == OperandKind::ImmFloat) {
@@ -495,7 +504,7 @@ void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, co
       break;
     case 'q':
       if (o.kind == OperandKind::Reg) {
-        if (o.reg && o.reg->type != Type::Pred) mismatch = true;
+        if (!o.reg || o.reg->type != Type::Pred) mismatch = true;
       } else if (o.kind != OperandKind::ImmInt) {
         mismatch = true;
       }

@@ -55,7 +55,7 @@ bool Checker::Impl::checkLoadStore(const Instruction &ins, const std::string &na
   unsigned vec = ins.vectorWidth();
   auto elemOk = [&](const Operand &e) {
     switch (e.kind) {
-    case OperandKind::Reg: return !e.reg || compatibleRelaxed(t, e.reg->type) || e.reg->vecWidth > 1;
+    case OperandKind::Reg: return e.reg && (compatibleRelaxed(t, e.reg->type) || e.reg->vecWidth > 1);
     case OperandKind::Sink: return true;
     case OperandKind::ImmInt: return isStore && !isFloat(t);
     case OperandKind::ImmFloat: return isStore && (isFloat(t) || isBits(t));
@@ -175,7 +175,7 @@ bool Checker::Impl::checkAtom(const Instruction &ins, const std::string &name) {
     return false;
   }
   auto valueOk = [&](const Operand &o, bool dest) {
-    if (o.kind == OperandKind::Reg) return !o.reg || compatible(t, o.reg->type) || o.reg->vecWidth > 1;
+    if (o.kind == OperandKind::Reg) return o.reg && (compatible(t, o.reg->type) || o.reg->vecWidth > 1);
     if (o.kind == OperandKind::Vector) return vec;
     if (dest) return o.kind == OperandKind::Sink;
     if (o.kind == OperandKind::ImmInt) return !isFloat(t);

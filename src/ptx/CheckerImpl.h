@@ -78,7 +78,8 @@ struct Checker::Impl {
   void checkInstruction(const Instruction &ins, const Function &f);
   std::string instrName(const Instruction &ins) const;
   bool targetAtLeast(unsigned sm) const;
-  void gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm);
+  void gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm,
+            bool targetFirst = false);
   void checkGates(const Instruction &ins);
   void checkSRegGate(const Operand &o);
   bool checkOpcodeRules(const Instruction &ins, const std::string &name);

@@ -103,9 +103,18 @@ std::string_view Parser::expectString() {
 // ------------------------------------------------------------------------------------------
 
 void Parser::parseHeader() {
-  if (!atDot(".version") || peek().kind != Tok::Float)
-    fatal(loc().line ? SourceLoc{fileId_, std::max(tok_.line, 1u), 1} : SourceLoc{fileId_, 1, 1},
+  if (!atDot(".version") || peek().kind != Tok::Float) {
+    // ptxas reads ".target sm_XX[, ...]" as a unit and complains at what follows it.
+    if (atDot(".target")) {
+      advance();
+      while (at(Tok::Ident)) {
+        advance();
+        if (!accept(Tok::Comma)) break;
+      }
+    }
+    fatal(SourceLoc{fileId_, std::max(tok_.line, 1u), 1},
           fmt::format("Missing .version directive at start of file '{}'", m_->fileName));
+  }
   m_->versionLoc = loc();
   advance();
   // "8.0" arrives as a float token; split it at the dot.
@@ -216,7 +225,8 @@ void Parser::parseTopLevel() {
     return;
   }
   if (auto space = spaceFromDirective(d)) {
-    if (*space == StateSpace::SReg || *space == StateSpace::Param) syntaxError();
+    if (*space == StateSpace::SReg) syntaxError();
+    if (*space == StateSpace::Param) error(start, "Parameter variables may not be declared at module scope");
     advance();
     std::vector<Variable *> vars;
     parseVarDecl(*space, Linkage::None, nullptr, start, &vars);
@@ -527,6 +537,7 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     advance();
   }
   if (!haveType) syntaxError();
+  if (accept(Tok::Semi)) return;  // `.reg .b32;` declares nothing (ptxas accepts it)
   for (;;) {
     if (!at(Tok::Ident)) syntaxError();
     auto *r = m_->arena.make<RegDecl>(proto);
@@ -543,6 +554,7 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     }
     r->firstId = numRegs_;
     numRegs_ += r->count;
+    checkRegisterClash(*r);
     if (r->parameterized) {
       // %r<N> binds the prefix for %r0..%r(N-1); it does not bind "%r" itself.
       uint32_t id = r->name.id();
@@ -557,6 +569,38 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     if (!accept(Tok::Comma)) break;
   }
   expect(Tok::Semi);
+}
+
+// `.reg .b32 %r<10>` and `.reg .b32 %r3` in one scope name the same register twice.
+void Parser::checkRegisterClash(const RegDecl &r) {
+  if (!r.parameterized) {
+    uint32_t idx;
+    const RegDecl *p = lookupRegister(r.name, idx);
+    if (p && p->owner == r.owner && inCurrentRegScope(p))
+      error(r.loc, fmt::format("Duplicate definition of variable '{}'", r.name.str()));
+    return;
+  }
+  if (r.count > 4096) return;
+  std::string name(r.name.str());
+  size_t base = name.size();
+  for (uint32_t i = 0; i < r.count; ++i) {
+    name.resize(base);
+    name += std::to_string(i);
+    Ident id = m_->names.find(name);
+    if (!id) continue;
+    Decl *d = lookup(id);
+    if (d && d->kind == DeclKind::Register && static_cast<RegDecl *>(d)->owner == r.owner) {
+      error(r.loc, fmt::format("Duplicate definition of variable '{}'", name));
+      return;
+    }
+  }
+}
+
+bool Parser::inCurrentRegScope(const RegDecl *p) const {
+  size_t mark = regScopeMarks_.empty() ? 0 : regScopeMarks_.back();
+  for (size_t i = mark; i < regUndo_.size(); ++i)
+    if (regPrefix_[regUndo_[i].id] == p) return true;
+  return regScopeMarks_.empty();
 }
 
 // ------------------------------------------------------------------------------------------
