@@ -2,17 +2,15 @@
 #   cmake -DINPUT=knobs.tsv -DOUTPUT=KnobTable.inc -DMACRO=KNOB -DCOLUMNS=id:raw,name:str,... -P TsvToInc.cmake
 # Each non-blank line not starting with '#' becomes MACRO(col1, col2, ...). A "str" column is
 # emitted as a C string literal ("-" stands for the empty string); a "raw" column verbatim.
-# Semicolons are not allowed in the data (CMake lists use them).
+# Semicolons are allowed in comment lines only (CMake lists use them).
 foreach(var INPUT OUTPUT MACRO COLUMNS)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "TsvToInc.cmake: ${var} is not set")
   endif()
 endforeach()
 file(READ "${INPUT}" content)
-string(FIND "${content}" ";" semicolon)
-if(NOT semicolon EQUAL -1)
-  message(FATAL_ERROR "${INPUT}: semicolons are not allowed in the data")
-endif()
+# CMake lists are ';'-separated: park semicolons (allowed in comments only) before splitting.
+string(REPLACE ";" "<semicolon>" content "${content}")
 string(REPLACE "," ";" columns "${COLUMNS}")
 list(LENGTH columns ncols)
 string(REPLACE "\r" "" content "${content}")
@@ -23,6 +21,9 @@ foreach(line IN LISTS lines)
   math(EXPR lineno "${lineno} + 1")
   if(line STREQUAL "" OR line MATCHES "^#")
     continue()
+  endif()
+  if(line MATCHES "<semicolon>")
+    message(FATAL_ERROR "${INPUT}:${lineno}: semicolons are not allowed in the data")
   endif()
   string(REPLACE "\t" ";" fields "${line}")
   list(LENGTH fields nfields)
