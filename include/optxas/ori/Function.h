@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "optxas/ori/BasicBlock.h"
+#include "optxas/ori/FunctionAttrs.h"
 #include "optxas/ori/Instr.h"
 #include "optxas/support/MemoryPool.h"
 
@@ -79,6 +80,7 @@ public:
   uint32_t lowSpillBytes = 0;    // part of the spill area kept in the low local window
   uint32_t sharedBytes = 0;      // static shared memory per CTA
   std::vector<uint8_t> sassCode; // encoded instructions, filled by the encoder
+  FunctionAttrs attrs;           // interface and launch constraints, filled by lowering
 
 private:
   friend class Instr;

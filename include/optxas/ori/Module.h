@@ -22,6 +22,17 @@ struct Symbol {
   uint64_t size = 0;
   uint32_t align = 1;
   std::vector<uint8_t> init;   // initial bytes (empty = zero / uninitialised)
+  // Address-of initializers (`.global .u64 p = g + 8;`): the linker/driver patches these bytes.
+  struct Reloc {
+    uint64_t offset = 0;       // byte offset within init
+    uint32_t target = 0;       // index of the referenced symbol
+    int64_t addend = 0;
+    uint8_t size = 8;          // bytes patched (4 or 8)
+    bool generic = false;      // generic(sym) rather than the state-space address
+  };
+  std::vector<Reloc> relocs;
+  bool isExtern = false;       // declared, defined in another module
+  bool isVisible = true;       // .visible/.extern vs internal linkage
 };
 
 class Module {
