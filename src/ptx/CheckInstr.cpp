@@ -12,7 +12,7 @@ namespace {
 } // namespace
 
 // The name ptxas uses for an instruction in messages: a few modifiers are part of it.
-std::string Checker::Impl::instrName(const Instruction &ins) const {
+std::string InstrNameRef::str() const {
   std::string n(opcodeName(ins.op));
   if (ins.op == Opcode::Mul || ins.op == Opcode::Mad) {
     if (Mod m = ins.firstOf({Mod::Hi, Mod::Lo, Mod::Wide}); m != Mod::NumMods) {
@@ -105,7 +105,7 @@ void Checker::Impl::checkGates(const Instruction &ins) {
 void Checker::Impl::checkSRegGate(const Operand &o) {
   if (o.kind == OperandKind::SReg) {
     unsigned ptx = sregMinPtx(o.sreg), sm = sregMinSm(o.sreg);
-    if (ptx || sm) gate(o.loc, GateKind::Feature, sregName(o.sreg), ptx, sm);
+    if (ptx || sm) gate(o.loc.in(m ? m->fileId : 0), GateKind::Feature, sregName(o.sreg), ptx, sm);
   }
   for (const Operand &e : o.elems) checkSRegGate(e);
 }
@@ -113,7 +113,7 @@ void Checker::Impl::checkSRegGate(const Operand &o) {
 void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) {
   (void)f;
   const InstrDesc &d = instrDesc(ins.op);
-  const std::string name = instrName(ins);
+  const InstrNameRef name{ins};
   const SourceLoc at = ins.loc;
   unsigned before = diags.errorCount();
 
@@ -144,7 +144,7 @@ void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) 
 }
 
 // Rules particular to one opcode (required or forbidden modifiers for given types, ...).
-bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   Type t0 = ins.type(0);
   switch (ins.op) {
@@ -251,7 +251,7 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
         if (o.kind == OperandKind::List) continue;
         if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Label &&
             !static_cast<const Label *>(o.sym)->defined)
-          error(at, fmt::format("Call to '{}' requires call prototype", o.symName.str()));
+          error(at, fmt::format("Call to '{}' requires call prototype", o.sym->name.str()));
         break;
       }
     }
@@ -261,7 +261,7 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
   }
 }
 
-bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkCvt(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   if (ins.numTypes < 2) {
     if (!ins.has(Mod::Pack)) {
@@ -323,7 +323,7 @@ bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
   return true;
 }
 
-bool Checker::Impl::checkShflVote(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkShflVote(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   Type t0 = ins.type(0);
   bool sync = ins.has(Mod::Sync);
@@ -360,7 +360,7 @@ bool Checker::Impl::checkShflVote(const Instruction &ins, const std::string &nam
 
 // mov d, a: a register, immediate, special register or the address of a variable/function;
 // vector forms pack/unpack (mov.b64 %rd, {%r1, %r2}).
-bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkMov(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   if (ins.numTypes != 1) {
     error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
@@ -416,7 +416,7 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
 }
 
 // Checks operands against the opcode's role pattern (InstrTable.def).
-void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, const std::string &name) {
+void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   auto ops = ins.operands;
   size_t required = 0;

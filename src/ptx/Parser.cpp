@@ -578,19 +578,19 @@ void Parser::checkRegisterClash(const RegDecl &r) {
     const RegDecl *p = lookupRegister(r.name, idx);
     if (p && p->owner == r.owner && inCurrentRegScope(p))
       error(r.loc, fmt::format("Duplicate definition of variable '{}'", r.name.str()));
+    else
+      simpleRegs_.push_back(&r);
     return;
   }
-  if (r.count > 4096) return;
-  std::string name(r.name.str());
-  size_t base = name.size();
-  for (uint32_t i = 0; i < r.count; ++i) {
-    name.resize(base);
-    name += std::to_string(i);
-    Ident id = m_->names.find(name);
-    if (!id) continue;
-    Decl *d = lookup(id);
-    if (d && d->kind == DeclKind::Register && static_cast<RegDecl *>(d)->owner == r.owner) {
-      error(r.loc, fmt::format("Duplicate definition of variable '{}'", name));
+  // Compare with the plain registers declared so far in this function (usually none or two).
+  std::string_view prefix = r.name.str();
+  for (const RegDecl *p : simpleRegs_) {
+    std::string_view n = p->name.str();
+    if (p->owner != r.owner || n.size() <= prefix.size() || !n.starts_with(prefix)) continue;
+    std::string_view digits = n.substr(prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string_view::npos || digits.size() > 9) continue;
+    if (std::stoul(std::string(digits)) < r.count && lookup(p->name) == p) {
+      error(r.loc, fmt::format("Duplicate definition of variable '{}'", n));
       return;
     }
   }

@@ -43,6 +43,7 @@ public:
   void error(SourceLoc loc, std::string msg);
   SourceLoc loc() const { return {fileId_, tok_.line, tok_.col}; }
   SourceLoc locOf(const Token &t) const { return {fileId_, t.line, t.col}; }
+  LineCol lineCol() const { return {tok_.line, tok_.col}; }
   uint64_t expectUInt();                    // a non-negative integer constant expression
   std::string_view expectString();          // a string literal, without quotes
 
@@ -134,6 +135,7 @@ public:
   std::vector<Stmt *> body_;
   std::vector<Instruction *> instrs_;
   std::vector<RegDecl *> regs_;
+  std::vector<const RegDecl *> simpleRegs_;   // non-parameterized registers of the function
   std::vector<Variable *> locals_;
   std::vector<DebugLoc> debugLocs_;
   std::vector<Label *> labelByIdent_;   // per function, indexed by Ident id (reset per function)
