@@ -72,6 +72,7 @@ void Parser::parseStatement() {
   SourceLoc start = loc();
   switch (tok_.kind) {
   case Tok::LBrace: {
+    NestGuard guard(*this, 6);
     advance();
     auto *b = m_->arena.make<ScopeStmt>(StmtKind::ScopeBegin);
     b->loc = start;
@@ -497,6 +498,7 @@ Operand Parser::parseIdentOperand(Instruction &ins) {
 
 // [reg], [reg+imm], [sym+imm], [imm], or a bracketed list [tex, sampler, {coords}].
 Operand Parser::parseAddress(Instruction &ins) {
+  NestGuard guard(*this, 6);
   Operand o;
   o.loc = lineCol();
   advance();  // '['
@@ -556,6 +558,7 @@ Operand Parser::parseAddress(Instruction &ins) {
 }
 
 Operand Parser::parseVectorOperand(Instruction &ins) {
+  NestGuard guard(*this, 6);
   Operand o;
   o.loc = lineCol();
   o.kind = OperandKind::Vector;

@@ -6,14 +6,42 @@
 #include <algorithm>
 #include <charconv>
 
+#include <pthread.h>
+
 #include <fmt/format.h>
 
 namespace optxas::ptx {
 
+// The parser recurses on nested expressions and blocks (up to ptxas's own nesting limit, see
+// NestGuard), which can need more stack than a default thread has, especially under
+// sanitizers. It therefore runs on a thread with a large, lazily committed stack.
+namespace {
+struct ParseJob {
+  Parser *parser;
+  std::unique_ptr<Module> result;
+};
+void *runParseJob(void *arg) {
+  auto *job = static_cast<ParseJob *>(arg);
+  job->result = job->parser->run();
+  return nullptr;
+}
+} // namespace
+
 std::unique_ptr<Module> parseModule(std::string_view text, uint32_t fileId, DiagEngine &diags,
                                     const ParseOptions &opts) {
   Parser p(text, fileId, diags, opts);
-  return p.run();
+  ParseJob job{&p, nullptr};
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = false;
+  if (pthread_attr_init(&attr) == 0) {
+    started = pthread_attr_setstacksize(&attr, size_t(512) << 20) == 0 &&
+              pthread_create(&thread, &attr, runParseJob, &job) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (started) pthread_join(thread, nullptr);
+  else runParseJob(&job);
+  return std::move(job.result);
 }
 
 Parser::Parser(std::string_view text, uint32_t fileId, DiagEngine &diags, const ParseOptions &opts)
@@ -71,6 +99,10 @@ void Parser::syntaxError() {
     if (v.kind == Tok::Float) near += " " + std::string(v.text);
   }
   fatal(loc(), fmt::format("Parsing error near '{}': syntax error", near));
+}
+
+void Parser::nestingExhausted() {
+  fatal(loc(), fmt::format("Parsing error near '{}': memory exhausted", tok_.text));
 }
 
 void Parser::fatal(SourceLoc at, std::string msg) {

@@ -47,6 +47,20 @@ public:
   uint64_t expectUInt();                    // a non-negative integer constant expression
   std::string_view expectString();          // a string literal, without quotes
 
+  // Nesting budget. ptxas's generated parser has a 10000-entry stack and fails with "memory
+  // exhausted" on deeper input; we fail the same way, which also bounds our own recursion.
+  struct NestGuard {
+    Parser &p;
+    unsigned cost;
+    NestGuard(Parser &parser, unsigned c) : p(parser), cost(c) {
+      p.nesting_ += cost;
+      if (p.nesting_ > kNestLimit) p.nestingExhausted();
+    }
+    ~NestGuard() { p.nesting_ -= cost; }
+  };
+  static constexpr unsigned kNestLimit = 9978;
+  [[noreturn]] void nestingExhausted();
+
   // ---- module level (Parser.cpp) ----
   void parseHeader();
   void parseTopLevel();
@@ -115,6 +129,7 @@ public:
   Checker *checker_;
   std::unique_ptr<Module> m_;
   unsigned errors_ = 0;
+  unsigned nesting_ = 0;
   std::vector<std::pair<SourceLoc, std::string>> deferred_;  // reported after the instruction
 
   // Name bindings: indexed by Ident id; scopes restore previous bindings on exit.

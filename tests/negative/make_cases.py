@@ -64,6 +64,8 @@ BODY_CASES = [
     ("syn_directive_in_operand", "sm_90", "\tadd.s32 %r1, .global, %r2;"),
     ("syn_close_brace_extra", "sm_90", "\t}"),
     ("syn_call_unclosed_args", "sm_90", "\tcall.uni foo, (%r1;"),
+    ("syn_nesting_exhausted", "sm_90", "\tmov.u32 %r1, " + "(" * 10000 + "1" + ")" * 10000 + ";"),
+    ("syn_block_nesting_exhausted", "sm_90", "{" * 2000 + "}" * 2000),
     # ---- unknown names ----
     ("sem_unknown_opcode", "sm_90", "\taddx.s32 %r1, %r2, %r3;"),
     ("sem_unknown_modifier", "sm_90", "\tadd.foo.s32 %r1, %r2, %r3;"),
