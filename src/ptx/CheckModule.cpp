@@ -19,6 +19,12 @@ bool isPowerOfTwo(uint64_t x) { return x && !(x & (x - 1)); }
 //   sm_XYf  -> sm_XZ, sm_XZa, sm_XZf of the same family (X) with Z >= Y
 void Checker::Impl::checkTarget() {
   if (!m || m->target.archs.empty() || opts.archSm == 0) return;
+  unsigned before = diags.errorCount();
+  checkTargetAgainstArch();
+  terminated = diags.errorCount() != before;
+}
+
+void Checker::Impl::checkTargetAgainstArch() {
   const TargetArch &t = m->target.archs[0];
   if (t.prefix == TargetArch::Lto) return;
   TargetArch arch;

@@ -68,6 +68,7 @@ struct Checker::Impl {
   const Module *m = nullptr;
   CheckOptions opts;
   DiagEngine &diags;
+  bool terminated = false;
 
   void error(SourceLoc at, const std::string &msg) { diags.report(Severity::Error, at, msg); }
   void warning(SourceLoc at, const std::string &msg) { diags.report(Severity::Warning, at, msg); }
@@ -75,6 +76,7 @@ struct Checker::Impl {
 
   // CheckModule.cpp
   void checkTarget();
+  void checkTargetAgainstArch();
   void checkVariable(const Variable &v);
   void checkInitializer(const Variable &v, const Initializer &in, unsigned depth);
   void checkFunctionHeader(const Function &f);

@@ -172,7 +172,10 @@ void Parser::parseHeader() {
     m_->hasAddressSize = true;
     if (n != 32 && n != 64) error(at, "Illegal value for .address_size directive (must be 32 or 64)");
   }
-  if (checker_) checker_->checkTarget();
+  if (checker_) {
+    checker_->checkTarget();
+    if (checker_->terminated()) throw ParseAbort{};
+  }
 }
 
 void Parser::parseTarget() {
