@@ -263,8 +263,9 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef 
 
 bool Checker::Impl::checkCvt(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
+  if (ins.has(Mod::Pack)) return true;  // cvt.pack: three types, four operands
   if (ins.numTypes < 2) {
-    if (!ins.has(Mod::Pack)) {
+    {
       error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
       return false;
     }
@@ -398,7 +399,8 @@ bool Checker::Impl::checkMov(const Instruction &ins, const InstrNameRef &name) {
       error(at, fmt::format("Argument vector size mismatch for instruction '{}'", name));
       return false;
     }
-    ok = ok && t != Type::Pred && typeBits(t) <= typeBits(sregType(s.sreg)) && !isFloat(t);
+    ok = ok && (t == Type::Pred ? sregType(s.sreg) == Type::Pred
+                                : sregType(s.sreg) != Type::Pred && typeBits(t) <= typeBits(sregType(s.sreg)) && !isFloat(t));
     break;
   case OperandKind::Symbol:
     ok = ok && (t == Type::U32 || t == Type::U64 || t == Type::B32 || t == Type::B64 || t == Type::S32 ||

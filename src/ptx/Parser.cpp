@@ -695,12 +695,16 @@ void Parser::parsePerfDirectives(Function *fn) {
       break;
     if (fn->isEntry && (d == ".noreturn" || d == ".abi_preserve" || d == ".abi_preserve_control")) break;
     if (d == ".maxnreg") { advance(); fn->perf.maxnreg = static_cast<uint32_t>(expectUInt()); }
-    else if (d == ".maxntid") dims(fn->perf.maxntid);
-    else if (d == ".reqntid") dims(fn->perf.reqntid);
-    else if (d == ".reqnctapercluster") dims(fn->perf.reqnctapercluster);
+    else if (d == ".maxntid") { fn->perf.maxntidLoc = loc(); dims(fn->perf.maxntid); }
+    else if (d == ".reqntid") { fn->perf.reqntidLoc = loc(); dims(fn->perf.reqntid); }
+    else if (d == ".reqnctapercluster") { fn->perf.reqnctaperclusterLoc = loc(); dims(fn->perf.reqnctapercluster); }
     else if (d == ".minnctapersm") { advance(); fn->perf.minnctapersm = static_cast<uint32_t>(expectUInt()); }
     else if (d == ".maxnctapersm") { advance(); fn->perf.maxnctapersm = static_cast<uint32_t>(expectUInt()); }
-    else if (d == ".maxclusterrank") { advance(); fn->perf.maxclusterrank = static_cast<uint32_t>(expectUInt()); }
+    else if (d == ".maxclusterrank") {
+      fn->perf.maxclusterrankLoc = loc();
+      advance();
+      fn->perf.maxclusterrank = static_cast<uint32_t>(expectUInt());
+    }
     else if (d == ".minperctamemory") { advance(); fn->perf.minperctamemory = static_cast<uint32_t>(expectUInt()); }
     else if (d == ".explicitcluster") { advance(); fn->perf.explicitcluster = true; }
     else if (d == ".blocksareclusters") { advance(); fn->perf.blocksareclusters = true; }
@@ -745,6 +749,7 @@ Function *Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLo
          fatal(nameLoc, fmt::format("Inconsistent redefinition of symbol '{}'", fn->name.str()));
   }
   bool isDefinition = at(Tok::LBrace);
+  fn->headerEnd = loc();
   if (prev) {
     std::string why;
     if (prev->isDefinition && isDefinition)

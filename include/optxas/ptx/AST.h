@@ -333,6 +333,8 @@ struct PerfDirectives {
   bool blocksareclusters = false;
   uint32_t minperctamemory = 0;
   std::span<const std::string_view> pragmas;       // .pragma strings in the header
+  // Where each directive was written (for ptxas's "conflicting directives" messages).
+  SourceLoc maxntidLoc, reqntidLoc, reqnctaperclusterLoc, maxclusterrankLoc;
 };
 
 struct Function : Decl {
@@ -356,7 +358,8 @@ struct Function : Decl {
   std::span<Variable *const> locals;            // variables declared in the body (any space)
   std::span<const DebugLoc> debugLocs;
   uint32_t numRegs = 0;                         // sum of register counts (dense id space)
-  SourceLoc bodyEnd;
+  SourceLoc headerEnd;                          // the '{' or ';' after the header
+  SourceLoc bodyEnd;                            // the closing '}' 
 };
 
 // ---------------------------------------------------------------------------------------------
