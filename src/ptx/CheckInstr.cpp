@@ -14,7 +14,7 @@ namespace {
 // The name ptxas uses for an instruction in messages: a few modifiers are part of it.
 std::string InstrNameRef::str() const {
   std::string n(opcodeName(ins.op));
-  if (ins.op == Opcode::Mul || ins.op == Opcode::Mad) {
+  if (ins.op == Opcode::Mul || ins.op == Opcode::Mad || ins.op == Opcode::Mul24 || ins.op == Opcode::Mad24) {
     if (Mod m = ins.firstOf({Mod::Hi, Mod::Lo, Mod::Wide}); m != Mod::NumMods) {
       n += '.';
       n += modName(m);
@@ -138,6 +138,19 @@ void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) 
       return;
     }
   }
+  // Vector operands of memory and move instructions have 1, 2, 4 or 8 elements.
+  switch (ins.op) {
+  case Opcode::Ld: case Opcode::Ldu: case Opcode::St: case Opcode::Mov: case Opcode::Atom: case Opcode::Red:
+    for (const Operand &o : ins.operands)
+      if (o.kind == OperandKind::Vector && o.elems.size() != 1 && o.elems.size() != 2 && o.elems.size() != 4 &&
+          o.elems.size() != 8) {
+        error(at, fmt::format("Illegal vector size: {}", o.elems.size()));
+        return;
+      }
+    break;
+  default:
+    break;
+  }
   if (!checkOpcodeRules(ins, name)) return;
   if (diags.errorCount() != before) return;
   if (!d.anyOperands) checkOperands(ins, d, name);
@@ -183,6 +196,10 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef 
         error(at, fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name));
         return false;
       }
+      if (ins.op == Opcode::Div && t0 == Type::F64 && (ins.has(Mod::Approx) || ins.has(Mod::Full))) {
+        error(at, fmt::format("Illegal modifier '.{}' for instruction '{}'", ins.has(Mod::Approx) ? "approx" : "full", name));
+        return false;
+      }
       if ((ins.op == Opcode::Mad) && t0 == Type::F64 && ins.rounding() == Mod::NumMods) {
         error(at, fmt::format("Rounding modifier required for instruction '{}'", name));
         return false;
@@ -190,6 +207,24 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef 
     }
     return true;
   }
+  case Opcode::Fma:
+    if ((t0 == Type::F32 || t0 == Type::F64) && ins.rounding() == Mod::NumMods) {
+      error(at, fmt::format("Rounding modifier required for instruction '{}'", name));
+      return false;
+    }
+    return true;
+  case Opcode::Shf:
+    if (!ins.has(Mod::L) && !ins.has(Mod::R)) {
+      error(at, "Not a name of any known instruction: 'shf'");
+      return false;
+    }
+    return true;
+  case Opcode::Lop3:
+    if (!ins.has(Mod::And) && !ins.has(Mod::Or) && ins.operands.size() != 5) {
+      error(at, fmt::format("Arguments mismatch for instruction '{}'", name));
+      return false;
+    }
+    return true;
   case Opcode::Rcp: case Opcode::Sqrt:
     if (ins.firstOf({Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Approx}) == Mod::NumMods) {
       error(at, fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name));
@@ -252,6 +287,8 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef 
         if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Label &&
             !static_cast<const Label *>(o.sym)->defined)
           error(at, fmt::format("Call to '{}' requires call prototype", o.sym->name.str()));
+        else if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Variable)
+          error(at, fmt::format("Label expected for argument 0 of instruction '{}'", name));
         break;
       }
     }
@@ -264,6 +301,10 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef 
 bool Checker::Impl::checkCvt(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   if (ins.has(Mod::Pack)) return true;  // cvt.pack: three types, four operands
+  if (ins.numTypes > 2) {
+    error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
+    return false;
+  }
   if (ins.numTypes < 2) {
     {
       error(at, fmt::format("Unexpected instruction types specified for '{}'", name));

@@ -19,7 +19,7 @@ bool Checker::Impl::checkLoadStore(const Instruction &ins, const InstrNameRef &n
     error(at, fmt::format("State space incorrect for instruction '{}'", name));
     return false;
   }
-  if (ins.numTypes != 1) {
+  if (ins.numTypes != 1 || ins.type(0) == Type::Pred) {
     error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
     return false;
   }
@@ -109,6 +109,10 @@ bool Checker::Impl::checkAtom(const Instruction &ins, const InstrNameRef &name) 
       }
   if (op == Mod::NumMods) {
     error(at, fmt::format("Illegal operation '' for instruction '{}'", name));
+    return false;
+  }
+  if (ins.op == Opcode::Red && (op == Mod::Cas || op == Mod::Exch)) {
+    error(at, fmt::format("Illegal modifier '.{}' for instruction '{}'", modName(op), name));
     return false;
   }
   if (ins.numTypes != 1) {

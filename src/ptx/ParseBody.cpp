@@ -372,6 +372,10 @@ void Parser::parseOperands(Instruction &ins) {
   ops.clear();
   ++operandDepth_;
   for (;;) {
+    // `_` (sink) is a destination: first operand, or inside a vector or pair.
+    if (at(Tok::Ident) && tok_.text == "_" && !operandBufs_[operandDepth_ - 1].empty() &&
+        ins.op != Opcode::Call)
+      syntaxError();
     Operand o = parseOperand(ins, true);
     operandBufs_[operandDepth_ - 1].push_back(o);
     if (!accept(Tok::Comma)) break;

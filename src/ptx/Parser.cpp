@@ -572,6 +572,8 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     advance();
   }
   if (!haveType) syntaxError();
+  if (proto.type == Type::Pred && proto.vecWidth > 1)
+    error(loc(), "Predicate type can only be used to define scalar register variables");
   if (accept(Tok::Semi)) return;  // `.reg .b32;` declares nothing (ptxas accepts it)
   for (;;) {
     if (!at(Tok::Ident)) syntaxError();
