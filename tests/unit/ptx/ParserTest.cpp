@@ -174,23 +174,25 @@ TEST(Parser, VariablesAndInitializers) {
 TEST(Parser, FunctionsParamsAndDirectives) {
   auto p = parse(".version 9.0\n.target sm_90\n.address_size 64\n"
                  ".extern .func (.param .b32 r) ext(.param .b64 a);\n"
-                 ".visible .func (.param .align 16 .b8 ret[16]) f(.reg .u32 x, .param .b32 y) .noreturn\n{ ret; }\n"
+                 ".visible .func (.param .align 16 .b8 ret[16]) f(.reg .u32 x, .param .b32 y)\n{ ret; }\n"
+                 ".func nr() .noreturn { trap; }\n"
                  ".visible .entry k(.param .u64 .ptr .global .align 16 p, .param .align 8 .b8 s[24])\n"
                  ".maxntid 256, 1, 1 .minnctapersm 2 .maxnreg 64 .pragma \"nounroll\";\n{ ret; }\n");
   ASSERT_TRUE(p.ok()) << p.messages[0];
   const Module &m = *p.module;
-  ASSERT_EQ(m.functions.size(), 3u);
+  ASSERT_EQ(m.functions.size(), 4u);
   const Function &ext = *m.functions[0];
   EXPECT_EQ(ext.linkage, Linkage::Extern);
   EXPECT_FALSE(ext.isDefinition);
   ASSERT_EQ(ext.results.size(), 1u);
   const Function &f = *m.functions[1];
-  EXPECT_TRUE(f.noreturn);
+  EXPECT_FALSE(f.noreturn);
+  EXPECT_TRUE(m.functions[2]->noreturn);
   EXPECT_EQ(f.results[0]->align, 16u);
   EXPECT_EQ(f.results[0]->dims[0], 16u);
   EXPECT_EQ(f.params[0]->space, StateSpace::Reg);
   EXPECT_EQ(f.params[1]->space, StateSpace::Param);
-  const Function &k = *m.functions[2];
+  const Function &k = *m.functions[3];
   EXPECT_TRUE(k.isEntry);
   EXPECT_TRUE(k.params[0]->isPtr);
   EXPECT_EQ(k.params[0]->ptrSpace, StateSpace::Global);
