@@ -404,6 +404,11 @@ void Parser::parseSection() {
         v.symName = intern(tok_.text);
         v.sym = lookup(v.symName);
         advance();
+        if (at(Tok::Minus) && peek().kind == Tok::Ident) {  // $L__end - $L__start
+          advance();
+          v.minusName = intern(tok_.text);
+          advance();
+        }
         if (at(Tok::Plus) || at(Tok::Minus)) {
           bool neg = at(Tok::Minus);
           advance();

@@ -82,6 +82,7 @@ struct Initializer {
   uint64_t mask = 0;         // Mask
   const Decl *sym = nullptr; // Address / Generic / Mask: a Variable or Function
   Ident symName;             // its name as written
+  Ident minusName;           // DWARF sections: `end - start` label differences (symName - minusName)
   int64_t offset = 0;
   std::span<const Initializer> elems; // Aggregate
 };
