@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,17 +28,26 @@
 
 namespace optxas::api {
 
+// One PTX input: ptxas compiles all of its inputs into one output (one program).
+struct Input {
+  std::string name;   // what diagnostics call it ("x.ptx", "<stdin>")
+  std::string text;
+};
+
 struct CompileResult {
   bool ok = false;                       // no errors (warnings allowed unless -Werror)
   bool codeGenerated = false;            // the back end ran and produced `cubin`
   std::vector<uint8_t> cubin;            // the ELF image to write to the output file
-  std::unique_ptr<ptx::Module> module;   // the parsed module (null if the input was unreadable)
-  double parseSeconds = 0, checkSeconds = 0, backEndSeconds = 0;
+  std::vector<std::unique_ptr<ptx::Module>> modules;  // parsed modules, one per input
+  double parseSeconds = 0;               // lexing+parsing+checking (checks run inline)
+  double backEndSeconds = 0;
 };
 
-// The back half of the pipeline. Returns false after reporting errors through diags.
-using BackEnd = std::function<bool(const ptx::Module &module, const Options &opts,
-                                   DiagEngine &diags, std::vector<uint8_t> &cubin)>;
+// The back half of the pipeline: all checked modules of one program -> one ELF image.
+// Returns false after reporting errors through diags.
+using BackEnd = std::function<bool(std::span<const ptx::Module *const> modules,
+                                   const Options &opts, DiagEngine &diags,
+                                   std::vector<uint8_t> &cubin)>;
 
 // The back end linked into this build (src/api/BackEnd.cpp); empty while none exists.
 BackEnd defaultBackEnd();
@@ -46,8 +56,13 @@ class Compiler {
 public:
   Compiler(const Options &opts, DiagEngine &diags);
 
-  // Runs the pipeline on one PTX module. inputName is what diagnostics call the file.
+  // Runs the pipeline on a program made of one or more PTX modules.
+  CompileResult compile(std::span<const Input> inputs);
+  // Convenience for one module.
   CompileResult compile(std::string_view ptxText, std::string_view inputName);
+
+  // Front end only: parses and checks one module (what compile() does per input).
+  std::unique_ptr<ptx::Module> parseAndCheck(std::string_view ptxText, std::string_view inputName);
 
   // Replaces the back end (tests, tools). An empty function means "parse and check only".
   void setBackEnd(BackEnd be) { backEnd_ = std::move(be); }

@@ -12,7 +12,12 @@
 
 namespace optxas::ptx {
 
+class Checker;
+
 struct ParseOptions {
+  // When set, the parser runs these checks on each node as soon as it is built (ptxas's order
+  // of diagnostics), and calls finishModule() at the end.
+  Checker *checker = nullptr;
   // Stop after this many errors (ptxas keeps going; a cap protects against pathological input).
   unsigned maxErrors = 100;
 };
