@@ -45,6 +45,10 @@ public:
   // The address of a module-scope .global variable (0 if none).
   uint64_t globalAddress(std::string_view name) const;
 
+  // Instructions the interpreter cannot execute ("kernel: line N: message"); reaching one at
+  // run time is an Unsupported fault.
+  std::vector<std::string> unsupported() const;
+
   LaunchResult launch(std::string_view kernel, const LaunchConfig &cfg,
                       const LaunchLimits &limits = {});
 

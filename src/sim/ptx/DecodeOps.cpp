@@ -119,6 +119,9 @@ void Decoder::decodeInstruction(const Instruction &ins, uint32_t astIndex) {
   case Opcode::Mad24: case Opcode::Sad: case Opcode::Popc: case Opcode::Clz: case Opcode::Bfind:
   case Opcode::Fns: case Opcode::Brev: case Opcode::Bfe: case Opcode::Bfi: case Opcode::Szext:
   case Opcode::Bmsk: case Opcode::Dp4a: case Opcode::Dp2a:
+  case Opcode::Vadd2: case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2:
+  case Opcode::Vmin2: case Opcode::Vmax2: case Opcode::Vadd4: case Opcode::Vsub4:
+  case Opcode::Vavrg4: case Opcode::Vabsdiff4: case Opcode::Vmin4: case Opcode::Vmax4:
     ok = decodeArith(ins, op);
     break;
   case Opcode::Fma: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Sin:
@@ -259,6 +262,26 @@ bool Decoder::decodeArith(const Instruction &ins, DOp &op) {
     if (ins.has(Mod::Clamp)) op.flags |= F_CLAMP;
     setOperands(op, {dst(o(0))}, {src(o(1), ins.op == Opcode::Szext ? t : Type::U32), src(o(2), Type::U32)});
     return true;
+  case Opcode::Vadd2: case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2:
+  case Opcode::Vmin2: case Opcode::Vmax2: case Opcode::Vadd4: case Opcode::Vsub4:
+  case Opcode::Vavrg4: case Opcode::Vabsdiff4: case Opcode::Vmin4: case Opcode::Vmax4: {
+    // Only the default byte/half selectors and mask are supported (the parser has no others).
+    if (n != 4 || ins.numTypes != 3) return false;
+    for (size_t i = 0; i < n; ++i)
+      if (o(i).component != Mod::NumMods) return false;
+    static const Opcode order[] = {Opcode::Vadd2, Opcode::Vsub2, Opcode::Vavrg2, Opcode::Vabsdiff2,
+                                   Opcode::Vmin2, Opcode::Vmax2, Opcode::Vadd4, Opcode::Vsub4,
+                                   Opcode::Vavrg4, Opcode::Vabsdiff4, Opcode::Vmin4, Opcode::Vmax4};
+    unsigned k = 0;
+    while (order[k] != ins.op) ++k;
+    op.op = XOp::Video;
+    op.mode = uint8_t(k % 6);
+    op.vec = uint8_t(k < 6 ? 2 : 4);
+    op.mode2 = uint8_t((ins.has(Mod::Add) ? 1 : 0) | (isSigned(ins.type(1)) ? 2 : 0) |
+                       (isSigned(ins.type(2)) ? 4 : 0) | (isSigned(ins.type(0)) ? 8 : 0));
+    setOperands(op, {dst(o(0))}, {src(o(1), Type::B32), src(o(2), Type::B32), src(o(3), Type::B32)});
+    return true;
+  }
   case Opcode::Dp4a: case Opcode::Dp2a: {
     if (n != 4) return false;
     op.op = ins.op == Opcode::Dp4a ? XOp::Dp4a : XOp::Dp2a;

@@ -452,6 +452,11 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
       break;
     }
 
+    case XOp::Video:
+      R[I.d(0)] = video(I.mode, I.vec, uint32_t(R[I.s(0)]), uint32_t(R[I.s(1)]), uint32_t(R[I.s(2)]),
+                        I.mode2 & 2, I.mode2 & 4, I.mode2 & 8, I.flags & F_SAT, I.mode2 & 1);
+      break;
+
     // ---- logic ----
     case XOp::And: wr(I, R, R[I.s(0)] & R[I.s(1)]); break;
     case XOp::Or: wr(I, R, R[I.s(0)] | R[I.s(1)]); break;

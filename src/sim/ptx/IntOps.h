@@ -174,6 +174,39 @@ inline uint64_t brev(uint64_t a, unsigned bits) {
   return r;
 }
 
+// SIMD video instructions vop2/vop4 with default selectors and mask: `lanes` elements of
+// 32/lanes bits. op: 0 add, 1 sub, 2 avrg, 3 absdiff, 4 min, 5 max. acc: secondary .add
+// (sum into c) instead of the merge (lanes written into d, the rest from c).
+inline uint32_t video(unsigned op, unsigned lanes, uint32_t a, uint32_t b, uint32_t c, bool asgn,
+                      bool bsgn, bool dsgn, bool sat, bool acc) {
+  unsigned w = 32 / lanes;
+  auto el = [&](uint32_t v, unsigned i, bool s) {
+    uint64_t x = (v >> (w * i)) & mask(w);
+    return s ? int64_t(sext(x, w)) : int64_t(x);
+  };
+  int64_t sum = acc ? int64_t(int32_t(c)) : 0;
+  uint32_t d = 0;
+  for (unsigned i = 0; i < lanes; ++i) {
+    int64_t x = el(a, i, asgn), y = el(b, i, bsgn), t;
+    switch (op) {
+    case 0: t = x + y; break;
+    case 1: t = x - y; break;
+    case 2: t = (x + y) >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;
+    case 3: t = x > y ? x - y : y - x; break;
+    case 4: t = x < y ? x : y; break;
+    default: t = x > y ? x : y; break;
+    }
+    if (sat && !acc) {
+      int64_t lo = dsgn ? -(int64_t(1) << (w - 1)) : 0;
+      int64_t hi = dsgn ? (int64_t(1) << (w - 1)) - 1 : int64_t(mask(w));
+      t = t < lo ? lo : t > hi ? hi : t;
+    }
+    if (acc) sum += t;
+    else d |= uint32_t(uint64_t(t) & mask(w)) << (w * i);
+  }
+  return acc ? uint32_t(sum) : d;
+}
+
 inline int64_t clampS32(int64_t v) {
   return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
 }

@@ -75,6 +75,16 @@ uint64_t PtxInterpreter::globalAddress(std::string_view name) const {
   return 0;
 }
 
+std::vector<std::string> PtxInterpreter::unsupported() const {
+  std::vector<std::string> out;
+  for (const auto &f : impl_->prog.functions)
+    for (const DOp &op : f->code)
+      if (op.op == XOp::Unsupported)
+        out.push_back(fmt::format("{}: line {}: {}", f->name, op.src ? op.src->loc.line : 0,
+                                  impl_->prog.messages[op.aux]));
+  return out;
+}
+
 LaunchResult PtxInterpreter::launch(std::string_view kernel, const LaunchConfig &cfg,
                                     const LaunchLimits &limits) {
   return impl_->launch(kernel, cfg, limits);
