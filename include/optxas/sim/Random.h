@@ -24,6 +24,12 @@ public:
     uint64_t s = seed ^ (stream * 0xd1b54a32d192ed03ull + 0x8bb84b93962eacc9ull);
     return Rng(splitmix64(s));
   }
+  // A generator with the given raw xoshiro256** state (reference test vectors).
+  static Rng fromState(uint64_t s0, uint64_t s1, uint64_t s2, uint64_t s3) {
+    Rng r(0);
+    r.s_[0] = s0, r.s_[1] = s1, r.s_[2] = s2, r.s_[3] = s3;
+    return r;
+  }
   uint64_t next() {
     uint64_t r = rotl(s_[1] * 5, 7) * 9;
     uint64_t t = s_[1] << 17;
