@@ -171,3 +171,20 @@ TEST(Exec, Globals) {
     exectest::expectOutput(r, 2, ticket);
   }
 }
+
+TEST(Exec, RuntimeCalls) {
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "runtime_calls", seed);
+    auto in = r.in<int>(0);
+    int n = r.scalar<int>(2);
+    std::vector<int> out(64, 0);
+    for (int i = 0; i < n; ++i) out[i] = in[i] * 10;
+    exectest::expectOutput(r, 1, out);
+    for (int i = 0; i < 4; ++i) {
+      char line[128];
+      std::snprintf(line, sizeof line, "thread %d: value %d sum %lld ratio %.3f tag ok\n", i, in[i],
+                    (long long)out[i], out[i] / 7.0);
+      EXPECT_NE(r.result.printed.find(line), std::string::npos) << line << "\nprinted:\n" << r.result.printed;
+    }
+  }
+}

@@ -50,6 +50,16 @@ with tempfile.TemporaryDirectory() as tmp:
         check(p.returncode == 1, f"{name}: exit {p.returncode}, expected 1 ({err.strip()})")
         check(kind in err and detail in err, f"{name}: message {err.strip()!r} lacks {kind!r}/{detail!r}")
 
+    p = run(os.path.join(here, "assert_fail.ptx"), "--spec", os.path.join(here, "assert_fail.spec"))
+    err = p.stderr.decode()
+    check(p.returncode == 1 and "assertion 'in[i] != 42' failed" in err and "thread (3,0,0)" in err,
+          f"assert: {p.returncode} {err!r}")
+
+    p = run(os.path.join(here, "runtime_calls.ptx"), "--spec", os.path.join(here, "runtime_calls.spec"))
+    lines = p.stdout.decode().splitlines()
+    check(p.returncode == 0 and len([l for l in lines if l.startswith("thread ")]) == 4,
+          f"printf: {p.returncode} {lines[:5]}")
+
     bad = os.path.join(tmp, "bad.spec")
     with open(bad, "w") as f:
         f.write("grid 1\nblock 32\nparam a buffer f33 4 zeros\n")

@@ -145,6 +145,7 @@ int main(int argc, char **argv) {
   if (stats)
     std::fprintf(stderr, "ptx-run: %llu thread-instructions in %.3f s (%.1f M/s)\n",
                  (unsigned long long)r.instructions, secs, secs > 0 ? r.instructions / secs / 1e6 : 0.0);
+  std::fputs(r.printed.c_str(), stdout);
   if (!r.ok()) {
     std::fprintf(stderr, "ptx-run: %s: %s\n", spec->kernel.c_str(), r.fault.describe().c_str());
     return 1;

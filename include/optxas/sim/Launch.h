@@ -33,6 +33,7 @@ struct LaunchLimits {
 struct LaunchResult {
   Fault fault;                   // kind None when the launch completed
   uint64_t instructions = 0;     // thread-instructions executed (guarded-off ones included)
+  std::string printed;           // device printf output, in execution order
   bool ok() const { return !fault; }
 };
 

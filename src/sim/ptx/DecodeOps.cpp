@@ -143,7 +143,8 @@ void Decoder::decodeInstruction(const Instruction &ins, uint32_t astIndex) {
     ok = decodeConvert(ins, op);
     break;
   case Opcode::Ld: case Opcode::Ldu: case Opcode::St: case Opcode::Atom: case Opcode::Red:
-  case Opcode::Alloca: case Opcode::Stacksave: case Opcode::Stackrestore:
+  case Opcode::Alloca: case Opcode::Stacksave: case Opcode::Stackrestore: case Opcode::Cp:
+  case Opcode::Mapa: case Opcode::Getctarank:
     ok = decodeMemory(ins, op);
     break;
   case Opcode::Bra: case Opcode::Brx: case Opcode::Call: case Opcode::Ret: case Opcode::Exit:
@@ -546,6 +547,21 @@ bool Decoder::decodeMemory(const Instruction &ins, DOp &op) {
   op.space = spaceOf(ins.space());
   op.vec = uint8_t(ins.vectorWidth());
   Type t = op.type;
+  if (ins.op == Opcode::Cp) return decodeCpAsync(ins, op);
+  if (ins.op == Opcode::Mapa || ins.op == Opcode::Getctarank) {
+    // Clusters have one CTA: rank 0 maps to itself, and every shared address is rank 0's.
+    if (n != (ins.op == Opcode::Mapa ? 3u : 2u)) return false;
+    if (ins.op == Opcode::Getctarank) {
+      op.op = XOp::Mov;
+      op.bits = 32;
+      op.flags &= uint16_t(~F_SIGNED);
+      setOperands(op, {dst(o(0))}, {constSlot(0)});
+      return true;
+    }
+    op.op = XOp::Mapa;
+    setOperands(op, {dst(o(0))}, {src(o(1), t), src(o(2), Type::U32)});
+    return true;
+  }
   if (typeBits(t) > 64 || typeBits(t) == 0) {
     if (ins.op != Opcode::Stacksave && ins.op != Opcode::Stackrestore && ins.op != Opcode::Alloca)
       return false;
@@ -622,6 +638,41 @@ bool Decoder::decodeMemory(const Instruction &ins, DOp &op) {
   }
 }
 
+// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size | ignore-src}: executed as a
+// synchronous copy (zero-filling past src-size), so commit_group/wait_group/wait_all are no-ops.
+bool Decoder::decodeCpAsync(const Instruction &ins, DOp &op) {
+  auto n = ins.operands.size();
+  auto o = [&](size_t i) -> const Operand & { return ins.operands[i]; };
+  if (!ins.has(Mod::Async)) return false;
+  if (ins.has(Mod::Bulk) || ins.has(Mod::Tensor) || ins.has(Mod::Mbarrier)) return false;
+  if (ins.has(Mod::CommitGroup) || ins.has(Mod::WaitGroup) || ins.has(Mod::WaitAll)) {
+    op.op = XOp::Nop;
+    return true;
+  }
+  if (n < 3 || o(1).kind != OperandKind::Address || o(2).kind != OperandKind::ImmInt) return false;
+  op.op = XOp::CpAsync;
+  op.space = Space::Shared;
+  if (!address(o(0), op)) return false;
+  // The source address: base register (or none) plus a constant offset, as two slots.
+  uint32_t base = constSlot(0);
+  uint64_t off = uint64_t(o(1).offset);
+  if (o(1).base == BaseKind::Reg) {
+    base = regSlot(o(1));
+  } else if (o(1).base == BaseKind::Symbol) {
+    off += symbolAddress(o(1).sym, 0, false);
+  }
+  uint64_t size = o(2).bits;
+  if (size != 4 && size != 8 && size != 16) return false;
+  uint32_t srcSize = constSlot(size), ignore = constSlot(0);
+  if (n > 3 && o(3).kind != OperandKind::Reg) srcSize = src(o(3), Type::U32);
+  else if (n > 3 && o(3).reg && o(3).reg->type == Type::Pred) ignore = src(o(3), Type::Pred);
+  else if (n > 3) srcSize = src(o(3), Type::U32);
+  if (n > 3 && o(3).negated) op.flags |= F_NEG_C;
+  op.vec = uint8_t(size);
+  setOperands(op, {}, {base, constSlot(off), srcSize, ignore});
+  return true;
+}
+
 bool Decoder::decodeControl(const Instruction &ins, DOp &op, uint32_t astIndex) {
   (void)astIndex;
   auto n = ins.operands.size();
@@ -659,12 +710,23 @@ bool Decoder::decodeControl(const Instruction &ins, DOp &op, uint32_t astIndex) 
     const Operand &target = o(i++);
     if (i < n && o(i).kind == OperandKind::List) args = &o(i++);
     if (target.kind == OperandKind::Symbol && target.sym && target.sym->kind == DeclKind::Function) {
-      auto it = p_.byAst.find(static_cast<const Function *>(target.sym));
-      if (it == p_.byAst.end()) {
-        // A declared but undefined function (e.g. vprintf): not executable.
-        return false;
+      const auto *fn = static_cast<const Function *>(target.sym);
+      auto it = p_.byAst.find(fn);
+      if (it != p_.byAst.end()) {
+        cs.callee = it->second;
+      } else {
+        // Declared but not defined here: only the CUDA runtime's device functions can run.
+        std::string_view name = fn->name.str();
+        cs.builtin = name == "vprintf" ? Builtin::Vprintf : name == "malloc" ? Builtin::Malloc
+                   : name == "free" ? Builtin::Free : name == "__assertfail" ? Builtin::AssertFail
+                   : Builtin::None;
+        if (cs.builtin == Builtin::None) {
+          DOp u = unsupported(ins, fmt::format("call to '{}', which has no definition in this module", name));
+          op.op = u.op;
+          op.aux = u.aux;
+          return true;
+        }
       }
-      cs.callee = it->second;
     } else if (target.kind == OperandKind::Reg) {
       cs.fptrSlot = regSlot(target);
     } else {
@@ -699,6 +761,11 @@ bool Decoder::decodeSync(const Instruction &ins, DOp &op) {
   if (ins.has(Mod::Sync)) op.flags |= F_SYNC;
   switch (ins.op) {
   case Opcode::Bar: case Opcode::Barrier: {
+    if (ins.has(Mod::Cluster)) {       // barrier.cluster.arrive / .wait (one-CTA clusters)
+      if (n != 0) return false;
+      op.op = ins.has(Mod::Wait) ? XOp::ClusterWait : XOp::ClusterArrive;
+      return ins.has(Mod::Wait) || ins.has(Mod::Arrive);
+    }
     if (ins.has(Mod::Warp)) {          // bar.warp.sync membermask
       if (n != 1) return false;
       op.op = XOp::BarWarp;

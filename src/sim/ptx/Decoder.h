@@ -56,6 +56,7 @@ private:
   bool decodeCompare(const ptx::Instruction &ins, DOp &op);
   bool decodeMove(const ptx::Instruction &ins, DOp &op);
   bool decodeMemory(const ptx::Instruction &ins, DOp &op);
+  bool decodeCpAsync(const ptx::Instruction &ins, DOp &op);
   bool decodeControl(const ptx::Instruction &ins, DOp &op, uint32_t astIndex);
   bool decodeSync(const ptx::Instruction &ins, DOp &op);
   bool decodeConvert(const ptx::Instruction &ins, DOp &op);

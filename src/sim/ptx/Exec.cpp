@@ -605,6 +605,36 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
       wr(I, R, at);
       break;
     }
+    case XOp::CpAsync: {
+      uint64_t dstAddr = uint64_t(I.imm) + (I.abase != kNoSlot ? R[I.abase] : 0) +
+                         (I.rel == AddrRel::Frame ? fr->localBase : 0);
+      uint64_t srcAddr = R[I.s(0)] + R[I.s(1)];
+      uint32_t size = I.vec;
+      uint32_t n = uint32_t(std::min<uint64_t>(R[I.s(2)], size));
+      bool ignore = R[I.s(3)] != 0;
+      if (I.flags & F_NEG_C) ignore = !ignore;
+      if (ignore) n = 0;
+      uint8_t *d = resolveAddress(m, t, I, Space::Shared, dstAddr, size, true);
+      if (!d) { fr->pc = pc; goto out; }
+      uint8_t tmp[16] = {};
+      if (n) {
+        const uint8_t *s = resolveAddress(m, t, I, Space::Global, srcAddr, size, false);
+        if (!s) { fr->pc = pc; goto out; }
+        std::memcpy(tmp, s, n);
+      }
+      std::memcpy(d, tmp, size);
+      break;
+    }
+    case XOp::Mapa: {
+      uint32_t rank = uint32_t(R[I.s(1)]);
+      if (rank != 0) {
+        fr->pc = pc;
+        m.raise(FaultKind::BadTarget, t, &I, fmt::format("mapa to CTA rank {}, but clusters have one CTA", rank));
+        goto out;
+      }
+      wr(I, R, R[I.s(0)]);
+      break;
+    }
     case XOp::StackSave: wr(I, R, t.localTop); break;
     case XOp::StackRestore: t.localTop = uint32_t(R[I.s(0)]); break;
 
@@ -623,6 +653,11 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
     }
     case XOp::Call: {
       const CallSite &cs = m.prog.calls[I.aux];
+      if (cs.builtin != Builtin::None) {
+        fr->pc = pc;
+        if (!execBuiltin(m, t, I, cs)) goto out;
+        break;
+      }
       const DFunction *callee = cs.callee;
       if (!callee) {
         callee = m.prog.functionAt(R[cs.fptrSlot]);
@@ -668,6 +703,11 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
         goto out;
       }
       if (m.faulted()) goto out;
+      break;
+    case XOp::ClusterArrive: clusterArrive(m, t); break;
+    case XOp::ClusterWait:
+      fr->pc = pc;
+      if (clusterWait(m, t)) { ++n; goto out; }
       break;
     case XOp::BarWarp: case XOp::Shfl: case XOp::Vote: case XOp::Match: case XOp::Redux:
     case XOp::Activemask: case XOp::Elect:

@@ -232,7 +232,36 @@ bool arriveCollective(Machine &m, Thread &t, const DOp &I, uint64_t *R) {
   return true;
 }
 
+namespace {
+void completeClusterPhase(Machine &m) {
+  Cta &c = m.cta;
+  c.clusterPhase++;
+  c.clusterArrived = 0;
+  for (uint32_t ti : c.clusterWaiting) {
+    Thread &w = c.threads[ti];
+    w.frames.back().pc++;
+    w.state = TState::Ready;
+  }
+  c.clusterWaiting.clear();
+}
+} // namespace
+
+void clusterArrive(Machine &m, Thread &t) {
+  Cta &c = m.cta;
+  t.clusterPhase = c.clusterPhase + 1;
+  if (++c.clusterArrived >= c.live) completeClusterPhase(m);
+}
+
+bool clusterWait(Machine &m, Thread &t) {
+  Cta &c = m.cta;
+  if (c.clusterPhase >= t.clusterPhase) return false;
+  t.state = TState::AtBarrier;
+  c.clusterWaiting.push_back(t.linear);
+  return true;
+}
+
 void onThreadExit(Machine &m, Thread &t) {
+  if (m.cta.clusterArrived && m.cta.clusterArrived >= m.cta.live) completeClusterPhase(m);
   Warp &w = m.cta.warps[t.warp];
   w.exited |= 1u << t.lane;
   w.waiting &= ~(1u << t.lane);
@@ -269,6 +298,10 @@ bool resolveImplicitCollectives(Machine &m) {
 std::string describeWait(const Machine &m, const Thread &t) {
   std::string who = fmt::format("thread ({},{},{})", t.tid.x, t.tid.y, t.tid.z);
   if (t.state == TState::AtBarrier) {
+    for (uint32_t ti : m.cta.clusterWaiting)
+      if (ti == t.linear)
+        return fmt::format("{} waits at barrier.cluster.wait: {} of {} threads arrived", who,
+                           m.cta.clusterArrived, m.cta.live);
     const Frame &f = t.frames.back();
     const DOp &op = f.fn->code[f.pc];
     for (unsigned id = 0; id < 16; ++id) {

@@ -20,6 +20,7 @@ struct PtxInterpreter::Impl {
   Program prog;
   uint32_t moduleLocalBytes = 0;
   std::vector<Thread> threadPool;   // reused across CTAs and launches
+  std::vector<uint64_t> heap;       // device malloc allocations still live
 
   Impl(const ptx::Module &m, GlobalMemory &g, PtxInterpreterOptions o) : module(m), mem(g), opts(o) {}
 
@@ -127,6 +128,7 @@ LaunchResult PtxInterpreter::Impl::launch(std::string_view name, const LaunchCon
   m.paramBase = mem.allocate(need ? need : 1, ".param", 256, /*readOnly=*/true);
   if (need) std::memcpy(mem.bytes(m.paramBase).data(), cfg.params.data(), need);
   m.cta.threads.swap(threadPool);
+  m.heap = &heap;
 
   for (uint32_t z = 0; z < cfg.grid.z && !m.faulted(); ++z)
     for (uint32_t y = 0; y < cfg.grid.y && !m.faulted(); ++y)
@@ -139,6 +141,7 @@ LaunchResult PtxInterpreter::Impl::launch(std::string_view name, const LaunchCon
   mem.release(m.paramBase);
   res.fault = m.fault;
   res.instructions = m.instructions;
+  res.printed = std::move(m.printed);
   return res;
 }
 
@@ -169,6 +172,7 @@ void PtxInterpreter::Impl::setupCta(Machine &m, Dim3 ctaid) {
     t.cc = 0;
     t.clock = 0;
     t.coll = nullptr;
+    t.clusterPhase = 0;
     t.regs.assign(k.initialRegs.begin(), k.initialRegs.end());
     t.frames.clear();
     Frame f;
@@ -179,6 +183,8 @@ void PtxInterpreter::Impl::setupCta(Machine &m, Dim3 ctaid) {
     t.local.assign(t.localTop, 0);
   }
   c.live = n;
+  c.clusterArrived = c.clusterPhase = 0;
+  c.clusterWaiting.clear();
 }
 
 void PtxInterpreter::Impl::runCta(Machine &m, const LaunchLimits &limits) {

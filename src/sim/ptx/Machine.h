@@ -42,6 +42,7 @@ struct Thread {
   const DOp *coll = nullptr;
   uint64_t cv[4] = {};
   uint32_t cmask = 0;
+  uint32_t clusterPhase = 0;       // the barrier.cluster phase this thread last arrived in
   uint64_t *R() { return regs.data() + frames.back().regBase; }
 };
 
@@ -69,6 +70,9 @@ struct Cta {
   std::array<Barrier, 16> bars;
   std::vector<uint8_t> shared;
   uint32_t live = 0;
+  // barrier.cluster: the cluster is this CTA alone.
+  uint32_t clusterArrived = 0, clusterPhase = 0;
+  std::vector<uint32_t> clusterWaiting;
 };
 
 struct Machine {
@@ -84,6 +88,8 @@ struct Machine {
   Cta cta;
   uint64_t instructions = 0;
   Fault fault;
+  std::string printed;                      // vprintf output, in execution order
+  std::vector<uint64_t> *heap = nullptr;    // malloc'd allocations (owned by the interpreter)
 
   Machine(const Program &p, GlobalMemory &m, const LaunchConfig &c) : prog(p), mem(m), cfg(c) {}
   bool faulted() const { return fault.kind != FaultKind::None; }
@@ -106,9 +112,14 @@ bool execMemory(Machine &m, Thread &t, const DOp &op, uint64_t *R);
 uint8_t *resolveAddress(Machine &m, Thread &t, const DOp &op, Space space, uint64_t addr,
                         uint32_t size, bool write, Space *resolvedSpace = nullptr);
 
+// ExecBuiltin.cpp: vprintf/malloc/free/__assertfail; false when a fault was raised.
+bool execBuiltin(Machine &m, Thread &t, const DOp &op, const CallSite &cs);
+
 // ExecWarp.cpp: barriers and warp collectives. Both return true when the thread must block.
 bool arriveBarrier(Machine &m, Thread &t, const DOp &op, uint64_t *R);
 bool arriveCollective(Machine &m, Thread &t, const DOp &op, uint64_t *R);
+void clusterArrive(Machine &m, Thread &t);
+bool clusterWait(Machine &m, Thread &t);   // true when the thread must block
 // Re-examines barriers and collectives of a warp after one of its threads exited.
 void onThreadExit(Machine &m, Thread &t);
 // Resolves implicit-mask collectives when the CTA is stuck; true if any thread was released.

@@ -38,11 +38,11 @@ enum class XOp : uint16_t {
   // floating point (FOp in DOp::mode) and conversions
   Float, Cvt, Cvta, CvtaTo, Isspacep,
   // memory
-  Ld, St, Atom, Red, Alloca, StackSave, StackRestore,
+  Ld, St, Atom, Red, Alloca, StackSave, StackRestore, CpAsync, Mapa,
   // control flow
   Bra, BrxIdx, Call, Ret, Exit, Trap,
   // synchronization and warp collectives
-  Bar, BarWarp, Shfl, Vote, Match, Redux, Activemask, Elect,
+  Bar, BarWarp, Shfl, Vote, Match, Redux, Activemask, Elect, ClusterArrive, ClusterWait,
 };
 
 enum class FOp : uint8_t {
@@ -112,8 +112,12 @@ struct CallOperand {
 
 struct DFunction;
 
+// Runtime functions that CUDA programs call as external .func declarations.
+enum class Builtin : uint8_t { None, Vprintf, Malloc, Free, AssertFail };
+
 struct CallSite {
-  const DFunction *callee = nullptr;  // null: indirect through fptrSlot
+  Builtin builtin = Builtin::None;
+  const DFunction *callee = nullptr;  // null: indirect through fptrSlot (or a builtin)
   uint32_t fptrSlot = kNoSlot;
   std::vector<CallOperand> args, rets;
 };

@@ -698,3 +698,41 @@ TEST(Interpreter, AtomicOperationSemantics) {
   EXPECT_EQ(o[10], 0u);
   EXPECT_EQ(o[11], 0u);
 }
+
+TEST(Interpreter, AsyncCopiesAndClusterBarriers) {
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 g, .param .u64 out)
+{
+  .shared .align 16 .b8 buf[64];
+  .reg .b64 %a, %o, %off;
+  .reg .b32 %t, %s, %v<4>, %nb;
+  .reg .pred %first;
+  ld.param.u64 %a, [g];
+  ld.param.u64 %o, [out];
+  mov.u32 %t, %tid.x;
+  setp.eq.u32 %first, %t, 0;
+  mov.u32 %s, buf;
+  @%first cp.async.ca.shared.global [%s], [%a], 16;
+  @%first cp.async.cg.shared.global [%s+16], [%a+16], 16, 8;
+  cp.async.commit_group;
+  cp.async.wait_group 0;
+  barrier.cluster.arrive.release.aligned;
+  barrier.cluster.wait.acquire.aligned;
+  shl.b32 %nb, %t, 2;
+  add.u32 %nb, %nb, %s;
+  ld.shared.u32 %v0, [%nb];
+  mul.wide.u32 %off, %t, 4;
+  add.s64 %o, %o, %off;
+  st.global.u32 [%o], %v0;
+  ret;
+}
+)";
+  std::vector<uint32_t> g(8);
+  for (uint32_t i = 0; i < 8; ++i) g[i] = 100 + i;
+  PTX_RUN(r, ptx, {Arg::buffer(g), Arg::zeros<uint32_t>(16)}, {16});
+  auto out = r.args[1].as<uint32_t>();
+  // words 0-3 copied, words 4-5 copied (src-size 8), 6-7 zero-filled, the rest never written
+  std::vector<uint32_t> want(16, 0);
+  for (int i = 0; i < 6; ++i) want[i] = 100 + i;
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], want[i]) << i;
+}
