@@ -54,7 +54,8 @@ struct ParamSpec {
   std::string name;
   bool isBuffer = false;
   ElemType type = ElemType::U32;
-  uint64_t count = 0;               // buffer elements
+  uint64_t count = 0;               // buffer elements; raw-bytes parameters: their size
+                                    // (type U8, isBuffer false); 0 for plain scalars
   InitSpec init;                    // buffer contents, or the scalar's value (Const/Random)
   bool output = false;
   CompareSpec compare;

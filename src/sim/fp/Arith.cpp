@@ -97,12 +97,15 @@ uint32_t subF32(uint32_t a, uint32_t b, FOpts o) {
 
 uint32_t mulF32(uint32_t a, uint32_t b, FOpts o) {
   if (o.ftz) { a = ftz32(a); b = ftz32(b); }
+  if (o.rnd == Round::RN) return finishF32(bitsF32(asF32(a) * asF32(b)), o);   // host: IEEE RN
   double p = double(asF32(a)) * double(asF32(b));   // exact
   return finishF32(uint32_t(roundToFormat(p, 0, kF32, o.rnd)), o);
 }
 
 uint32_t fmaF32(uint32_t a, uint32_t b, uint32_t c, FOpts o) {
   if (o.ftz) { a = ftz32(a); b = ftz32(b); c = ftz32(c); }
+  if (o.rnd == Round::RN)   // the C library's fmaf is correctly rounded (hardware FMA when present)
+    return finishF32(bitsF32(std::fmaf(asF32(a), asF32(b), asF32(c))), o);
   double p = double(asF32(a)) * double(asF32(b));   // exact
   double fc = asF32(c);
   double lo, hi = twoSum(p, fc, lo);
@@ -111,6 +114,7 @@ uint32_t fmaF32(uint32_t a, uint32_t b, uint32_t c, FOpts o) {
 
 uint32_t divF32(uint32_t a, uint32_t b, FOpts o) {
   if (o.ftz) { a = ftz32(a); b = ftz32(b); }
+  if (o.rnd == Round::RN) return finishF32(bitsF32(asF32(a) / asF32(b)), o);
   double fa = asF32(a), fb = asF32(b);
   double q = fa / fb;
   double lo = 0;
@@ -123,6 +127,7 @@ uint32_t divF32(uint32_t a, uint32_t b, FOpts o) {
 
 uint32_t sqrtF32(uint32_t a, FOpts o) {
   if (o.ftz) a = ftz32(a);
+  if (o.rnd == Round::RN) return finishF32(bitsF32(std::sqrt(asF32(a))), o);
   double fa = asF32(a);
   double s = std::sqrt(fa);
   double lo = 0;

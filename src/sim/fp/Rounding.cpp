@@ -120,14 +120,17 @@ uint64_t roundToFormat(double hi, double lo, const Format &f, Round r, bool satF
     return (neg ? signBit(f) : 0) | infinity(f);
   }
   if (hi == 0) return neg ? signBit(f) : 0;
-  int e;
-  double m = std::frexp(std::fabs(hi), &e);              // |hi| = m * 2^e, m in [0.5, 1)
-  u128 v = u128(uint64_t(std::ldexp(m, 53))) << 8;
+  // |hi| = mant * 2^e from the bit fields (subnormal doubles have no hidden bit).
+  uint64_t b = bitsF64(hi);
+  uint64_t biased = (b >> 52) & 0x7ff, mant = b & ((uint64_t(1) << 52) - 1);
+  int e = biased ? int(biased) - 1075 : -1074;
+  if (biased) mant |= uint64_t(1) << 52;
+  u128 v = u128(mant) << 8;
   if (lo != 0 && std::isfinite(lo)) {
     if (std::signbit(lo) == neg) v += 1;
     else v -= 1;
   }
-  return roundScaled(neg, v, e - 53 - 8, f, r, satFinite);
+  return roundScaled(neg, v, e - 8, f, r, satFinite);
 }
 
 uint64_t roundIntToFormat(bool neg, uint64_t mag, const Format &f, Round r, bool satFinite) {

@@ -120,6 +120,12 @@ void execCvt(const DOp &I, uint64_t *R) {
   }
   if (dFloat && !sFloat) {
     uint64_t v = sSigned ? intops::sext(a, sbits) : intops::zext(a, sbits);
+    if (I.rnd == fp::Round::RN && !(I.flags & F_SAT) && (dt == Type::F32 || dt == Type::F64)) {
+      // The host's integer conversions round to nearest even, like cvt.rn.
+      if (dt == Type::F32) R[I.d(0)] = fp::bitsF32(sSigned ? float(int64_t(v)) : float(v));
+      else R[I.d(0)] = fp::bitsF64(sSigned ? double(int64_t(v)) : double(v));
+      return;
+    }
     bool neg = sSigned && int64_t(v) < 0;
     uint64_t mag = neg ? 0 - v : v;
     const fp::Format &f = *formatOf(dt);

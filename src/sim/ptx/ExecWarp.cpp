@@ -178,6 +178,7 @@ bool tryResolve(Machine &m, Warp &w, unsigned lane) {
   Thread &t = laneThread(m, w, lane);
   if (t.state != TState::AtCollective || !t.coll || !(t.coll->flags & F_SYNC)) return false;
   uint32_t group = (t.cmask | (1u << lane)) & w.live();
+  if (group & ~w.waiting) return false;   // some member has not arrived at any collective yet
   for (unsigned l = 0; l < 32; ++l) {
     if (!((group >> l) & 1)) continue;
     const Thread &o = laneThread(m, w, l);

@@ -106,7 +106,7 @@ std::vector<ParamValue> materialize(const KernelSpec &spec, uint64_t seed) {
     const ParamSpec &p = spec.params[i];
     ParamValue v;
     v.isBuffer = p.isBuffer;
-    uint64_t n = p.isBuffer ? p.count : 1;
+    uint64_t n = (p.isBuffer || p.count) ? p.count : 1;   // scalars: 1; raw bytes: count
     v.bytes.resize(n * elemBytes(p.type));
     fill(p, seed, i, v.bytes.data(), n);
     out.push_back(std::move(v));

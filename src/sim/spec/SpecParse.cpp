@@ -144,9 +144,23 @@ private:
   }
 
   bool param(KernelSpec &spec, const std::vector<std::string_view> &w) {
-    if (w.size() < 4) return fail("'param' needs: NAME buffer|scalar TYPE ...");
+    if (w.size() < 4) return fail("'param' needs: NAME buffer|scalar|bytes ...");
     ParamSpec p;
     p.name = std::string(w[1]);
+    if (w[2] == "bytes") {
+      // Raw parameter bytes (structs passed by value): param NAME bytes N INIT
+      int64_t count;
+      if (!parseInt(w[3], count) || count <= 0 || count > 4096)
+        return fail("'bytes' needs a byte count (1 .. 4096)");
+      p.type = ElemType::U8;
+      p.count = uint64_t(count);
+      size_t i = 4;
+      if (i >= w.size()) return fail("'bytes' needs an initializer (zeros, iota, const, random, values)");
+      if (!init(p, w, i)) return false;
+      if (i != w.size()) return fail(fmt::format("unexpected '{}'", w[i]));
+      spec.params.push_back(std::move(p));
+      return true;
+    }
     auto t = elemTypeFromName(w[3]);
     if (!t) return fail(fmt::format("unknown element type '{}'", w[3]));
     p.type = *t;
@@ -172,6 +186,23 @@ private:
     p.count = uint64_t(count);
     ++i;
     if (i >= w.size()) return fail("buffer needs an initializer (zeros, iota, const, random, values)");
+    if (!init(p, w, i)) return false;
+    while (i < w.size()) {
+      if (w[i] == "output") {
+        p.output = true;
+        ++i;
+      } else if (w[i] == "compare") {
+        if (!compare(p, w, ++i)) return false;
+      } else {
+        return fail(fmt::format("unexpected '{}'", w[i]));
+      }
+    }
+    spec.params.push_back(std::move(p));
+    return true;
+  }
+
+  // INIT: zeros | iota [START [STEP]] | const V | random LO HI | values V...
+  bool init(ParamSpec &p, const std::vector<std::string_view> &w, size_t &i) {
     std::string_view init = w[i++];
     if (init == "zeros") {
       p.init.kind = InitSpec::Zeros;
@@ -203,17 +234,6 @@ private:
     } else {
       return fail(fmt::format("unknown initializer '{}'", init));
     }
-    while (i < w.size()) {
-      if (w[i] == "output") {
-        p.output = true;
-        ++i;
-      } else if (w[i] == "compare") {
-        if (!compare(p, w, ++i)) return false;
-      } else {
-        return fail(fmt::format("unexpected '{}'", w[i]));
-      }
-    }
-    spec.params.push_back(std::move(p));
     return true;
   }
 

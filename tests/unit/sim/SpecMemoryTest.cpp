@@ -26,6 +26,7 @@ param d buffer f64 8 const 2.5 output compare tol 1e-9 1e-6
 param e buffer bf16 4 zeros output compare ulp 2
 param n scalar s32 -7
 param x scalar f32 random 0 10
+param st bytes 12 values 1 2 3
 )",
                      err);
   ASSERT_TRUE(s) << err;
@@ -34,7 +35,11 @@ param x scalar f32 random 0 10
   EXPECT_EQ(s->block, (Dim3{32, 4, 2}));
   EXPECT_EQ(s->dynamicSharedBytes, 1024u);
   EXPECT_EQ(s->maxInstructions, 5000u);
-  ASSERT_EQ(s->params.size(), 7u);
+  ASSERT_EQ(s->params.size(), 8u);
+  auto v = materialize(*s, 1);
+  EXPECT_FALSE(v[7].isBuffer);
+  EXPECT_EQ(v[7].bytes, (std::vector<uint8_t>{1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3}));
+  EXPECT_EQ(v[5].bytes.size(), 4u);
   EXPECT_TRUE(s->params[0].isBuffer);
   EXPECT_EQ(s->params[0].type, ElemType::F32);
   EXPECT_EQ(s->params[0].init.kind, InitSpec::Random);
