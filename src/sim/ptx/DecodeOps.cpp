@@ -572,6 +572,12 @@ bool Decoder::decodeMemory(const Instruction &ins, DOp &op) {
       for (const Operand &e : x.elems) out[k++] = isDst ? dst(e) : src(e, t);
       return k;
     }
+    if (x.kind == OperandKind::Reg && x.reg && x.reg->vecWidth > 1 && x.componentIndex() < 0) {
+      // A whole vector register (.reg .v4 .f32 %v): its elements occupy consecutive slots.
+      uint32_t first = regSlot(x);
+      for (unsigned k = 0; k < x.reg->vecWidth; ++k) out[k] = first + k;
+      return x.reg->vecWidth;
+    }
     out[0] = isDst ? dst(x) : src(x, t);
     return 1;
   };
