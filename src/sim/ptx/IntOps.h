@@ -26,9 +26,9 @@ inline uint64_t mulHi(uint64_t a, uint64_t b, unsigned bits, bool sgn) {
   return (a * b) >> bits;
 }
 
-// Division by zero: the quotient is all ones and the remainder is the dividend (PTX leaves the
-// value unspecified; this is what the unsigned hardware sequence yields). Signed overflow
-// (MIN / -1) wraps to MIN with remainder 0.
+// Division by zero: quotient and remainder are all ones. PTX leaves the value unspecified; this
+// is what ptxas's division sequences produce for every width and signedness (they end with
+// `@!P LOP3 d = ~divisor` or `SEL d, d, 0xffffffff`). Signed MIN / -1 wraps to MIN, remainder 0.
 inline uint64_t div(uint64_t a, uint64_t b, unsigned bits, bool sgn) {
   if (zext(b, bits) == 0) return mask(bits);
   if (sgn) {
@@ -39,7 +39,7 @@ inline uint64_t div(uint64_t a, uint64_t b, unsigned bits, bool sgn) {
   return zext(a, bits) / zext(b, bits);
 }
 inline uint64_t rem(uint64_t a, uint64_t b, unsigned bits, bool sgn) {
-  if (zext(b, bits) == 0) return a;
+  if (zext(b, bits) == 0) return mask(bits);
   if (sgn) {
     int64_t x = int64_t(a), y = int64_t(b);
     if (y == -1) return 0;

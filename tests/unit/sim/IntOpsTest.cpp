@@ -98,7 +98,9 @@ TEST(IntOps, BfindBrevAndDivision) {
     EXPECT_EQ(int32_t(rem(uint64_t(int64_t(a)), uint64_t(int64_t(b)), 32, true)), a % b);
   }
   EXPECT_EQ(div(7, 0, 32, false), 0xffffffffu);
-  EXPECT_EQ(rem(7, 0, 32, false), 7u);
+  EXPECT_EQ(rem(7, 0, 32, false), 0xffffffffu);
+  EXPECT_EQ(div(7, 0, 64, true), ~0ull);
+  EXPECT_EQ(rem(7, 0, 16, true) & 0xffff, 0xffffu);
   EXPECT_EQ(int64_t(div(uint64_t(int64_t(INT32_MIN)), uint64_t(-1), 32, true)) & 0xffffffff,
             int64_t(0x80000000u));
   EXPECT_EQ(mulHi(0xffffffffu, 0xffffffffu, 32, false), 0xfffffffeu);
