@@ -52,7 +52,11 @@ uint64_t toFloat(const DOp &I, Type t, double v) {
   const fp::Format &f = *formatOf(t);
   bool satFinite = (I.flags & F_SATFINITE) || t == Type::E4M3 || t == Type::E4M3x2 ||
                    t == Type::E5M2 || t == Type::E5M2x2;
-  if (std::isnan(v)) return (I.flags & F_SAT) ? 0 : fp::roundToFormat(v, 0, f, fp::Round::RN);
+  if (std::isnan(v)) {
+    if (I.flags & F_SAT) return 0;
+    uint64_t nan = fp::roundToFormat(v, 0, f, fp::Round::RN);   // canonical NaN
+    return t == Type::TF32 ? nan << 13 : nan;
+  }
   if ((I.flags & F_RELU) && (v < 0 || (v == 0 && std::signbit(v)))) v = 0;
   uint64_t r = fp::roundToFormat(v, 0, f, I.rnd, satFinite);
   if (t == Type::TF32) r <<= 13;

@@ -1,6 +1,8 @@
 // Instruction semantics through the whole interpreter: small PTX kernels whose outputs are
 // compared with values computed independently in C++ (wide integer arithmetic, IEEE
 // comparisons, hand-derived lane mappings).
+#include <bit>
+#include <cfenv>
 #include <cmath>
 
 #include "PtxTestUtil.h"
@@ -757,4 +759,114 @@ TEST(Interpreter, VectorRegisters) {
   // yet ("Argument vector size mismatch"), so this test runs the parsed module unchecked.
   PTX_RUN(r, ptx, {Arg::buffer(g)}, {1}, {1, 1, 1}, 0, {}, /*check=*/false);
   EXPECT_EQ(r.args[0].as<float>(), (std::vector<float>{1, 2, 3, 4, 1, 5, 3, 4}));
+}
+
+TEST(Interpreter, FloatClassificationSelectionAndConversions) {
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 pin, .param .u64 pout)
+{
+  .reg .f32 %x, %y, %f<6>;
+  .reg .b32 %r<12>, %t;
+  .reg .pred %p<6>;
+  .reg .f64 %d<3>;
+  .reg .b64 %a, %o, %off;
+  .reg .b16 %h;
+  ld.param.u64 %a, [pin];
+  ld.param.u64 %o, [pout];
+  mov.u32 %t, %tid.x;
+  mul.wide.u32 %off, %t, 8;
+  add.s64 %a, %a, %off;
+  ld.global.v2.f32 {%x, %y}, [%a];
+  testp.finite.f32 %p0, %x;
+  testp.infinite.f32 %p1, %x;
+  testp.number.f32 %p2, %x;
+  testp.notanumber.f32 %p3, %x;
+  testp.normal.f32 %p4, %x;
+  testp.subnormal.f32 %p5, %x;
+  selp.u32 %r0, 1, 0, %p0;
+  selp.u32 %r1, 2, 0, %p1;
+  or.b32 %r0, %r0, %r1;
+  selp.u32 %r1, 4, 0, %p2;
+  or.b32 %r0, %r0, %r1;
+  selp.u32 %r1, 8, 0, %p3;
+  or.b32 %r0, %r0, %r1;
+  selp.u32 %r1, 16, 0, %p4;
+  or.b32 %r0, %r0, %r1;
+  selp.u32 %r1, 32, 0, %p5;
+  or.b32 %r0, %r0, %r1;
+  set.lt.u32.f32 %r1, %x, %y;
+  set.gtu.f32.f32 %f0, %x, %y;
+  mov.b32 %r2, %f0;
+  slct.f32.f32 %f1, %x, %y, %x;
+  mov.b32 %r3, %f1;
+  copysign.f32 %f2, %y, %x;
+  mov.b32 %r4, %f2;
+  max.NaN.f32 %f3, %x, %y;
+  mov.b32 %r5, %f3;
+  cvt.rni.f32.f32 %f4, %x;
+  mov.b32 %r6, %f4;
+  cvt.rna.tf32.f32 %r7, %x;
+  cvt.rzi.s32.f32 %r8, %x;
+  cvt.f64.f32 %d0, %x;
+  sqrt.rn.f64 %d1, %d0;
+  cvt.rn.f32.f64 %f5, %d1;
+  mov.b32 %r9, %f5;
+  cvt.rz.f16.f32 %h, %x;
+  cvt.u32.u16 %r10, %h;
+  abs.ftz.f32 %f5, %x;
+  mov.b32 %r11, %f5;
+  mul.wide.u32 %off, %t, 48;
+  add.s64 %o, %o, %off;
+  st.global.v4.u32 [%o], {%r0, %r1, %r2, %r3};
+  st.global.v4.u32 [%o+16], {%r4, %r5, %r6, %r7};
+  st.global.v4.u32 [%o+32], {%r8, %r9, %r10, %r11};
+  ret;
+}
+)";
+  const float vals[] = {0.0f, -0.0f, 2.5f, -3.5f, INFINITY, -INFINITY, NAN, 1e-40f, -7e-39f, 1.00012207f,
+                        3.4e38f, 65519.0f, 0.5f, -2.5f};
+  std::vector<float> in;
+  size_t n = sizeof vals / sizeof vals[0];
+  for (size_t i = 0; i < n; ++i) in.push_back(vals[i]), in.push_back(vals[(i * 5 + 3) % n]);
+  // The front end's checker rejects `set.lt.u32.f32` ("Arguments mismatch"), which ptxas
+  // accepts; run unchecked.
+  PTX_RUN(r, ptx, {Arg::buffer(in), Arg::zeros<uint32_t>(n * 12)}, {uint32_t(n)}, {1, 1, 1}, 0, {},
+          /*check=*/false);
+  auto out = r.args[1].as<uint32_t>();
+  auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+  for (size_t t = 0; t < n; ++t) {
+    float x = in[2 * t], y = in[2 * t + 1];
+    const uint32_t *o = &out[t * 12];
+    bool nan = std::isnan(x), inf = std::isinf(x), sub = std::fpclassify(x) == FP_SUBNORMAL;
+    uint32_t cls = uint32_t(!nan && !inf) | uint32_t(inf) << 1 | uint32_t(!nan) << 2 |
+                   uint32_t(nan) << 3 | uint32_t(!nan && !inf && !sub) << 4 | uint32_t(sub) << 5;
+    EXPECT_EQ(o[0], cls) << x;
+    bool un = std::isnan(x) || std::isnan(y);
+    EXPECT_EQ(o[1], (!un && x < y) ? 0xffffffffu : 0u) << x << " " << y;
+    EXPECT_EQ(o[2], (un || x > y) ? bits(1.0f) : 0u) << x << " " << y;
+    EXPECT_EQ(o[3], bits(x >= 0.0f ? x : y)) << x;   // slct: c >= 0 (NaN: false)
+    EXPECT_EQ(o[4], (bits(x) & 0x7fffffffu) | (bits(y) & 0x80000000u)) << x << " " << y;
+    if (un) EXPECT_EQ(o[5], 0x7fffffffu);
+    else EXPECT_EQ(o[5], bits(x > y || (x == y && !std::signbit(x)) ? x : y));
+    if (nan) EXPECT_EQ(o[6], 0x7fffffffu);
+    else EXPECT_EQ(o[6], bits(std::nearbyint(x))) << x;
+    uint32_t u = bits(x);
+    uint32_t tf = nan ? 0x7fffe000u : ((u & 0x7f800000u) == 0x7f800000u ? u : (u + 0x1000u) & ~0x1fffu);
+    EXPECT_EQ(o[7], tf) << x;   // tf32: nearest, ties away, 13 low bits cleared
+    int32_t want8 = nan ? 0 : x >= 2147483648.0f ? INT32_MAX : x < -2147483648.0f ? INT32_MIN : int32_t(std::trunc(x));
+    EXPECT_EQ(int32_t(o[8]), want8) << x;
+    if (nan || x < 0) EXPECT_TRUE(std::isnan(std::bit_cast<float>(o[9]))) << x;
+    else EXPECT_EQ(o[9], bits(float(std::sqrt(double(x))))) << x;
+    uint16_t hb;
+    {
+      int old = std::fegetround();
+      std::fesetround(FE_TOWARDZERO);
+      volatile float vx = x;
+      volatile _Float16 h = (_Float16)vx;   // volatile: converted before the mode is restored
+      std::fesetround(old);
+      std::memcpy(&hb, (const void *)&h, 2);
+    }
+    EXPECT_EQ(o[10], nan ? 0x7fffu : hb) << x;
+    EXPECT_EQ(o[11], (sub ? 0u : u) & 0x7fffffffu) << x;
+  }
 }
