@@ -49,19 +49,11 @@ Run runKernel(const std::string &ptxName, uint64_t seed, const std::string &spec
   }
   sim::GlobalMemory mem;
   sim::PtxInterpreter interp(*module, mem);
-  auto layout = interp.kernelParams(r.spec.kernel);
-  if (!layout) {
-    r.error = "no kernel " + r.spec.kernel;
-    return r;
-  }
-  r.inputs = sim::materialize(r.spec, seed);
-  auto launch = sim::prepareLaunch(r.spec, r.inputs, *layout, mem, err);
-  if (!launch) {
-    r.error = err;
-    return r;
-  }
-  r.result = interp.launch(r.spec.kernel, launch->config);
-  r.outputs = sim::readOutputs(r.spec, *launch, mem);
+  sim::SpecRun run = sim::runSpec(interp, mem, r.spec, seed);
+  r.error = run.error;
+  r.inputs = std::move(run.inputs);
+  r.outputs = std::move(run.outputs);
+  r.result = std::move(run.result);
   return r;
 }
 

@@ -117,40 +117,29 @@ int main(int argc, char **argv) {
   sim::PtxInterpreterOptions opts;
   if (quantum) opts.quantum = uint32_t(quantum);
   sim::PtxInterpreter interp(*module, mem, opts);
-  if (spec->kernel.empty()) {
-    auto names = interp.kernelNames();
-    if (names.size() != 1) {
-      std::fprintf(stderr, "ptx-run: %zu kernels in %s; name one with 'kernel' in the spec or --kernel\n",
-                   names.size(), ptxPath.c_str());
-      return 2;
-    }
-    spec->kernel = names[0];
+  sim::LaunchLimits limits;
+  auto t0 = std::chrono::steady_clock::now();
+  sim::SpecRun run = sim::runSpec(interp, mem, *spec, seed, limits);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!run.error.empty()) {
+    std::fprintf(stderr, "ptx-run: %s: %s\n", ptxPath.c_str(), run.error.c_str());
+    return 2;
   }
-  auto layout = interp.kernelParams(spec->kernel);
-  if (!layout) { std::fprintf(stderr, "ptx-run: no kernel '%s' in %s\n", spec->kernel.c_str(), ptxPath.c_str()); return 2; }
-  auto values = sim::materialize(*spec, seed);
   if (!inputsPath.empty()) {
     std::vector<std::vector<uint8_t>> parts;
-    for (const auto &v : values) parts.push_back(v.bytes);
+    for (const auto &v : run.inputs) parts.push_back(v.bytes);
     if (!writeFile(inputsPath, parts)) { std::fprintf(stderr, "ptx-run: cannot write %s\n", inputsPath.c_str()); return 2; }
   }
-  auto launch = sim::prepareLaunch(*spec, values, *layout, mem, err);
-  if (!launch) { std::fprintf(stderr, "ptx-run: %s\n", err.c_str()); return 2; }
-  sim::LaunchLimits limits;
-  if (spec->maxInstructions) limits.maxInstructions = spec->maxInstructions;
-
-  auto t0 = std::chrono::steady_clock::now();
-  sim::LaunchResult r = interp.launch(spec->kernel, launch->config, limits);
-  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const sim::LaunchResult &r = run.result;
   if (stats)
     std::fprintf(stderr, "ptx-run: %llu thread-instructions in %.3f s (%.1f M/s)\n",
                  (unsigned long long)r.instructions, secs, secs > 0 ? r.instructions / secs / 1e6 : 0.0);
   std::fputs(r.printed.c_str(), stdout);
   if (!r.ok()) {
-    std::fprintf(stderr, "ptx-run: %s: %s\n", spec->kernel.c_str(), r.fault.describe().c_str());
+    std::fprintf(stderr, "ptx-run: %s: %s\n", run.kernel.c_str(), r.fault.describe().c_str());
     return 1;
   }
-  auto outs = sim::readOutputs(*spec, *launch, mem);
+  const auto &outs = run.outputs;
   if (!dumpPath.empty()) {
     std::vector<std::vector<uint8_t>> parts;
     for (size_t i = 0; i < outs.size(); ++i)

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "optxas/sim/Memory.h"
@@ -35,6 +37,17 @@ struct LaunchResult {
   uint64_t instructions = 0;     // thread-instructions executed (guarded-off ones included)
   std::string printed;           // device printf output, in execution order
   bool ok() const { return !fault; }
+};
+
+// What the differential driver needs from an executor (the PTX interpreter, the SASS simulator):
+// the parameter layout of a kernel and a way to launch it on a GlobalMemory it was built with.
+class Executor {
+public:
+  virtual ~Executor() = default;
+  virtual std::vector<std::string> kernelNames() const = 0;
+  virtual std::optional<std::vector<ParamSlot>> kernelParams(std::string_view kernel) const = 0;
+  virtual LaunchResult launch(std::string_view kernel, const LaunchConfig &cfg,
+                              const LaunchLimits &limits = {}) = 0;
 };
 
 // Writes `bytes` into the parameter block at the slot's offset (sizes must match).

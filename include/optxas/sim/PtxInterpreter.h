@@ -30,7 +30,7 @@ struct PtxInterpreterOptions {
   uint32_t quantum = 256;   // instructions a thread runs before the next thread's turn
 };
 
-class PtxInterpreter {
+class PtxInterpreter final : public Executor {
 public:
   // Decodes every function of `module` (which must outlive the interpreter) and allocates and
   // initializes its .global and .const variables in `memory`.
@@ -39,9 +39,9 @@ public:
   PtxInterpreter(const PtxInterpreter &) = delete;
   PtxInterpreter &operator=(const PtxInterpreter &) = delete;
 
-  std::vector<std::string> kernelNames() const;
+  std::vector<std::string> kernelNames() const override;
   // The parameter block layout of a kernel; nullopt if there is no such kernel.
-  std::optional<std::vector<ParamSlot>> kernelParams(std::string_view kernel) const;
+  std::optional<std::vector<ParamSlot>> kernelParams(std::string_view kernel) const override;
   // The address of a module-scope .global variable (0 if none).
   uint64_t globalAddress(std::string_view name) const;
 
@@ -50,7 +50,7 @@ public:
   std::vector<std::string> unsupported() const;
 
   LaunchResult launch(std::string_view kernel, const LaunchConfig &cfg,
-                      const LaunchLimits &limits = {});
+                      const LaunchLimits &limits = {}) override;
 
   struct Impl;
 

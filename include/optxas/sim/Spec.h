@@ -93,6 +93,18 @@ std::optional<PreparedLaunch> prepareLaunch(const KernelSpec &spec,
 std::vector<std::vector<uint8_t>> readOutputs(const KernelSpec &spec, const PreparedLaunch &launch,
                                               const GlobalMemory &memory);
 
+// Everything above in one call: generates the inputs for `seed`, sets up the buffers in
+// `memory`, launches spec.kernel (or the executor's only kernel) and reads the outputs back.
+struct SpecRun {
+  std::string error;                            // set when the spec does not fit the kernel
+  std::string kernel;                           // the kernel that ran
+  std::vector<ParamValue> inputs;
+  std::vector<std::vector<uint8_t>> outputs;    // per parameter (output buffers only)
+  LaunchResult result;
+};
+SpecRun runSpec(Executor &exec, GlobalMemory &memory, const KernelSpec &spec, uint64_t seed,
+                LaunchLimits limits = {});
+
 struct Mismatch {
   uint64_t index = 0;
   std::string expected, actual;

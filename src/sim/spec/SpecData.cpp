@@ -167,6 +167,34 @@ std::vector<std::vector<uint8_t>> readOutputs(const KernelSpec &spec, const Prep
   return outs;
 }
 
+SpecRun runSpec(Executor &exec, GlobalMemory &memory, const KernelSpec &spec, uint64_t seed,
+                LaunchLimits limits) {
+  SpecRun run;
+  run.kernel = spec.kernel;
+  if (run.kernel.empty()) {
+    auto names = exec.kernelNames();
+    if (names.size() != 1) {
+      run.error = fmt::format("{} kernels in the module; the spec must name one", names.size());
+      return run;
+    }
+    run.kernel = names[0];
+  }
+  auto layout = exec.kernelParams(run.kernel);
+  if (!layout) {
+    run.error = fmt::format("no kernel '{}'", run.kernel);
+    return run;
+  }
+  run.inputs = materialize(spec, seed);
+  auto launch = prepareLaunch(spec, run.inputs, *layout, memory, run.error);
+  if (!launch) return run;
+  if (spec.maxInstructions) limits.maxInstructions = spec.maxInstructions;
+  run.result = exec.launch(run.kernel, launch->config, limits);
+  run.outputs = readOutputs(spec, *launch, memory);
+  for (uint64_t base : launch->bufferBase)
+    if (base) memory.release(base);
+  return run;
+}
+
 // ------------------------------------------------------------------------------------------
 
 std::string formatElement(ElemType t, const uint8_t *p) {
