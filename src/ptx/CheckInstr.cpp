@@ -12,9 +12,9 @@ namespace {
 } // namespace
 
 // The name ptxas uses for an instruction in messages: a few modifiers are part of it.
-std::string Checker::Impl::instrName(const Instruction &ins) const {
+std::string InstrNameRef::str() const {
   std::string n(opcodeName(ins.op));
-  if (ins.op == Opcode::Mul || ins.op == Opcode::Mad) {
+  if (ins.op == Opcode::Mul || ins.op == Opcode::Mad || ins.op == Opcode::Mul24 || ins.op == Opcode::Mad24) {
     if (Mod m = ins.firstOf({Mod::Hi, Mod::Lo, Mod::Wide}); m != Mod::NumMods) {
       n += '.';
       n += modName(m);
@@ -27,7 +27,8 @@ std::string Checker::Impl::instrName(const Instruction &ins) const {
 
 bool Checker::Impl::targetAtLeast(unsigned sm) const { return !m || m->target.sm() >= sm; }
 
-void Checker::Impl::gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm) {
+void Checker::Impl::gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm,
+                         bool targetFirst) {
   if (!m) return;
   const char *what = kind == GateKind::Modifier ? "Modifier" : kind == GateKind::Instruction ? "Instruction" : "Feature";
   if (kind == GateKind::ArchSpecific) {
@@ -40,9 +41,14 @@ void Checker::Impl::gate(SourceLoc at, GateKind kind, std::string_view name, uns
       error(at, fmt::format("Instruction '{}' requires PTX ISA .version {} or later", name, versionString(minPtx)));
     return;
   }
-  if (minPtx && m->version() < minPtx)
+  // ptxas names the version first, except for features keyed on a data type.
+  bool oldVersion = minPtx && m->version() < minPtx;
+  bool oldTarget = minSm && !m->target.archs.empty() && m->target.sm() < minSm;
+  if (oldTarget && targetFirst)
+    error(at, fmt::format("{} '{}' requires .target sm_{} or higher", what, name, minSm));
+  if (oldVersion)
     error(at, fmt::format("{} '{}' requires PTX ISA .version {} or later", what, name, versionString(minPtx)));
-  if (minSm && !m->target.archs.empty() && m->target.sm() < minSm)
+  if (oldTarget && !targetFirst)
     error(at, fmt::format("{} '{}' requires .target sm_{} or higher", what, name, minSm));
 }
 
@@ -60,14 +66,16 @@ void Checker::Impl::checkGates(const Instruction &ins) {
     if (g.vecWidth) hold = hold && ins.vectorWidth() == g.vecWidth;
     if (!hold) continue;
     std::string name(g.name);
-    if (name == "{op}.{mod0}") {
+    if (name == "{.mod0}") {
+      name = ins.mods.empty() ? std::string(opcodeName(ins.op)) : "." + std::string(modName(ins.mods[0]));
+    } else if (name == "{op}.{mod0}") {
       name = std::string(opcodeName(ins.op));
       if (!ins.mods.empty() && ins.mods[0] != Mod::Shape) {
         std::string_view mod0 = modName(ins.mods[0]);
         name += "." + std::string(mod0.substr(0, mod0.find("::")));
       }
     }
-    gate(ins.loc, g.kind, name, g.minPtx, g.minSm);
+    gate(ins.loc, g.kind, name, g.minPtx, g.minSm, !g.needTypes.empty());
   }
   // Modifiers and types that need a newer target whatever the opcode.
   for (Mod x : ins.mods) {
@@ -97,7 +105,7 @@ void Checker::Impl::checkGates(const Instruction &ins) {
 void Checker::Impl::checkSRegGate(const Operand &o) {
   if (o.kind == OperandKind::SReg) {
     unsigned ptx = sregMinPtx(o.sreg), sm = sregMinSm(o.sreg);
-    if (ptx || sm) gate(o.loc, GateKind::Feature, sregName(o.sreg), ptx, sm);
+    if (ptx || sm) gate(o.loc.in(m ? m->fileId : 0), GateKind::Feature, sregName(o.sreg), ptx, sm);
   }
   for (const Operand &e : o.elems) checkSRegGate(e);
 }
@@ -105,7 +113,7 @@ void Checker::Impl::checkSRegGate(const Operand &o) {
 void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) {
   (void)f;
   const InstrDesc &d = instrDesc(ins.op);
-  const std::string name = instrName(ins);
+  const InstrNameRef name{ins};
   const SourceLoc at = ins.loc;
   unsigned before = diags.errorCount();
 
@@ -130,13 +138,26 @@ void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) 
       return;
     }
   }
+  // Vector operands of memory and move instructions have 1, 2, 4 or 8 elements.
+  switch (ins.op) {
+  case Opcode::Ld: case Opcode::Ldu: case Opcode::St: case Opcode::Mov: case Opcode::Atom: case Opcode::Red:
+    for (const Operand &o : ins.operands)
+      if (o.kind == OperandKind::Vector && o.elems.size() != 1 && o.elems.size() != 2 && o.elems.size() != 4 &&
+          o.elems.size() != 8) {
+        error(at, fmt::format("Illegal vector size: {}", o.elems.size()));
+        return;
+      }
+    break;
+  default:
+    break;
+  }
   if (!checkOpcodeRules(ins, name)) return;
   if (diags.errorCount() != before) return;
   if (!d.anyOperands) checkOperands(ins, d, name);
 }
 
 // Rules particular to one opcode (required or forbidden modifiers for given types, ...).
-bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   Type t0 = ins.type(0);
   switch (ins.op) {
@@ -175,6 +196,10 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
         error(at, fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name));
         return false;
       }
+      if (ins.op == Opcode::Div && t0 == Type::F64 && (ins.has(Mod::Approx) || ins.has(Mod::Full))) {
+        error(at, fmt::format("Illegal modifier '.{}' for instruction '{}'", ins.has(Mod::Approx) ? "approx" : "full", name));
+        return false;
+      }
       if ((ins.op == Opcode::Mad) && t0 == Type::F64 && ins.rounding() == Mod::NumMods) {
         error(at, fmt::format("Rounding modifier required for instruction '{}'", name));
         return false;
@@ -182,6 +207,24 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
     }
     return true;
   }
+  case Opcode::Fma:
+    if ((t0 == Type::F32 || t0 == Type::F64) && ins.rounding() == Mod::NumMods) {
+      error(at, fmt::format("Rounding modifier required for instruction '{}'", name));
+      return false;
+    }
+    return true;
+  case Opcode::Shf:
+    if (!ins.has(Mod::L) && !ins.has(Mod::R)) {
+      error(at, "Not a name of any known instruction: 'shf'");
+      return false;
+    }
+    return true;
+  case Opcode::Lop3:
+    if (!ins.has(Mod::And) && !ins.has(Mod::Or) && ins.operands.size() != 5) {
+      error(at, fmt::format("Arguments mismatch for instruction '{}'", name));
+      return false;
+    }
+    return true;
   case Opcode::Rcp: case Opcode::Sqrt:
     if (ins.firstOf({Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Approx}) == Mod::NumMods) {
       error(at, fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name));
@@ -243,7 +286,9 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
         if (o.kind == OperandKind::List) continue;
         if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Label &&
             !static_cast<const Label *>(o.sym)->defined)
-          error(at, fmt::format("Call to '{}' requires call prototype", o.symName.str()));
+          error(at, fmt::format("Call to '{}' requires call prototype", o.sym->name.str()));
+        else if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Variable)
+          error(at, fmt::format("Label expected for argument 0 of instruction '{}'", name));
         break;
       }
     }
@@ -253,10 +298,15 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
   }
 }
 
-bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkCvt(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
+  if (ins.has(Mod::Pack)) return true;  // cvt.pack: three types, four operands
+  if (ins.numTypes > 2) {
+    error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
+    return false;
+  }
   if (ins.numTypes < 2) {
-    if (!ins.has(Mod::Pack)) {
+    {
       error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
       return false;
     }
@@ -303,8 +353,8 @@ bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
         error(at, fmt::format("Result register required for instruction '{}'", name));
         return false;
       }
-      bool ok = dst.kind == OperandKind::Reg && (!dst.reg || compatibleRelaxed(dt, operandRegType(dst)));
-      if (src.kind == OperandKind::Reg) ok = ok && (!src.reg || compatibleRelaxed(st, operandRegType(src)));
+      bool ok = dst.kind == OperandKind::Reg && (dst.reg && compatibleRelaxed(dt, operandRegType(dst)));
+      if (src.kind == OperandKind::Reg) ok = ok && (src.reg && compatibleRelaxed(st, operandRegType(src)));
       else if (src.kind == OperandKind::ImmInt) ok = ok && !isFloat(st);
       else if (src.kind == OperandKind::ImmFloat) ok = ok && isFloat(st);
       else if (src.kind == OperandKind::SReg) ok = ok && !src.negated;
@@ -315,7 +365,7 @@ bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
   return true;
 }
 
-bool Checker::Impl::checkShflVote(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkShflVote(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   Type t0 = ins.type(0);
   bool sync = ins.has(Mod::Sync);
@@ -352,7 +402,7 @@ bool Checker::Impl::checkShflVote(const Instruction &ins, const std::string &nam
 
 // mov d, a: a register, immediate, special register or the address of a variable/function;
 // vector forms pack/unpack (mov.b64 %rd, {%r1, %r2}).
-bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkMov(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   if (ins.numTypes != 1) {
     error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
@@ -379,10 +429,10 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
     return true;
   }
   bool ok = true;
-  if (d.kind == OperandKind::Reg) ok = !d.reg || compatible(t, d.reg->type) || d.reg->vecWidth > 1;
+  if (d.kind == OperandKind::Reg) ok = d.reg && (compatible(t, d.reg->type) || d.reg->vecWidth > 1);
   else ok = d.kind == OperandKind::Sink;
   switch (s.kind) {
-  case OperandKind::Reg: ok = ok && (!s.reg || compatible(t, s.reg->type) || s.reg->vecWidth > 1); break;
+  case OperandKind::Reg: ok = ok && s.reg && (compatible(t, s.reg->type) || s.reg->vecWidth > 1); break;
   case OperandKind::ImmInt: ok = ok && !isFloat(t); break;
   case OperandKind::ImmFloat: ok = ok && (isFloat(t) || isBits(t)); break;
   case OperandKind::SReg:
@@ -390,7 +440,8 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
       error(at, fmt::format("Argument vector size mismatch for instruction '{}'", name));
       return false;
     }
-    ok = ok && t != Type::Pred && typeBits(t) <= typeBits(sregType(s.sreg)) && !isFloat(t);
+    ok = ok && (t == Type::Pred ? sregType(s.sreg) == Type::Pred
+                                : sregType(s.sreg) != Type::Pred && typeBits(t) <= typeBits(sregType(s.sreg)) && !isFloat(t));
     break;
   case OperandKind::Symbol:
     ok = ok && (t == Type::U32 || t == Type::U64 || t == Type::B32 || t == Type::B64 || t == Type::S32 ||
@@ -408,7 +459,7 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
 }
 
 // Checks operands against the opcode's role pattern (InstrTable.def).
-void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, const std::string &name) {
+void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   auto ops = ins.operands;
   size_t required = 0;
@@ -454,6 +505,7 @@ void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, co
         return;
       }
       if (o.kind != OperandKind::Reg && o.kind != OperandKind::Sink) { mismatch = true; break; }
+      if (o.kind == OperandKind::Reg && !o.reg) { mismatch = true; break; }
       if (o.reg) {
         Type want = r == 'U' ? Type::U32 : wide ? widen(t0) : t0;
         if (!compatible(want, o.reg->type) && o.reg->vecWidth == 1) mismatch = true;
@@ -463,7 +515,7 @@ void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, co
       Type want = r == 'b' ? t1 : r == 'u' ? Type::U32 : t0;
       if (wide && ins.op == Opcode::Mad && i == 3) want = widen(t0);
       if (o.kind == OperandKind::Reg) {
-        if (o.reg && !compatible(want, o.reg->type) && o.reg->vecWidth == 1) mismatch = true;
+        if (!o.reg || (!compatible(want, o.reg->type) && o.reg->vecWidth == 1)) mismatch = true;
       } else if (o.kind == OperandKind::ImmInt) {
         if (r == 'A' || isFloat(want)) mismatch = true;
       } else if (o.kind == OperandKind::ImmFloat) {
@@ -495,7 +547,7 @@ void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, co
       break;
     case 'q':
       if (o.kind == OperandKind::Reg) {
-        if (o.reg && o.reg->type != Type::Pred) mismatch = true;
+        if (!o.reg || o.reg->type != Type::Pred) mismatch = true;
       } else if (o.kind != OperandKind::ImmInt) {
         mismatch = true;
       }
