@@ -50,7 +50,8 @@ void Decoder::layoutFrame(DFunction &f) {
       uint32_t id = r->firstId + i;
       if (id >= f.regSlot.size()) f.regSlot.resize(id + 1, 0);
       f.regSlot[id] = f.numSlots;
-      for (unsigned k = 0; k < r->vecWidth; ++k) f.initialRegs.push_back(0), ++f.numSlots;
+      unsigned slots = r->vecWidth * (typeBits(r->type) > 64 ? 2 : 1);   // .b128: two slots
+      for (unsigned k = 0; k < slots; ++k) f.initialRegs.push_back(0), ++f.numSlots;
     }
   }
   // Frame: the function's .param parameters and results, then the .local and .param variables

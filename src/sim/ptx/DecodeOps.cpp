@@ -468,6 +468,27 @@ bool Decoder::decodeMove(const Instruction &ins, DOp &op) {
   case Opcode::Mov: {
     if (n != 2) return false;
     Type t = op.type;
+    if (t == Type::B128) {
+      // mov.b128 d, {lo, hi} / mov.b128 {lo, hi}, d: a .b128 register is two 64-bit slots.
+      bool unpack = o(0).kind == OperandKind::Vector;
+      const Operand &vec = unpack ? o(0) : o(1), &whole = unpack ? o(1) : o(0);
+      if (vec.kind != OperandKind::Vector || vec.elems.size() != 2 || whole.kind != OperandKind::Reg)
+        return false;
+      uint32_t w = regSlot(whole);
+      op.op = XOp::Mov;
+      op.type = Type::B64;
+      op.bits = 64;
+      DOp lo = op;
+      if (unpack) {
+        setOperands(lo, {dst(vec.elems[0])}, {w});
+        setOperands(op, {dst(vec.elems[1])}, {w + 1});
+      } else {
+        setOperands(lo, {w}, {src(vec.elems[0], Type::B64)});
+        setOperands(op, {w + 1}, {src(vec.elems[1], Type::B64)});
+      }
+      emit(lo);
+      return true;
+    }
     if (o(0).kind == OperandKind::Vector) {
       // mov.b64 {a, b}, d: split d into equal parts.
       auto &el = o(0).elems;
@@ -530,6 +551,15 @@ bool Decoder::decodeConvert(const Instruction &ins, DOp &op) {
   op.rnd = roundingOf(ins, isIntRnd);
   if (isIntRnd) op.flags |= F_RNDINT;
   op.op = XOp::Cvt;
+  if (ins.has(Mod::Pack)) {
+    // cvt.pack.sat.{u16,s16}.s32 d, a, b   /   cvt.pack.sat.{u2..s8}.s32.b32 d, a, b, c
+    if (n != 3 && n != 4) return false;
+    op.op = XOp::CvtPack;
+    op.bits = uint8_t(typeBits(op.type));
+    setOperands(op, {dst(o(0))}, {src(o(1), Type::S32), src(o(2), Type::S32),
+                                  n == 4 ? src(o(3), Type::B32) : constSlot(0)});
+    return true;
+  }
   if (n == 2) {
     setOperands(op, {dst(o(0))}, {src(o(1), op.type2)});
     return true;
@@ -560,6 +590,25 @@ bool Decoder::decodeMemory(const Instruction &ins, DOp &op) {
     }
     op.op = XOp::Mapa;
     setOperands(op, {dst(o(0))}, {src(o(1), t), src(o(2), Type::U32)});
+    return true;
+  }
+  if (t == Type::B128 && op.vec == 1 && (ins.op == Opcode::Ld || ins.op == Opcode::St) && n == 2) {
+    // A .b128 register is two 64-bit slots (low half first): a 16-byte access of two b64.
+    const Operand &r = o(ins.op == Opcode::Ld ? 0 : 1);
+    if (r.kind != OperandKind::Reg || !r.reg || typeBits(r.reg->type) != 128) return false;
+    op.type = Type::B64;
+    op.bits = 64;
+    op.vec = 2;
+    uint32_t s0 = regSlot(r);
+    if (ins.op == Opcode::Ld) {
+      op.op = XOp::Ld;
+      if (!address(o(1), op)) return false;
+      setOperands(op, {s0, s0 + 1}, {});
+    } else {
+      op.op = XOp::St;
+      if (!address(o(0), op)) return false;
+      setOperands(op, {}, {s0, s0 + 1});
+    }
     return true;
   }
   if (typeBits(t) > 64 || typeBits(t) == 0) {

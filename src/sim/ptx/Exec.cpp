@@ -555,6 +555,20 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
     // ---- floating point, conversions, addresses ----
     case XOp::Float: execFloat(I, R); break;
     case XOp::Cvt: execCvt(I, R); break;
+    case XOp::CvtPack: {
+      // Saturate a and b to the (sub-)byte type, then d = c:a:b from the high bits down.
+      unsigned w = I.bits;
+      int64_t lo = sgnOf(I) ? -(int64_t(1) << (w - 1)) : 0;
+      int64_t hi = sgnOf(I) ? (int64_t(1) << (w - 1)) - 1 : (int64_t(1) << w) - 1;
+      auto sat = [&](uint64_t v) {
+        int64_t x = int32_t(v);
+        return uint64_t(x < lo ? lo : x > hi ? hi : x) & mask(w);
+      };
+      uint64_t d = (sat(R[I.s(0)]) << w) | sat(R[I.s(1)]);
+      if (w < 16) d |= R[I.s(2)] << (2 * w);
+      R[I.d(0)] = uint32_t(d);
+      break;
+    }
     case XOp::Cvta: case XOp::CvtaTo: {
       uint64_t a = R[I.s(0)];
       uint64_t base = 0;

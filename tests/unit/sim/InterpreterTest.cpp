@@ -870,3 +870,47 @@ TEST(Interpreter, FloatClassificationSelectionAndConversions) {
     EXPECT_EQ(o[11], (sub ? 0u : u) & 0x7fffffffu) << x;
   }
 }
+
+TEST(Interpreter, CvtPackSaturates) {
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 g)
+{
+  .reg .b32 %a, %b, %c, %d<3>;
+  .reg .b64 %p;
+  ld.param.u64 %p, [g];
+  ld.global.v2.u32 {%a, %b}, [%p];
+  mov.b32 %c, 0x00abcdef;
+  cvt.pack.sat.u8.s32.b32 %d0, %a, %b, %c;
+  cvt.pack.sat.s16.s32 %d1, %a, %b;
+  cvt.pack.sat.s4.s32.b32 %d2, %b, %a, %c;
+  st.global.v4.u32 [%p+16], {%d0, %d1, %d2, %c};
+  ret;
+}
+)";
+  std::vector<int32_t> g = {300, -5, 0, 0, 0, 0, 0, 0};
+  PTX_RUN(r, ptx, {Arg::buffer(g)}, {1});
+  auto o = r.args[0].as<uint32_t>();
+  EXPECT_EQ(o[4], 0xcdef0000u | (255u << 8) | 0u);          // c << 16; u8: 300 -> 255, -5 -> 0
+  EXPECT_EQ(o[5], (300u << 16) | 0xfffbu);                 // s16: both fit
+  EXPECT_EQ(o[6], ((0x00abcdefu << 8) | (0xbu << 4) | 0x7u)); // s4: -5 -> 0xb, 300 -> 7
+}
+
+TEST(Interpreter, B128LoadsStoresAndMoves) {
+  std::string ptx = std::string(kHeader) + R"(
+.visible .entry k(.param .u64 g)
+{
+  .reg .b128 %q, %w;
+  .reg .b64 %lo, %hi, %p;
+  ld.param.u64 %p, [g];
+  ld.global.b128 %q, [%p];
+  mov.b128 {%lo, %hi}, %q;
+  add.s64 %lo, %lo, 1;
+  mov.b128 %w, {%hi, %lo};
+  st.global.b128 [%p+16], %w;
+  ret;
+}
+)";
+  std::vector<uint64_t> g = {10, 20, 0, 0};
+  PTX_RUN(r, ptx, {Arg::buffer(g)}, {1});
+  EXPECT_EQ(r.args[0].as<uint64_t>(), (std::vector<uint64_t>{10, 20, 20, 11}));
+}
