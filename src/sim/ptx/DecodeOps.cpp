@@ -343,7 +343,7 @@ bool Decoder::decodeFloat(const Instruction &ins, DOp &op) {
   if (n != srcs + 1) return false;
   switch (t) {
   case Type::F32: case Type::F64: case Type::F16: case Type::F16x2: case Type::BF16:
-  case Type::BF16x2: break;
+  case Type::BF16x2: case Type::F32x2: break;
   default: return false;
   }
   op.mode = uint8_t(f);

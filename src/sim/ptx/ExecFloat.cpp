@@ -127,6 +127,10 @@ void execFloat(const DOp &I, uint64_t *R) {
   switch (I.type) {
   case Type::F32: r = f32op(I, uint32_t(a), uint32_t(b), uint32_t(c)); break;
   case Type::F64: r = f64op(I, a, b, c); break;
+  case Type::F32x2:   // two independent f32 lanes in a 64-bit register (sm_100)
+    r = f32op(I, uint32_t(a), uint32_t(b), uint32_t(c)) |
+        uint64_t(f32op(I, uint32_t(a >> 32), uint32_t(b >> 32), uint32_t(c >> 32))) << 32;
+    break;
   case Type::F16: case Type::BF16: {
     Half h = I.type == Type::F16 ? Half::F16 : Half::BF16;
     r = halfOp(I, h, uint16_t(a), uint16_t(b), uint16_t(c));

@@ -914,3 +914,27 @@ TEST(Interpreter, B128LoadsStoresAndMoves) {
   PTX_RUN(r, ptx, {Arg::buffer(g)}, {1});
   EXPECT_EQ(r.args[0].as<uint64_t>(), (std::vector<uint64_t>{10, 20, 20, 11}));
 }
+
+TEST(Interpreter, PackedF32x2) {
+  std::string ptx = R"(.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k(.param .u64 g)
+{
+  .reg .b64 %a, %b, %c, %p;
+  ld.param.u64 %p, [g];
+  ld.global.v2.b64 {%a, %b}, [%p];
+  add.rn.f32x2 %c, %a, %b;
+  fma.rn.f32x2 %a, %c, %b, %a;
+  st.global.v2.b64 [%p+16], {%c, %a};
+  ret;
+}
+)";
+  std::vector<float> g = {1.5f, -2.0f, 0.25f, 8.0f, 0, 0, 0, 0};
+  PTX_RUN(r, ptx, {Arg::buffer(g)}, {1});
+  auto o = r.args[0].as<float>();
+  EXPECT_EQ(o[4], 1.75f);                   // low lanes: 1.5 + 0.25
+  EXPECT_EQ(o[5], 6.0f);                    // high lanes: -2 + 8
+  EXPECT_EQ(o[6], std::fma(1.75f, 0.25f, 1.5f));
+  EXPECT_EQ(o[7], std::fma(6.0f, 8.0f, -2.0f));
+}
