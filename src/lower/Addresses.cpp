@@ -130,7 +130,7 @@ bool lowerCvta(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Operand &d = in.operands[0], &a = in.operands[1];
   unsigned dWords = LowerCtx::wordsOf(t);
   // The source may be a symbol (cvta.shared.u64 %rd, sym) or a register.
-  Operand src = a.kind == ptx::OperandKind::Reg ? cx.srcWide(a, t, dWords) : cx.srcWide(a, t, dWords);
+  Operand src = cx.srcWide(a, t, dWords);
   Operand aLo = cx.word(src, 0);
   Operand aHi = dWords == 2 ? cx.word(src, 1) : Operand::zero();
   Operand dst = dWords == 2 ? cx.dstWide(d, t, 2) : cx.dst(d, t);
@@ -142,7 +142,7 @@ bool lowerCvta(LowerCtx &cx, const ptx::Instruction &in) {
     cx.copy(dst, t2);
   };
   if (sp == ptx::StateSpace::Global || sp == ptx::StateSpace::None) {
-    setPair(aLo, aHi);
+    cx.copy(dst, dWords == 2 ? src : aLo);
     return true;
   }
   if (isShared(sp)) {

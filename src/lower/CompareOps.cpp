@@ -136,10 +136,13 @@ bool lowerSelp(LowerCtx &cx, const ptx::Instruction &in) {
   Operand c = cx.srcPred(ops[3]);
   const unsigned words = LowerCtx::wordsOf(t);
   // Aliasing: each word of d depends only on the same word of a and b.
+  auto zeroAsRZ = [](Operand o) { return o.kind == ori::OperandKind::Imm && o.value == 0 ? Operand::zero() : o; };
   for (unsigned w = 0; w < words; ++w) {
-    Operand a = cx.src(ops[1], t, w), b = cx.src(ops[2], t, w);
+    Operand a = zeroAsRZ(cx.src(ops[1], t, w)), b = zeroAsRZ(cx.src(ops[2], t, w));
     Operand pc = c;
-    if (a.kind != ori::OperandKind::Reg && a.kind != ori::OperandKind::Zero && b.kind == ori::OperandKind::Reg) {
+    // SEL takes an immediate only second: selp d, 1, 0, p -> SEL d, RZ, 0x1, !p
+    if (a.kind != ori::OperandKind::Reg && a.kind != ori::OperandKind::Zero &&
+        (b.kind == ori::OperandKind::Reg || b.kind == ori::OperandKind::Zero)) {
       std::swap(a, b);
       pc.setFlag(ori::OpNot, !pc.hasFlag(ori::OpNot));
     }

@@ -44,7 +44,7 @@ bool lowerExit(LowerCtx &cx, const ptx::Instruction &) {
 bool lowerTrap(LowerCtx &cx, const ptx::Instruction &) {
   // BPT.TRAP 0x1 (BPT is a terminator: the block ends here).
   isa::Modifiers m;
-  m.barrierId = 1;
+  m.bpt = isa::BptMode::TRAP;
   cx.emit(Opcode::BPT, {}, {Operand::imm(1)}, m);
   return true;
 }

@@ -133,22 +133,14 @@ bool lowerShr(LowerCtx &cx, const ptx::Instruction &in) {
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of {b:a} by c.
 //   shf.l: SHF.L.U32.HI d, a, c, b   (high word of {b:a} << c)
 //   shf.r: SHF.R.U32    d, a, c, b   (low word of {b:a} >> c)
-// .wrap takes c modulo 32 (masked here; SHF itself clamps).
+// .wrap takes c modulo 32 (SHF.W); .clamp clamps it to 32 (plain SHF).
 bool lowerShf(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const ptx::Type t = ptx::Type::B32;
   const bool left = in.has(ptx::Mod::L);
   Operand a = cx.srcReg(ops[1], t), b = cx.srcReg(ops[2], t), c = cx.src(ops[3], t);
-  if (in.has(ptx::Mod::Wrap)) {
-    if (c.kind == ori::OperandKind::Imm) {
-      c = imm(c.value & 31);
-    } else {
-      Operand m = cx.tempOp();
-      lop3(cx, m, cx.inReg(c), imm(31), RZ(), kA & kB);
-      c = m;
-    }
-  }
-  shf(cx, cx.dst(ops[0], t), left ? ShiftDir::L : ShiftDir::R, IntType::U32, left, a, c, b);
+  ori::Instr *i = shf(cx, cx.dst(ops[0], t), left ? ShiftDir::L : ShiftDir::R, IntType::U32, left, a, c, b);
+  i->mods().wrap = in.has(ptx::Mod::Wrap);
   return true;
 }
 

@@ -73,7 +73,7 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, ori::Symbol &s) {
     case ptx::InitKind::Generic: {
       int target = symbolOf(in.sym);
       if (target < 0) {
-        diags_.error(in.loc, "initializer refers to '{}', which has no address", std::string_view(in.symName));
+        diags_.error(in.loc, "initializer refers to '{}', which has no address", in.symName.str());
         ok = false;
         return;
       }
@@ -113,9 +113,9 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, ori::Symbol &s) {
 
 int ModuleLowering::addVariableSymbol(const ptx::Variable *v) {
   ori::Symbol s;
-  s.name = std::string(v->name);
+  s.name = std::string(v->name.str());
   // Function-scope variables of different functions may share a name.
-  if (v->owner && symbolsByName_.count(s.name)) s.name = fmt::format("{}${}", s.name, std::string_view(v->owner->name));
+  if (v->owner && symbolsByName_.count(s.name)) s.name = fmt::format("{}${}", s.name, v->owner->name.str());
   s.kind = kindOfSpace(v->space);
   s.size = v->sizeInBytes();
   s.align = std::max<uint32_t>(v->alignment(), 1);
@@ -124,7 +124,7 @@ int ModuleLowering::addVariableSymbol(const ptx::Variable *v) {
                 v->linkage == ptx::Linkage::Weak || v->linkage == ptx::Linkage::Common;
   int idx = static_cast<int>(m_.addSymbol(std::move(s)));
   symbols_[v] = idx;
-  symbolsByName_[v->name] = idx;
+  symbolsByName_[v->name.str()] = idx;
   if (v->init && !fillInitializer(v, m_.symbol(idx))) return idx;
   return idx;
 }
@@ -149,20 +149,20 @@ int ModuleLowering::symbolOf(const ptx::Decl *d) {
   if (d->kind == ptx::DeclKind::Function) {
     const auto *f = static_cast<const ptx::Function *>(d);
     // Another module of the program may define a function this one declares.
-    auto byName = symbolsByName_.find(f->name);
+    auto byName = symbolsByName_.find(f->name.str());
     if (byName != symbolsByName_.end()) {
       symbols_[d] = byName->second;
       if (f->isDefinition) m_.symbol(byName->second).isExtern = false;
       return byName->second;
     }
     ori::Symbol s;
-    s.name = std::string(f->name);
+    s.name = std::string(f->name.str());
     s.kind = ori::SymbolKind::Function;
     s.isExtern = !f->isDefinition;
     s.isVisible = f->linkage != ptx::Linkage::None;
     int idx = static_cast<int>(m_.addSymbol(std::move(s)));
     symbols_[d] = idx;
-    symbolsByName_[f->name] = idx;
+    symbolsByName_[f->name.str()] = idx;
     return idx;
   }
   return -1;
@@ -174,7 +174,7 @@ bool ModuleLowering::declareModule(const ptx::Module &pm) {
     if (v->space == ptx::StateSpace::Global || v->space == ptx::StateSpace::Const ||
         v->space == ptx::StateSpace::Shared) {
       // An .extern declaration resolves to a definition of another module of the program.
-      auto byName = symbolsByName_.find(v->name);
+      auto byName = symbolsByName_.find(v->name.str());
       if (byName != symbolsByName_.end()) {
         symbols_[v] = byName->second;
         ori::Symbol &s = m_.symbol(byName->second);
@@ -200,7 +200,7 @@ bool ModuleLowering::lowerFunctions(const ptx::Module &pm) {
   bool ok = true;
   for (const ptx::Function *pf : pm.functions) {
     if (!pf->isDefinition) continue;
-    ori::Function &f = m_.createFunction(std::string(pf->name), pf->isEntry);
+    ori::Function &f = m_.createFunction(std::string(pf->name.str()), pf->isEntry);
     ori::FunctionAttrs &a = f.attrs;
     a.linkage = linkageOf(pf->linkage);
     a.noreturn = pf->noreturn;

@@ -98,7 +98,7 @@ ori::BasicBlock *LowerCtx::blockOf(const ptx::Label *l) {
   if (it != labelBlocks_.end()) return it->second;
   // A label not (yet) placed: its block is created detached from the layout order until the
   // label is reached; createBlock appends, and the label statement moves it into place.
-  ori::BasicBlock *bb = f_.createBlock(std::string(l->name));
+  ori::BasicBlock *bb = f_.createBlock(std::string(l->name.str()));
   labelBlocks_[l] = bb;
   return bb;
 }

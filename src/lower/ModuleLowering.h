@@ -40,8 +40,9 @@ public:
   // Symbol index of a variable/function, creating the symbol of a function-scope .shared/.const
   // variable on first use; -1 if it has none.
   int symbolOf(const ptx::Decl *d);
-  // The calling convention of a .func (computed on first use).
+  // The calling convention of a .func (computed on first use), or of a call prototype.
   const CallLayout &callLayout(const ptx::Function *f);
+  static CallLayout layoutOf(std::span<ptx::Variable *const> params, std::span<ptx::Variable *const> results);
 
 private:
   int addVariableSymbol(const ptx::Variable *v);

@@ -23,6 +23,7 @@ bool isFloatImmediateFor(ptx::Type t) { return ptx::isFloat(t); }
 
 Operand LowerCtx::word(const Operand &o, unsigned i) const {
   if (o.kind != ori::OperandKind::Reg) return o;
+  if (o.isWholeReg() && i == 0 && f_.vreg(o.reg).width == 1) return o;
   unsigned off = o.subOff + i;
   return Operand::vregPart(o.reg, o.cls, off, 1);
 }

@@ -42,13 +42,17 @@ void assign(std::span<ptx::Variable *const> vars, std::vector<CallLayout::Slot> 
 
 } // namespace
 
+CallLayout ModuleLowering::layoutOf(std::span<ptx::Variable *const> params, std::span<ptx::Variable *const> results) {
+  CallLayout l;
+  assign(params, l.params, l.ok);
+  assign(results, l.results, l.ok);
+  return l;
+}
+
 const CallLayout &ModuleLowering::callLayout(const ptx::Function *f) {
   auto it = layouts_.find(f);
   if (it != layouts_.end()) return it->second;
-  CallLayout l;
-  assign(f->params, l.params, l.ok);
-  assign(f->results, l.results, l.ok);
-  return layouts_.emplace(f, std::move(l)).first->second;
+  return layouts_.emplace(f, layoutOf(f->params, f->results)).first->second;
 }
 
 void setupParams(LowerCtx &cx) {
@@ -61,7 +65,7 @@ void setupParams(LowerCtx &cx) {
       uint32_t align = std::max<uint32_t>(v->alignment(), 1);
       off = alignUp(off, align);
       ori::ParamInfo p;
-      p.name = std::string(v->name);
+      p.name = std::string(v->name.str());
       p.offset = off;
       p.size = static_cast<uint32_t>(v->sizeInBytes());
       p.align = align;
@@ -93,7 +97,7 @@ void setupParams(LowerCtx &cx) {
     h.words = s.words;
     cx.setParamHome(s.var, h);
     ori::ParamInfo p;
-    p.name = std::string(s.var->name);
+    p.name = std::string(s.var->name.str());
     p.offset = s.firstReg;   // .func: the first register (docs/abi.md)
     p.size = static_cast<uint32_t>(s.var->sizeInBytes());
     p.align = std::max<uint32_t>(s.var->alignment(), 1);

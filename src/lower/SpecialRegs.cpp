@@ -90,10 +90,8 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
     return d;
   }
   case How::CS2R32: {
-    Operand d = cx.tempOp();
-    isa::Modifiers m;
-    m.memType = isa::MemType::B32;   // CS2R.32
-    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])}, m);
+    Operand d = cx.tempOp();   // CS2R.32: a one-word destination
+    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])});
     return d;
   }
   case How::CS2R64: {
