@@ -46,7 +46,7 @@ public:
 
 private:
   int addVariableSymbol(const ptx::Variable *v);
-  bool fillInitializer(const ptx::Variable *v, ori::Symbol &s);
+  bool fillInitializer(const ptx::Variable *v, int symIndex);
 
   const LowerOptions &opts_;
   DiagEngine &diags_;
