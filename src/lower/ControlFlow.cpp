@@ -27,7 +27,8 @@ bool lowerBra(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Operand &t = in.operands[0];
   if (t.kind != ptx::OperandKind::Symbol || !t.sym || t.sym->kind != ptx::DeclKind::Label)
     return cx.unsupported("bra to a non-label target");
-  cx.emit(Opcode::BRA, {}, {Operand::label(cx.blockOf(static_cast<const ptx::Label *>(t.sym)))});
+  ori::Instr *bra = cx.emit(Opcode::BRA, {}, {Operand::label(cx.blockOf(static_cast<const ptx::Label *>(t.sym)))});
+  if (in.has(ptx::Mod::Uni)) cx.markUniformBranch(bra);
   return true;
 }
 

@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "optxas/lower/Lower.h"
@@ -161,6 +162,9 @@ public:
     uint32_t words;
   };
   std::vector<ResultReg> &funcResults() { return results_; }
+  // Branches PTX marks .uni (never divergent: no reconvergence barrier).
+  void markUniformBranch(const ori::Instr *i) { uniformBranches_.insert(i); }
+  bool isUniformBranch(const ori::Instr *i) const { return uniformBranches_.count(i) != 0; }
   // The PTX condition-code carry flag (add.cc / addc / mad.cc ...), one predicate per function.
   Operand carryFlag() {
     if (cc_ == ori::kNoVReg) cc_ = temp(RegClass::P);
@@ -188,6 +192,7 @@ private:
   std::unordered_map<const ptx::Variable *, ParamHome> params_;
   std::unordered_map<const ptx::Variable *, uint32_t> locals_;
   std::vector<ResultReg> results_;
+  std::unordered_set<const ori::Instr *> uniformBranches_;
   VRegId sp_ = ori::kNoVReg;
   VRegId cc_ = ori::kNoVReg;
   VRegId desc_ = ori::kNoVReg;

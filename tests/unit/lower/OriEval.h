@@ -206,6 +206,8 @@ private:
     }
     case Opcode::ULDC:
     case Opcode::WARPSYNC:
+    case Opcode::BSSY:    // one thread: reconvergence barriers have nothing to wait for
+    case Opcode::BSYNC:
     case Opcode::PSEUDO_PARAM:
       return true;
     case Opcode::S2R:
