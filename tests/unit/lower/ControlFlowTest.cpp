@@ -108,10 +108,51 @@ TEST(Calls, ConventionAssignsR4Upward) {
   EXPECT_EQ(k->vreg(c->def(0).reg).phys, 4);
 }
 
-TEST(Calls, StackParametersAreReported) {
-  std::string params;
-  for (int i = 0; i < 14; ++i) params += std::string(i ? ", " : "") + ".param .b32 a" + std::to_string(i);
-  Lowered l(module(".visible .func f(" + params + ")\n{\n  ret;\n}\n"), false);
+TEST(Calls, ParametersBeyondR15GoOnTheStack) {
+  std::string params, args, body;
+  for (int i = 0; i < 14; ++i) {
+    params += std::string(i ? ", " : "") + ".param .b32 a" + std::to_string(i);
+    args += std::string(i ? ", " : "") + "q" + std::to_string(i);
+    body += "  .param .b32 q" + std::to_string(i) + ";\n  st.param.b32 [q" + std::to_string(i) + "], " +
+            std::to_string(i) + ";\n";
+  }
+  Lowered l(module(".visible .func (.param .b32 r) f(" + params + ")\n{\n  .reg .b32 %r<3>;\n"
+                   "  ld.param.b32 %r1, [a13];\n  ld.param.b32 %r2, [a11];\n  add.s32 %r1, %r1, %r2;\n"
+                   "  st.param.b32 [r], %r1;\n  ret;\n}\n"
+                   ".visible .entry k()\n{\n  .reg .b32 %r<2>;\n  {\n" + body +
+                   "  .param .b32 rv;\n  call.uni (rv), f, (" + args + ");\n  ld.param.b32 %r1, [rv];\n  }\n  ret;\n}\n"));
+  ori::Function *f = l.fn("f"), *k = l.fn("k");
+  ASSERT_TRUE(f && k) << l.all();
+  // Callee: a13 is the second stack word, read from the incoming-argument area (R1 at entry).
+  auto ldl = Lowered::find(*f, Opcode::LDL);
+  ASSERT_EQ(ldl.size(), 1u) << l.text();
+  EXPECT_EQ(ldl[0]->use(0).value, 4);
+  ori::Instr *argp = nullptr;
+  for (auto *p : Lowered::find(*f, Opcode::PSEUDO_PARAM))
+    if (p->numUses() == 1) argp = p;
+  ASSERT_TRUE(argp);
+  EXPECT_EQ(argp->use(0).kind, OperandKind::Addr);
+  EXPECT_EQ(f->vreg(argp->use(0).reg).phys, 1);
+  EXPECT_EQ(ldl[0]->use(0).reg, argp->def(0).reg);
+  EXPECT_EQ(f->attrs.params[13].offset, 4u);   // stack offset
+  // Caller: R1 -= 8; STL [R1], [R1+4]; CALL with 12 register arguments; R1 += 8.
+  auto stl = Lowered::find(*k, Opcode::STL);
+  ASSERT_EQ(stl.size(), 2u) << l.text();
+  EXPECT_EQ(stl[1]->use(0).value, 4);
+  EXPECT_EQ(k->vreg(stl[0]->use(0).reg).phys, 1);
+  auto call = Lowered::find(*k, Opcode::CALL);
+  ASSERT_EQ(call.size(), 1u);
+  EXPECT_EQ(call[0]->numUses(), 13u);
+  auto adds = Lowered::find(*k, Opcode::IADD3);
+  ASSERT_GE(adds.size(), 2u);
+  EXPECT_TRUE(isImm(adds.front()->use(1), -8));
+  EXPECT_TRUE(isImm(adds.back()->use(1), 8));
+}
+
+TEST(Calls, StackResultsAreReported) {
+  std::string results;
+  for (int i = 0; i < 13; ++i) results += std::string(i ? ", " : "") + ".param .b32 r" + std::to_string(i);
+  Lowered l(module(".visible .func (" + results + ") f()\n{\n  ret;\n}\n"), false);
   EXPECT_FALSE(l.module);
   ASSERT_FALSE(l.messages.empty());
   EXPECT_NE(l.messages[0].find("not yet supported"), std::string::npos) << l.all();
