@@ -232,9 +232,31 @@ bool lowerIsspacep(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// mapa{.shared::cluster}.u{32,64} d, a, rank: the address of the same variable in the CTA of the
+// cluster with that rank: the rank goes in bits 24..31 of the shared-window address
+// (PRMT d, rank, 0x654, a); the 64-bit generic form keeps the shared window (SR_SWINHI).
+bool lowerMapa(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Type t = in.type();
+  Operand rank = cx.srcReg(ops[2], ptx::Type::U32);
+  Operand lo = cx.srcReg(ops[1], t, 0);
+  Operand r = cx.tempOp();
+  cx.emit(Opcode::PRMT, {r}, {rank, Operand::imm(0x654), lo});
+  if (ptx::typeBits(t) == 64) {
+    Operand hi = cx.tempOp();
+    cx.emit(Opcode::S2R, {hi}, {Operand::sreg(ori::SpecialReg::SWINHI)});
+    cx.copy(cx.dst(ops[0], t, 0), r);
+    cx.copy(cx.dst(ops[0], t, 1), hi);
+    return true;
+  }
+  cx.copy(cx.dst(ops[0], t), r);
+  return true;
+}
+
 } // namespace
 
 void registerAddressOps(Registry &r) {
+  r.add(ptx::Opcode::Mapa, lowerMapa);
   r.add(ptx::Opcode::Cvta, lowerCvta);
   r.add(ptx::Opcode::Isspacep, lowerIsspacep);
 }

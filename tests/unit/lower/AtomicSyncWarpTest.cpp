@@ -172,3 +172,34 @@ TEST(Diagnostics, UnsupportedInstructionsAreReportedAtTheirLine) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SyncOps, ClusterBarriersAndMapa) {
+  Lowered l(".version 8.5\n.target sm_90\n.address_size 64\n.shared .align 4 .b8 bins[64];\n"
+            ".visible .entry k(.param .u32 r)\n{\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<8>;\n"
+            "  ld.param.u32 %r1, [r];\n  barrier.cluster.arrive;\n  barrier.cluster.wait.aligned;\n"
+            "  mov.u32 %r2, bins;\n  mapa.shared::cluster.u32 %r3, %r2, %r1;\n  st.shared::cluster.u32 [%r3+4], %r1;\n"
+            "  cvt.u64.u32 %rd1, %r2;\n  cvta.shared.u64 %rd2, %rd1;\n  mapa.u64 %rd3, %rd2, %r1;\n"
+            "  atom.add.u32 %r4, [%rd3], 1;\n  ret;\n}\n");
+  ASSERT_TRUE(l.module);
+  EXPECT_EQ(l.count(Opcode::UCGABAR_ARV), 1u) << l.text();
+  EXPECT_EQ(l.count(Opcode::UCGABAR_WAIT), 1u);
+  ori::Instr *arv = l.first(Opcode::UCGABAR_ARV);
+  EXPECT_EQ(arv->prev()->opcode(), Opcode::CCTL);   // the release fence sequence ends with CCTL
+  auto prmt = l.find(Opcode::PRMT);
+  ASSERT_EQ(prmt.size(), 2u);
+  EXPECT_TRUE(isImm(prmt[0]->use(1), 0x654));
+  ori::Instr *st = l.first(Opcode::ST);   // shared::cluster: a generic store in the shared window
+  ASSERT_TRUE(st);
+  EXPECT_EQ(st->use(1).value, 4);
+  EXPECT_EQ(l.count(Opcode::ATOM), 1u);
+}
+
+TEST(SyncOps, ClusterAddressesCompute) {
+  // mapa puts the rank in bits 24..31 of the shared-window address.
+  Exec r("  mapa.shared::cluster.u32 %r3, %r1, %r2;\n  st.global.u32 [%rd0], %r3;", 0x01000420, 3);
+  EXPECT_EQ(r.u32(0), 0x03000420u);
+}
+
+} // namespace
