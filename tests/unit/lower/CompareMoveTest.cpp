@@ -123,3 +123,19 @@ TEST(SpecialRegs, ReadsAsPtxasDoes) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(MoveOps, VectorRegistersAndWideValues) {
+  Exec r("  .reg .v4 .b32 %v;\n  .reg .b128 %q;\n  mov.b32 %v.x, %r1;\n  mov.b32 %v.y, 0;\n  mov.b32 %v.z, 0;\n"
+         "  mov.b32 %v.w, %r2;\n  st.global.v4.b32 [%rd0], {%v.x, %v.y, %v.z, %v.w};\n  mov.b128 %q, {%rd1, %rd2};\n  mov.b128 {%rd3, %rd4}, %q;\n"
+         "  st.global.u64 [%rd0+16], %rd4;\n  st.global.b128 [%rd0+32], %q;",
+         0x11111111aaaaaaaaull, 0x22222222bbbbbbbbull);
+  EXPECT_EQ(r.u32(0), 0xaaaaaaaau);
+  EXPECT_EQ(r.u32(12), 0xbbbbbbbbu);
+  EXPECT_EQ(r.u64(16), 0x22222222bbbbbbbbull);
+  EXPECT_EQ(r.u64(32), 0x11111111aaaaaaaaull);
+  EXPECT_EQ(r.u64(40), 0x22222222bbbbbbbbull);
+}
+
+} // namespace
