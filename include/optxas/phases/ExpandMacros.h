@@ -27,7 +27,13 @@ struct MacroExpansionStats {
   unsigned slowPaths = 0;   // out-of-line slow-path regions created
 };
 
+struct MacroExpansionOptions {
+  // Emit only the general (always correct, slower) algorithm of the IEEE float macros, without
+  // the round-to-nearest fast paths. For tests that must run every input through it.
+  bool generalPathOnly = false;
+};
+
 // Expands every PSEUDO_MACRO of f. Invalidates f's CFG when it adds blocks.
-MacroExpansionStats expandMacros(ori::Function &f);
+MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &opts = {});
 
 } // namespace optxas::phases

@@ -10,7 +10,7 @@
 namespace optxas::phases {
 namespace expand {
 
-Site::Site(Emitter &e, Instr *macro) : E(e), macro_(macro) {
+Site::Site(Emitter &e, Instr *macro, bool generalOnly) : E(e), macro_(macro), generalOnly_(generalOnly) {
   E.setLoc(macro->loc());
   E.clearGuard();
   if (macro->isPredicated()) {
@@ -70,7 +70,7 @@ void Site::finish() { macro_->eraseFromParent(); }
 
 } // namespace expand
 
-MacroExpansionStats expandMacros(ori::Function &f) {
+MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &opts) {
   MacroExpansionStats stats;
   std::vector<ori::Instr *> macros;
   for (ori::BasicBlock *bb : f.blocks())
@@ -80,7 +80,7 @@ MacroExpansionStats expandMacros(ori::Function &f) {
   expand::Emitter E(f);
   bool addedBlocks = false;
   for (ori::Instr *m : macros) {
-    expand::Site s(E, m);
+    expand::Site s(E, m, opts.generalPathOnly);
     switch (m->macro()) {
     case ori::MacroKind::DIV_U32:
     case ori::MacroKind::DIV_S32:

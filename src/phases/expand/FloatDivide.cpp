@@ -213,7 +213,7 @@ template <class F> void generalDivide(Emitter &E, const Operand &a, const Operan
 void divF32(Site &s) {
   Emitter &E = s.E;
   Operand a = s.use(0), b = s.use(1), d = s.def();
-  if (s.round() != Round::RN) {
+  if (s.generalOnly()) {
     generalDivide<F32Ops>(E, a, b, s.round(), s.ftz(), d);
     return;
   }
@@ -234,7 +234,7 @@ void divF32(Site &s) {
 void rcpF32(Site &s) {
   Emitter &E = s.E;
   Operand b = s.use(0), d = s.def();
-  if (s.round() != Round::RN) {
+  if (s.generalOnly()) {
     generalDivide<F32Ops>(E, Operand{}, b, s.round(), s.ftz(), d);
     return;
   }
@@ -251,25 +251,26 @@ void rcpF32(Site &s) {
   s.backToJoin();
 }
 
-// DIV_F64.RN / RCP_F64.RN: reciprocal refinement and one remainder correction, valid when both
-// exponent fields and their difference are well inside the normal range:
-//   exp(a) >= 64 (the remainder a - b*q is exact), 1 <= exp(b) <= 2044 (1/b normal),
-//   -1020 <= exp(a) - exp(b) <= 1022 (the quotient is normal and cannot overflow).
+// DIV_F64.RN / RCP_F64.RN: ptxas's reciprocal refinement and remainder correction, used inside
+// the region where ptxas uses it too (checked on the exponent fields up front):
+//   exp(a) >= 64 (the remainder a - b*q is exact), 1 <= exp(b) <= 2039 (|b| < 2^1017),
+//   -1020 <= exp(a) - exp(b) <= 1015 (the quotient is normal, below 2^1017);
+//   reciprocal alone: 1 <= exp(b) <= 2043.
 void divF64(Site &s, bool recip) {
   Emitter &E = s.E;
   Operand a = recip ? Operand{} : s.use(0), b = s.use(recip ? 0 : 1), d = s.def();
-  if (s.round() != Round::RN) {
+  if (s.generalOnly()) {
     generalDivide<F64Ops>(E, a, b, s.round(), false, d);
     return;
   }
   using E_ = Emitter;
   Operand eb = E.lop3(E.hi(b), E_::imm(F64Ops::kExpMaskHi), E_::RZ(), E_::kAnd);
-  Operand slow = E.isetp(Cmp::GE, true, E.iadd3(eb, E_::imm(-(1 << 20))), E_::imm(2044 << 20));
+  Operand slow = E.isetp(Cmp::GE, true, E.iadd3(eb, E_::imm(-(1 << 20))), E_::imm((recip ? 2043 : 2039) << 20));
   if (!recip) {
     Operand ea = E.lop3(E.hi(a), E_::imm(F64Ops::kExpMaskHi), E_::RZ(), E_::kAnd);
     slow = E.isetp(Cmp::GE, true, E.iadd3(ea, E_::imm(-(64 << 20))), E_::imm((2047 - 64) << 20), BoolOp::OR, slow);
     Operand diff = E.iadd3(ea, E_::imm(1020 << 20), E_::neg(eb));
-    slow = E.isetp(Cmp::GT, true, diff, E_::imm(2042 << 20), BoolOp::OR, slow);
+    slow = E.isetp(Cmp::GT, true, diff, E_::imm(2035 << 20), BoolOp::OR, slow);
   }
   Operand r = refinedReciprocal(E, F64Ops{}, b);
   if (recip) {

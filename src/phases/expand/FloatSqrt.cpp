@@ -104,7 +104,7 @@ template <class F> void generalSqrt(Emitter &E, const Operand &x, Round rnd, boo
 void sqrtF32(Site &s) {
   Emitter &E = s.E;
   Operand x = s.use(0), d = s.def();
-  if (s.round() != Round::RN) {
+  if (s.generalOnly()) {
     generalSqrt<F32Ops>(E, x, s.round(), s.ftz(), d);
     return;
   }
@@ -126,7 +126,7 @@ void sqrtF32(Site &s) {
 void sqrtF64(Site &s) {
   Emitter &E = s.E;
   Operand x = s.use(0), d = s.def();
-  if (s.round() != Round::RN) {
+  if (s.generalOnly()) {
     generalSqrt<F64Ops>(E, x, s.round(), false, d);
     return;
   }

@@ -15,12 +15,14 @@ namespace optxas::phases::expand {
 
 class Site {
 public:
-  Site(Emitter &e, Instr *macro);
+  Site(Emitter &e, Instr *macro, bool generalOnly = false);
 
   Emitter &E;
   Instr *macro() const { return macro_; }
   Round round() const { return macro_->mods().round == Round::None ? Round::RN : macro_->mods().round; }
   bool ftz() const { return macro_->mods().ftz; }
+  // True when a float macro must use its general algorithm (directed rounding, or forced).
+  bool generalOnly() const { return generalOnly_ || round() != Round::RN; }
   // The macro's operands. Uses that alias a def were copied first, so a sequence may write the
   // result before it has read every input.
   const Operand &def() const { return def_; }
@@ -44,6 +46,7 @@ private:
   BasicBlock *join_ = nullptr;
   bool addedBlocks_ = false;
   bool slowPath_ = false;
+  bool generalOnly_ = false;
 };
 
 // Expanders, one per macro family (IntDivide.cpp, FloatDivide.cpp, FloatSqrt.cpp). Each emits at

@@ -22,7 +22,7 @@ class MacroHarness {
 public:
   // width: 1 (32-bit operands) or 2 (64-bit); uses: number of inputs.
   MacroHarness(ori::MacroKind kind, unsigned width, unsigned uses, isa::Round rnd = isa::Round::None,
-               bool ftz = false, bool guarded = false)
+               bool ftz = false, bool guarded = false, bool generalOnly = false)
       : module_(std::make_unique<ori::Module>()) {
     fn_ = &module_->createFunction("k", true);
     ori::Builder b(*fn_);
@@ -36,7 +36,9 @@ public:
     m->mods().ftz = ftz;
     if (guarded) m->setGuard(guard_);
     b.create(isa::Opcode::EXIT, {}, {});
-    stats_ = phases::expandMacros(*fn_);
+    phases::MacroExpansionOptions opts;
+    opts.generalPathOnly = generalOnly;
+    stats_ = phases::expandMacros(*fn_, opts);
   }
 
   ori::Function &fn() { return *fn_; }
