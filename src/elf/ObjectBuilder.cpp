@@ -43,11 +43,11 @@ ObjectBuilder::ObjectBuilder() {
 }
 
 int ObjectBuilder::addSection(const std::string &name, uint32_t type, uint64_t flags, uint64_t align,
-                              SectionGroup group) {
+                              SectionGroup group, bool inStrtab) {
   BuildSection s;
   s.name = name;
   s.shName = shstrtab_.add(name);
-  strtab_.add(name);
+  if (inStrtab) strtab_.add(name);
   s.type = type;
   s.flags = flags;
   s.align = align;
@@ -68,6 +68,24 @@ int ObjectBuilder::addSymbol(const std::string &name, uint8_t info, uint8_t othe
   y.size = size;
   symbols_.push_back(std::move(y));
   return static_cast<int>(symbols_.size() - 1);
+}
+
+int ObjectBuilder::addUnnamedSymbol(const std::string &name, uint8_t info, uint8_t other, int section, uint64_t value,
+                                    uint64_t size) {
+  BuildSymbol y;
+  y.name = name;
+  y.info = info;
+  y.other = other;
+  y.section = section;
+  y.value = value;
+  y.size = size;
+  symbols_.push_back(std::move(y));
+  return static_cast<int>(symbols_.size() - 1);
+}
+
+void ObjectBuilder::nameSymbol(int symbol) {
+  auto &y = symbols_[symbol];
+  if (!y.stName) y.stName = strtab_.add(y.name);
 }
 
 int ObjectBuilder::addSectionSymbol(int section) {

@@ -23,8 +23,9 @@ struct Target {
 
   std::string name() const; // "sm_90a"
   static std::optional<Target> parse(std::string_view name);
-  // Constant-bank offset of the first kernel parameter (0x210 below sm_100, 0x380 from sm_100).
-  uint32_t paramBase() const { return sm >= 100 ? 0x380 : 0x210; }
+  // Constant-bank offset of the first kernel parameter: 0x160 on sm_8x, 0x210 on sm_90, 0x380
+  // from sm_100 on.
+  uint32_t paramBase() const { return sm >= 100 ? 0x380 : sm >= 90 ? 0x210 : 0x160; }
   bool operator==(const Target &) const = default;
 };
 
@@ -33,7 +34,7 @@ enum class ObjectKind : uint8_t { Executable, Relocatable }; // ET_EXEC, or ET_R
 // .note.nv.tkinfo: which tool made the cubin. The writer reproduces whatever strings it holds.
 struct ToolkitNote {
   uint32_t noteVersion = 2;
-  uint32_t reserved = 0; // second header word; 0 in every ptxas 13.0 cubin
+  std::string objectFile; // the output file name; ptxas records it with -g only
   std::string toolName, toolVersion, toolBranch, commandLine;
   bool operator==(const ToolkitNote &) const = default;
 };
@@ -55,6 +56,17 @@ struct Relocation {
   int64_t addend = 0;
   bool explicitAddend = true; // RELA (true) or REL (false) entry
   bool operator==(const Relocation &) const = default;
+};
+
+// Executables: ptxas applies some relocations itself (local calls, shared-memory offsets,
+// function addresses in initialisers). Which relocation sections it had created for them, and
+// whether the (then empty) .rela section survived, is not visible in the data itself.
+struct ResolvedRelocations {
+  enum class Created : uint8_t { None, Rel, Rela, RelThenRela, RelaThenRel };
+  Created created = Created::None;
+  bool keptEmptyRela = false;
+  bool any() const { return created != Created::None; }
+  bool operator==(const ResolvedRelocations &) const = default;
 };
 
 // One attribute of a function's .nv.info.<fn> section. Attributes whose words are symbol
@@ -87,16 +99,19 @@ struct Subroutine {
   std::string name;
   uint64_t offset = 0, size = 0;
   bool weak = false;       // internal helpers ($__internal_N_$...) are WEAK
+  bool global = false;     // clones of .visible functions in relocatable-device-code PTX
   uint32_t frameSize = 0;  // its EIATTR_FRAME_SIZE
   bool operator==(const Subroutine &) const = default;
 };
 
 // A module variable (.global, .const, .shared). Its section follows from space/owner.
-enum class VarSpace : uint8_t { Global, GlobalInit, Constant, Shared };
+// OptimizerConstant: a block of the owner's bank 2 (".nv.constant2.<fn>") that the code addresses
+// through a symbol "<fn>.const_opt.<start>.<end>" (relocatable objects only).
+enum class VarSpace : uint8_t { Global, GlobalInit, Constant, Shared, OptimizerConstant };
 struct Variable {
   std::string name;
   VarSpace space = VarSpace::Global;
-  std::string owner;   // Shared: the function whose .nv.shared.<fn> holds it
+  std::string owner;   // Shared/OptimizerConstant: the function whose section holds it
   uint64_t offset = 0; // within its section
   uint64_t size = 0;
   bool global = false; // GLOBAL binding (visible to the linker) vs LOCAL
@@ -119,10 +134,11 @@ struct Function {
   std::string name;
   FunctionKind kind = FunctionKind::Kernel;
   bool global = true;     // GLOBAL binding (LOCAL for static device functions)
+  bool weak = false;      // WEAK binding (CUDA's built-in helper functions)
   uint8_t visibility = 0; // STV_* in st_other bits 0-1
   std::vector<uint8_t> code;
-  std::vector<Relocation> relocations;  // on .text.<name>
-  bool keepsResolvedRelocations = false; // EXEC: ptxas resolved every entry but kept the section
+  std::vector<Relocation> relocations; // on .text.<name>, in the order they were created
+  ResolvedRelocations resolved;
   std::vector<Subroutine> subroutines;
 
   // Resource usage (module .nv.info).
@@ -141,6 +157,7 @@ struct Function {
   // Shared memory (.nv.shared.<fn>): total size and alignment of the section, if it exists.
   std::optional<uint64_t> sharedSize;
   uint32_t sharedAlign = 0;
+  bool staticShared = false; // it declares .shared variables (executables keep no symbols for them)
   // Per-function constant bank 2 (.nv.constant2.<fn>: jump tables and optimizer constants).
   std::optional<std::vector<uint8_t>> constant2;
   std::vector<Relocation> constant2Relocations;
@@ -210,8 +227,11 @@ struct Cubin {
   std::optional<std::vector<uint8_t>> globalInit; // .nv.global.init
   uint32_t globalInitAlign = 0;
   std::vector<Relocation> globalInitRelocations;
+  ResolvedRelocations globalInitResolved;
   CallGraph callGraph;
   std::vector<Prototype> prototypes;
+  // .nv.rel.action (sm_8x executables): how the driver applies relocation types newer than it.
+  std::optional<std::vector<uint8_t>> relocationActions;
   std::vector<DebugSection> debugSections; // .debug_frame first when present
 
   Function *findFunction(std::string_view name);

@@ -1,0 +1,61 @@
+// Control flow: bra, ret, exit, trap, brkpt (calls are in Calls.cpp).
+#include "Passes.h"
+#include "Registry.h"
+
+namespace optxas::lower {
+
+void emitReturn(LowerCtx &cx) {
+  if (cx.isKernel()) {
+    cx.emit(Opcode::EXIT, {}, {});
+    return;
+  }
+  // RET reads the result registers (precolored R4..), so they are live up to it.
+  std::vector<Operand> uses;
+  for (const LowerCtx::ResultReg &r : cx.funcResults()) {
+    VRegId pre = cx.fn().newVReg(RegClass::R, r.words, 1);
+    cx.fn().vreg(pre).phys = static_cast<int32_t>(r.phys);
+    cx.emit(Opcode::PSEUDO_COPY, {cx.whole(pre)}, {cx.whole(r.staging)});
+    uses.push_back(cx.whole(pre));
+  }
+  ori::Instr *ret = cx.emit(Opcode::RET, {}, {});
+  for (const Operand &u : uses) ret->addUse(u);
+}
+
+namespace {
+
+bool lowerBra(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Operand &t = in.operands[0];
+  if (t.kind != ptx::OperandKind::Symbol || !t.sym || t.sym->kind != ptx::DeclKind::Label)
+    return cx.unsupported("bra to a non-label target");
+  cx.emit(Opcode::BRA, {}, {Operand::label(cx.blockOf(static_cast<const ptx::Label *>(t.sym)))});
+  return true;
+}
+
+bool lowerRet(LowerCtx &cx, const ptx::Instruction &) {
+  emitReturn(cx);
+  return true;
+}
+
+bool lowerExit(LowerCtx &cx, const ptx::Instruction &) {
+  cx.emit(Opcode::EXIT, {}, {});
+  return true;
+}
+
+bool lowerTrap(LowerCtx &cx, const ptx::Instruction &) {
+  // BPT.TRAP 0x1 (BPT is a terminator: the block ends here).
+  isa::Modifiers m;
+  m.bpt = isa::BptMode::TRAP;
+  cx.emit(Opcode::BPT, {}, {Operand::imm(1)}, m);
+  return true;
+}
+
+} // namespace
+
+void registerControlFlow(Registry &r) {
+  r.add(ptx::Opcode::Bra, lowerBra);
+  r.add(ptx::Opcode::Ret, lowerRet);
+  r.add(ptx::Opcode::Exit, lowerExit);
+  r.add(ptx::Opcode::Trap, lowerTrap);
+}
+
+} // namespace optxas::lower
