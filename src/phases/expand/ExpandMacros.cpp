@@ -3,6 +3,7 @@
 // sequences).
 #include "optxas/phases/ExpandMacros.h"
 
+#include <bit>
 #include <vector>
 
 #include "Site.h"
@@ -27,9 +28,23 @@ Site::Site(Emitter &e, Instr *macro, bool generalOnly) : E(e), macro_(macro), ge
   }
   E.setBefore(macro);
   def_ = macro->def(0);
-  // Inputs that share a register with the result are copied first.
+  // Immediate inputs are moved into registers; inputs that share a register with the result
+  // are copied first.
+  const ori::MacroKind k = macro->macro();
+  const bool wide = k == ori::MacroKind::DIV_U64 || k == ori::MacroKind::DIV_S64 || k == ori::MacroKind::REM_U64 ||
+                    k == ori::MacroKind::REM_S64 || k == ori::MacroKind::DIV_F64 || k == ori::MacroKind::RCP_F64 ||
+                    k == ori::MacroKind::SQRT_F64 || k == ori::MacroKind::RSQRT_F64;
   for (const Operand &u : macro->uses()) {
     Operand v = u;
+    if (u.kind == ori::OperandKind::Imm || u.kind == ori::OperandKind::FImm) {
+      uint64_t bits = static_cast<uint64_t>(u.value);
+      if (u.kind == ori::OperandKind::FImm && u.fType != isa::FloatType::F64 && wide)
+        bits = std::bit_cast<uint64_t>(u.floatValue());
+      v = wide ? E.pair(Emitter::imm(static_cast<int64_t>(bits)), Emitter::imm(static_cast<int64_t>(bits >> 32)))
+               : E.mov(Emitter::imm(static_cast<int64_t>(bits)));
+      uses_.push_back(v);
+      continue;
+    }
     if (u.kind == ori::OperandKind::Reg && u.reg == def_.reg) {
       const ori::VReg &vr = E.fn().vreg(u.reg);
       unsigned width = u.subWidth ? u.subWidth : vr.width;
