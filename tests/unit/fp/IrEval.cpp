@@ -80,6 +80,13 @@ uint32_t perturb32(uint32_t bits, int k) {
   return (bits & 0x80000000u) | mag;
 }
 
+constexpr FloatFormat kF16{11, 5};
+constexpr FloatFormat kBF16{8, 8};
+
+// A correctly rounded f32 value of a host double (the MUFU model for the transcendental
+// functions: the exact function value rounded once, then moved by k ulps).
+uint32_t fromHost(double v, int k) { return perturb32(uint32_t(sfConvert(kF32, kF64, bitsOf(v), Rnd::RN)), k); }
+
 } // namespace
 
 IrEval::IrEval(const ori::Function &f, EvalModel model)
@@ -257,6 +264,26 @@ bool IrEval::exec(const ori::Instr &i, const ori::BasicBlock *&jump, bool &exit)
       out = hiw;
       break;
     }
+    case isa::MufuOp::SQRT:
+    case isa::MufuOp::EX2:
+    case isa::MufuOp::LG2:
+    case isa::MufuOp::SIN:
+    case isa::MufuOp::COS:
+    case isa::MufuOp::TANH: {
+      // Subnormal inputs and results flush; the value is the function's, rounded once.
+      x = uint32_t(sfFlush(kF32, x));
+      double v = static_cast<double>(floatOf(x)), r;
+      switch (m.mufu) {
+      case isa::MufuOp::SQRT: r = std::sqrt(v); break;
+      case isa::MufuOp::EX2: r = std::exp2(v); break;
+      case isa::MufuOp::LG2: r = std::log2(v); break;
+      case isa::MufuOp::SIN: r = std::sin(v * 2 * M_PI); break;   // the argument is in turns
+      case isa::MufuOp::COS: r = std::cos(v * 2 * M_PI); break;
+      default: r = std::tanh(v); break;
+      }
+      out = fromHost(r, 0);
+      break;
+    }
     default:
       error_ = "MUFU function not modelled";
       return false;
@@ -385,6 +412,153 @@ bool IrEval::exec(const ori::Instr &i, const ori::BasicBlock *&jump, bool &exit)
       write32(i.def(0), static_cast<uint32_t>(r));
     return true;
   }
+  case Opcode::FSEL:
+    write32(i.def(0), readPred(i.use(2)) ? uint32_t(f32(0)) : uint32_t(f32(1)));
+    return true;
+  case Opcode::FSET: {
+    bool r = floatCmp(m.cmp, sfCompare(kF32, f32(0), f32(1), m.ftz));
+    bool v = combine(m.boolOp, r, readPred(i.use(2)));
+    write32(i.def(0), v ? (m.boolResult ? 0x3f800000u : 0xffffffffu) : 0u);
+    return true;
+  }
+  case Opcode::FMNMX: {
+    // min when the selector is true; NaN operands lose unless both are NaN (canonical NaN);
+    // -0 orders below +0. .NAN: any NaN operand gives the canonical NaN.
+    uint32_t a = uint32_t(f32(0)), b = uint32_t(f32(1));
+    if (m.ftz) {
+      a = uint32_t(sfFlush(kF32, a));
+      b = uint32_t(sfFlush(kF32, b));
+    }
+    bool isMin = readPred(i.use(2));
+    bool an = sfIsNaN(kF32, a), bn = sfIsNaN(kF32, b);
+    uint32_t r;
+    if (an || bn) {
+      r = (m.nan || (an && bn)) ? 0x7fffffffu : (an ? b : a);
+    } else {
+      int c = sfCompare(kF32, a, b);
+      if (c == 0) r = isMin ? (a | b) : (a & b);   // equal: differs only in the sign of zero
+      else r = (c < 0) == isMin ? a : b;
+    }
+    if (m.xorsign && !sfIsNaN(kF32, r))
+      r = (r & 0x7fffffffu) | ((read32(i.use(0)) ^ read32(i.use(1))) & 0x80000000u);
+    write32(i.def(0), r);
+    return true;
+  }
+  case Opcode::FRND: {
+    Rnd r = rndOf(m);
+    if (m.floatType == isa::FloatType::F64) {
+      write64(i.def(0), sfRoundToIntegral(kF64, f64(0), r));
+    } else {
+      uint64_t x = f32(0);
+      if (m.ftz) x = sfFlush(kF32, x);
+      write32(i.def(0), uint32_t(sfRoundToIntegral(kF32, x, r)));
+    }
+    return true;
+  }
+  case Opcode::F2F: {
+    auto fmtOf = [](isa::FloatType t) -> const FloatFormat * {
+      switch (t) {
+      case isa::FloatType::F16: return &kF16;
+      case isa::FloatType::BF16: return &kBF16;
+      case isa::FloatType::F32: return &kF32;
+      case isa::FloatType::F64: return &kF64;
+      default: return nullptr;
+      }
+    };
+    const FloatFormat *to = fmtOf(m.floatType), *from = fmtOf(m.srcFloatType);
+    if (!to || !from) {
+      error_ = "F2F types not modelled";
+      return false;
+    }
+    uint64_t x = from == &kF64 ? read64(i.use(0)) : read32(i.use(0));
+    if (from->precision < 24) x &= 0xffff;
+    uint64_t r = sfConvert(*to, *from, x, rndOf(m), m.ftz && (to == &kF32 || from == &kF32));
+    if (to == &kF64) write64(i.def(0), r);
+    else write32(i.def(0), uint32_t(r));
+    return true;
+  }
+  case Opcode::F2FP: {
+    // PACK_AB: d = {cvt(a) in the high half, cvt(b) in the low half}.
+    const FloatFormat &to = m.floatType == isa::FloatType::BF16 ? kBF16 : kF16;
+    if (m.pack != isa::PackMode::PACK_AB || m.srcFloatType != isa::FloatType::F32) {
+      error_ = "F2FP form not modelled";
+      return false;
+    }
+    uint32_t hi = uint32_t(sfConvert(to, kF32, read32(i.use(0)), rndOf(m)));
+    uint32_t lo = uint32_t(sfConvert(to, kF32, read32(i.use(1)), rndOf(m)));
+    write32(i.def(0), (hi << 16) | (lo & 0xffff));
+    return true;
+  }
+  case Opcode::HADD2:
+  case Opcode::HMUL2:
+  case Opcode::HFMA2: {
+    const bool bf = m.floatType == isa::FloatType::BF16x2;
+    const FloatFormat &F = bf ? kBF16 : kF16;
+    auto lane = [&](unsigned u, int l) -> uint64_t {
+      const Operand &o = i.use(u);
+      uint32_t v = read32(o);
+      int src = o.hasFlag(ori::OpH0H0) ? 0 : o.hasFlag(ori::OpH1H1) ? 1 : l;
+      uint64_t h = (v >> (16 * src)) & 0xffff;
+      if (o.hasFlag(ori::OpAbs)) h &= 0x7fff;
+      if (o.hasFlag(ori::OpNeg)) h ^= 0x8000;
+      return h;
+    };
+    if (m.floatType == isa::FloatType::F32) {   // HADD2.F32: f16 inputs, one f32 result
+      uint64_t a = sfConvert(kF32, kF16, lane(0, 0), Rnd::RN), b = sfConvert(kF32, kF16, lane(1, 0), Rnd::RN);
+      write32(i.def(0), uint32_t(sfAdd(kF32, a, b, Rnd::RN)));
+      return true;
+    }
+    uint32_t out = 0;
+    for (int l = 0; l < 2; ++l) {
+      uint64_t r;
+      if (i.opcode() == Opcode::HADD2) r = sfAdd(F, lane(0, l), lane(1, l), Rnd::RN, m.ftz);
+      else if (i.opcode() == Opcode::HMUL2) r = sfMul(F, lane(0, l), lane(1, l), Rnd::RN, m.ftz);
+      else r = sfFma(F, lane(0, l), lane(1, l), lane(2, l), Rnd::RN, m.ftz);
+      if (m.sat) r = sfSaturate(F, r);
+      if (m.relu && (sfIsNaN(F, r) || (r & F.signBit()))) r = 0;
+      out |= uint32_t(r & 0xffff) << (16 * l);
+    }
+    write32(i.def(0), out);
+    return true;
+  }
+  case Opcode::HSETP2: {
+    const FloatFormat &F = m.floatType == isa::FloatType::BF16x2 ? kBF16 : kF16;
+    auto lane = [&](unsigned u, int l) -> uint64_t {
+      const Operand &o = i.use(u);
+      uint32_t v = read32(o);
+      int src = o.hasFlag(ori::OpH0H0) ? 0 : o.hasFlag(ori::OpH1H1) ? 1 : l;
+      uint64_t h = (v >> (16 * src)) & 0xffff;
+      if (o.hasFlag(ori::OpAbs)) h &= 0x7fff;
+      if (o.hasFlag(ori::OpNeg)) h ^= 0x8000;
+      return h;
+    };
+    bool c = readPred(i.use(2));
+    for (int l = 0; l < 2 && l < int(i.numDefs()); ++l)
+      writePred(i.def(l), combine(m.boolOp, floatCmp(m.cmp, sfCompare(F, lane(0, l), lane(1, l), m.ftz)), c));
+    return true;
+  }
+  case Opcode::I2FP: {
+    bool isSigned = m.srcIntType == isa::IntType::S32;
+    uint64_t v = read32(i.use(0));
+    if (isSigned) v = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v)));
+    write32(i.def(0), uint32_t(sfFromInt(kF32, isSigned, v, rndOf(m))));
+    return true;
+  }
+  case Opcode::PRMT: {
+    uint32_t a = read32(i.use(0)), sel = read32(i.use(1)), b = read32(i.use(2));
+    uint64_t bytes = (uint64_t(b) << 32) | a;
+    uint32_t out = 0;
+    for (int k = 0; k < 4; ++k) {
+      unsigned nib = (sel >> (4 * k)) & 0xf;
+      uint32_t byte = (bytes >> (8 * (nib & 7))) & 0xff;
+      if (nib & 8) byte = (byte & 0x80) ? 0xff : 0;   // sign replication
+      out |= byte << (8 * k);
+    }
+    write32(i.def(0), out);
+    return true;
+  }
+  case Opcode::PSEUDO_PARAM: return true;   // the test presets parameter registers
+  case Opcode::RET: exit = true; return true;
   case Opcode::BRA:
     jump = i.use(0).block;
     return true;

@@ -284,6 +284,26 @@ uint64_t sfToInt(const FloatFormat &f, uint64_t x, bool isSigned, unsigned bits,
   return bits == 64 ? out : (out & ((uint64_t(1) << bits) - 1));
 }
 
+uint64_t sfRoundToIntegral(const FloatFormat &f, uint64_t x, Rnd rnd) {
+  if (sfIsNaN(f, x)) return f.canonicalNaN();
+  if (sfIsInf(f, x) || sfIsZero(f, x)) return x;
+  Unpacked u = unpack(f, x);
+  if (u.exp >= 0) return x;   // already an integer
+  // The integer part rounded in mode rnd, as a value with exponent 0.
+  uint64_t i = sfToInt(f, x, true, 64, rnd);
+  bool neg = u.neg;
+  uint64_t mag = neg ? (~i + 1) : i;
+  if (mag == 0) return neg ? f.signBit() : 0;   // keeps the sign of the zero
+  return sfRound(f, neg, mag, 0, false, Rnd::RN);
+}
+
+uint64_t sfSaturate(const FloatFormat &f, uint64_t x) {
+  if (sfIsNaN(f, x)) return 0;
+  if (x & f.signBit()) return 0;
+  uint64_t one = uint64_t(f.bias()) << (f.precision - 1);
+  return sfCompare(f, x, one) > 0 ? one : x;
+}
+
 int sfCompare(const FloatFormat &f, uint64_t a, uint64_t b, bool ftz) {
   if (ftz) {
     a = sfFlush(f, a);

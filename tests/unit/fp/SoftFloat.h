@@ -52,6 +52,10 @@ uint64_t sfConvert(const FloatFormat &to, const FloatFormat &from, uint64_t bits
 uint64_t sfFromInt(const FloatFormat &f, bool isSigned, uint64_t value, Rnd rnd);
 // Float -> integer of `bits` width, saturating; NaN gives 0.
 uint64_t sfToInt(const FloatFormat &f, uint64_t x, bool isSigned, unsigned bits, Rnd rnd, bool ftz = false);
+// Rounds to an integral value of the same format (FRND); NaN gives the canonical NaN.
+uint64_t sfRoundToIntegral(const FloatFormat &f, uint64_t x, Rnd rnd);
+// Clamps to [0, 1]; NaN gives +0 (the .SAT of the FP units).
+uint64_t sfSaturate(const FloatFormat &f, uint64_t x);
 // Comparison: -1, 0, 1, or 2 when unordered.
 int sfCompare(const FloatFormat &f, uint64_t a, uint64_t b, bool ftz = false);
 
