@@ -185,7 +185,7 @@ bool floatToFloat(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::T
         return s;
       }());
     } else {
-      m.ftz = ftz;
+      m.ftz = ftz && st != ptx::Type::F64;   // f64 sources: the result is flushed below
       cx.emit(Opcode::F2F, {t}, {a}, m, ori::DataType::F32);
       if (st == ptx::Type::F64 && ftz) {
         Operand f = cx.tempOp();

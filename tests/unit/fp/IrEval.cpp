@@ -208,14 +208,15 @@ bool IrEval::exec(const ori::Instr &i, const ori::BasicBlock *&jump, bool &exit)
 
   switch (i.opcode()) {
   case Opcode::FFMA:
-    write32(i.def(0), uint32_t(sfFma(kF32, f32(0), f32(1), f32(2), rndOf(m), m.ftz)));
-    return true;
   case Opcode::FMUL:
-    write32(i.def(0), uint32_t(sfMul(kF32, f32(0), f32(1), rndOf(m), m.ftz)));
+  case Opcode::FADD: {
+    uint64_t r = i.opcode() == Opcode::FFMA  ? sfFma(kF32, f32(0), f32(1), f32(2), rndOf(m), m.ftz)
+                 : i.opcode() == Opcode::FMUL ? sfMul(kF32, f32(0), f32(1), rndOf(m), m.ftz)
+                                              : sfAdd(kF32, f32(0), f32(1), rndOf(m), m.ftz);
+    if (m.sat) r = sfSaturate(kF32, r);
+    write32(i.def(0), uint32_t(r));
     return true;
-  case Opcode::FADD:
-    write32(i.def(0), uint32_t(sfAdd(kF32, f32(0), f32(1), rndOf(m), m.ftz)));
-    return true;
+  }
   case Opcode::DFMA: write64(i.def(0), sfFma(kF64, f64(0), f64(1), f64(2), rndOf(m))); return true;
   case Opcode::DMUL: write64(i.def(0), sfMul(kF64, f64(0), f64(1), rndOf(m))); return true;
   case Opcode::DADD: write64(i.def(0), sfAdd(kF64, f64(0), f64(1), rndOf(m))); return true;
