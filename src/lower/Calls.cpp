@@ -4,11 +4,14 @@
 //
 //   CALL "callee", %arg0(R4), %arg1(R6:R7), ...        defs: %res0(R4), ...
 //   CALL %target(pair), %arg0, ...                     (indirect: call through a register)
+#include "Emit.h"
 #include "ModuleLowering.h"
 #include "Passes.h"
 #include "Registry.h"
 
 namespace optxas::lower {
+
+using namespace sass;
 
 namespace {
 
@@ -57,26 +60,40 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
   } else {
     return cx.error("invalid call target");
   }
-  if (!layout.ok) return cx.unsupported("calls passing parameters on the stack (more than R4..R15 hold)");
+  if (!layout.resultsInRegisters) return cx.unsupported("calls returning results on the stack");
 
-  // Arguments: .param variables of the call sequence (or registers/immediates, old style).
-  std::vector<Operand> argRegs;
+  // The word registers of a call argument/result .param variable (or an old-style operand).
+  auto homeOf = [&](const ptx::Operand &a) -> const ParamHome * {
+    if (a.kind == ptx::OperandKind::Symbol && a.sym && a.sym->kind == ptx::DeclKind::Variable) {
+      const ParamHome *h = cx.paramHome(static_cast<const ptx::Variable *>(a.sym));
+      if (h && h->kind == ParamHome::Registers) return h;
+    }
+    return nullptr;
+  };
   size_t nArgs = parts.args ? parts.args->elems.size() : 0;
   if (nArgs != layout.params.size()) return cx.error("call has the wrong number of arguments");
+  // Stack arguments: the caller's stack pointer moves down over an outgoing area for the call.
+  const uint32_t stackBytes = (layout.stackBytes + 7) / 8 * 8;
+  Operand sp = cx.whole(cx.stackPointer());
+  if (stackBytes) iadd3(cx, sp, sp, imm(-static_cast<int64_t>(stackBytes)));
+  std::vector<Operand> argRegs;
   for (size_t i = 0; i < nArgs; ++i) {
     const ptx::Operand &a = parts.args->elems[i];
     const CallLayout::Slot &slot = layout.params[i];
+    const ParamHome *h = homeOf(a);
+    auto wordOf = [&](unsigned w) -> Operand {
+      if (h) return w < h->words.size() ? cx.whole(h->words[w]) : RZ();
+      return cx.srcReg(a, slot.words == 1 ? ptx::Type::B32 : ptx::Type::B64, w);
+    };
+    if (!h && a.kind != ptx::OperandKind::Reg && !a.isImm()) return cx.unsupported("this call argument");
+    if (slot.onStack) {
+      for (unsigned w = 0; w < slot.words; ++w)
+        cx.emit(Opcode::STL, {}, {Operand::addr(cx.stackPointer(), RegClass::R, slot.stackOffset + 4 * w), wordOf(w)});
+      continue;
+    }
     VRegId pre = cx.fn().newVReg(RegClass::R, slot.words, 1);
     cx.fn().vreg(pre).phys = static_cast<int32_t>(slot.firstReg);
-    Operand src;
-    if (a.kind == ptx::OperandKind::Symbol && a.sym && a.sym->kind == ptx::DeclKind::Variable) {
-      const ParamHome *h = cx.paramHome(static_cast<const ptx::Variable *>(a.sym));
-      if (!h || h->kind != ParamHome::Registers) return cx.unsupported("this call argument");
-      src = h->words == slot.words ? cx.whole(h->vreg) : cx.part(h->vreg, 0, std::min(h->words, slot.words));
-    } else {
-      src = slot.words == 1 ? cx.srcReg(a, ptx::Type::B32) : cx.srcWide(a, ptx::Type::B64, slot.words);
-    }
-    cx.copy(cx.whole(pre), src);
+    for (unsigned w = 0; w < slot.words; ++w) cx.copy(slot.words == 1 ? cx.whole(pre) : cx.part(pre, w), wordOf(w));
     argRegs.push_back(cx.whole(pre));
   }
   std::vector<Operand> resRegs;
@@ -91,15 +108,17 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
   ori::Instr *call = cx.emit(Opcode::CALL, {}, {target});
   for (const Operand &a : argRegs) call->addUse(a);
   for (const Operand &r : resRegs) call->addDef(r);
+  if (stackBytes) iadd3(cx, sp, sp, imm(stackBytes));
   for (size_t i = 0; i < nRes; ++i) {
     const ptx::Operand &r = parts.results->elems[i];
-    if (r.kind == ptx::OperandKind::Symbol && r.sym && r.sym->kind == ptx::DeclKind::Variable) {
-      const ParamHome *h = cx.paramHome(static_cast<const ptx::Variable *>(r.sym));
-      if (!h || h->kind != ParamHome::Registers) return cx.unsupported("this call result");
-      cx.copy(cx.whole(h->vreg), resRegs[i]);
+    const unsigned words = layout.results[i].words;
+    auto part = [&](unsigned w) { return words == 1 ? resRegs[i] : cx.part(resRegs[i].reg, w); };
+    if (const ParamHome *h = homeOf(r)) {
+      for (unsigned w = 0; w < words && w < h->words.size(); ++w) cx.copy(cx.whole(h->words[w]), part(w));
+    } else if (r.kind == ptx::OperandKind::Reg) {
+      cx.copy(words == 1 ? cx.dst(r, ptx::Type::B32) : cx.dstWide(r, ptx::Type::B64, words), resRegs[i]);
     } else {
-      unsigned w = layout.results[i].words;
-      cx.copy(w == 1 ? cx.dst(r, ptx::Type::B32) : cx.dstWide(r, ptx::Type::B64, w), resRegs[i]);
+      return cx.unsupported("this call result");
     }
   }
   return true;

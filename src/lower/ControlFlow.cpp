@@ -14,7 +14,8 @@ void emitReturn(LowerCtx &cx) {
   for (const LowerCtx::ResultReg &r : cx.funcResults()) {
     VRegId pre = cx.fn().newVReg(RegClass::R, r.words, 1);
     cx.fn().vreg(pre).phys = static_cast<int32_t>(r.phys);
-    cx.emit(Opcode::PSEUDO_COPY, {cx.whole(pre)}, {cx.whole(r.staging)});
+    for (unsigned w = 0; w < r.words && w < r.home->words.size(); ++w)
+      cx.emit(Opcode::PSEUDO_COPY, {r.words == 1 ? cx.whole(pre) : cx.part(pre, w)}, {cx.whole(r.home->words[w])});
     uses.push_back(cx.whole(pre));
   }
   ori::Instr *ret = cx.emit(Opcode::RET, {}, {});
@@ -27,7 +28,8 @@ bool lowerBra(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Operand &t = in.operands[0];
   if (t.kind != ptx::OperandKind::Symbol || !t.sym || t.sym->kind != ptx::DeclKind::Label)
     return cx.unsupported("bra to a non-label target");
-  cx.emit(Opcode::BRA, {}, {Operand::label(cx.blockOf(static_cast<const ptx::Label *>(t.sym)))});
+  ori::Instr *bra = cx.emit(Opcode::BRA, {}, {Operand::label(cx.blockOf(static_cast<const ptx::Label *>(t.sym)))});
+  if (in.has(ptx::Mod::Uni)) cx.markUniformBranch(bra);
   return true;
 }
 

@@ -41,9 +41,14 @@ ori::Linkage linkageOf(ptx::Linkage l) {
 // Symbols
 // ---------------------------------------------------------------------------------------------
 
-bool ModuleLowering::fillInitializer(const ptx::Variable *v, ori::Symbol &s) {
+bool ModuleLowering::fillInitializer(const ptx::Variable *v, int symIndex) {
   const unsigned elemBytes = std::max(1u, ptx::typeBytes(v->type));
-  s.init.assign(s.size, 0);
+  // Built apart and stored at the end: symbolOf() below may add symbols (and move this one).
+  struct {
+    std::vector<uint8_t> init;
+    std::vector<ori::Symbol::Reloc> relocs;
+  } s;
+  s.init.assign(m_.symbol(symIndex).size, 0);
   uint64_t pos = 0;
   bool ok = true;
   // Writes one scalar initializer at byte position pos.
@@ -108,6 +113,9 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, ori::Symbol &s) {
   walk(walk, *v->init);
   if (std::all_of(s.init.begin(), s.init.end(), [](uint8_t b) { return b == 0; }) && s.relocs.empty())
     s.init.clear();
+  ori::Symbol &sym = m_.symbol(symIndex);
+  sym.init = std::move(s.init);
+  sym.relocs = std::move(s.relocs);
   return ok;
 }
 
@@ -125,7 +133,7 @@ int ModuleLowering::addVariableSymbol(const ptx::Variable *v) {
   int idx = static_cast<int>(m_.addSymbol(std::move(s)));
   symbols_[v] = idx;
   symbolsByName_[v->name.str()] = idx;
-  if (v->init && !fillInitializer(v, m_.symbol(idx))) return idx;
+  if (v->init) fillInitializer(v, idx);
   return idx;
 }
 
@@ -182,7 +190,7 @@ bool ModuleLowering::declareModule(const ptx::Module &pm) {
           s.isExtern = false;
           s.size = v->sizeInBytes();
           s.align = std::max<uint32_t>(v->alignment(), 1);
-          if (v->init) fillInitializer(v, s);
+          if (v->init) fillInitializer(v, byName->second);
         }
         continue;
       }

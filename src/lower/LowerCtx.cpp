@@ -159,13 +159,7 @@ bool LowerCtx::lowerStatement(const ptx::Stmt *s) {
     const ptx::Variable *v = static_cast<const ptx::VarDeclStmt *>(s)->var;
     if (v->space == ptx::StateSpace::Local) localOffset(v);
     // A call sequence's .param: assembled in an ordinary register until the call (Calls.cpp).
-    if (v->space == ptx::StateSpace::Param && !paramHome(v)) {
-      ParamHome h;
-      h.kind = ParamHome::Registers;
-      h.words = std::max<uint32_t>(1, static_cast<uint32_t>((v->sizeInBytes() + 3) / 4));
-      h.vreg = temp(RegClass::R, h.words);
-      setParamHome(v, h);
-    }
+    if (v->space == ptx::StateSpace::Param && !paramHome(v)) setParamHome(v, registerHome(v->sizeInBytes()));
     return true;
   }
   default:
@@ -227,7 +221,28 @@ uint32_t LowerCtx::localOffset(const ptx::Variable *v) {
 
 const ParamHome *LowerCtx::paramHome(const ptx::Variable *v) const {
   auto it = params_.find(v);
-  return it == params_.end() ? nullptr : &it->second;
+  return it == params_.end() ? nullptr : it->second.get();
+}
+
+ParamHome LowerCtx::registerHome(uint64_t bytes) {
+  ParamHome h;
+  h.kind = ParamHome::Registers;
+  unsigned n = std::max<unsigned>(1, static_cast<unsigned>((bytes + 3) / 4));
+  for (unsigned i = 0; i < n; ++i) h.words.push_back(temp(RegClass::R, 1));
+  return h;
+}
+
+Operand LowerCtx::incomingArgs() {
+  if (argp_ == ori::kNoVReg) {
+    argp_ = f_.newVReg(RegClass::R, 1);
+    ori::Builder pb(f_);
+    ori::BasicBlock *entry = f_.entry();
+    if (entry->empty()) pb.setInsertPoint(entry);
+    else pb.setInsertPoint(entry->front());
+    pb.setLoc(pf_.loc);
+    pb.create(Opcode::PSEUDO_PARAM, {whole(argp_)}, {Operand::addr(sp_, RegClass::R, 0)});
+  }
+  return whole(argp_);
 }
 
 void LowerCtx::finish() {

@@ -11,6 +11,8 @@
 #include <initializer_list>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
+#include <memory>
 #include <vector>
 
 #include "optxas/lower/Lower.h"
@@ -31,12 +33,12 @@ class ModuleLowering;
 struct ParamHome {
   enum Kind : uint8_t {
     KernelCBank,   // kernel parameter: c[0x0][cbankOffset + byte]
-    Registers,     // .func parameter/result passed in registers: vreg (width words)
-    Stack,         // .func parameter passed in the caller's stack frame (not yet used)
+    Registers,     // .func parameter/result, call-sequence .param: one 32-bit register per word
+    Stack,         // .func parameter passed on the stack: [incoming-argument area + stackOffset]
   } kind = KernelCBank;
   uint32_t cbankOffset = 0;
-  VRegId vreg = ori::kNoVReg;   // Registers: one 32-bit word per 4 bytes of the parameter
-  uint32_t words = 0;
+  std::vector<VRegId> words;   // Registers: word i holds bytes [4i, 4i + 4)
+  uint32_t stackOffset = 0;    // Stack
 };
 
 class LowerCtx {
@@ -149,18 +151,28 @@ public:
   uint32_t localOffset(const ptx::Variable *v);
   // Where a .param variable of this function (or of a call sequence) lives.
   const ParamHome *paramHome(const ptx::Variable *v) const;
-  void setParamHome(const ptx::Variable *v, const ParamHome &h) { params_[v] = h; }
+  const ParamHome *setParamHome(const ptx::Variable *v, const ParamHome &h) {
+    return (params_[v] = std::make_unique<ParamHome>(h)).get();
+  }
   // Module symbol index of a variable or function (global, shared, const, function).
   int symbolOf(const ptx::Decl *d);
 
   // ---- per-function state shared by family files ----
   // .func results: the register that assembles each result and where RET must put it.
   struct ResultReg {
-    VRegId staging;
+    const ParamHome *home;   // the result's word registers
     uint32_t phys;
     uint32_t words;
   };
   std::vector<ResultReg> &funcResults() { return results_; }
+  // Branches PTX marks .uni (never divergent: no reconvergence barrier).
+  void markUniformBranch(const ori::Instr *i) { uniformBranches_.insert(i); }
+  bool isUniformBranch(const ori::Instr *i) const { return uniformBranches_.count(i) != 0; }
+  // The incoming stack-argument area of this .func (R1 at entry), defined at entry by
+  // `%argp = PSEUDO_PARAM [R1]` on first use.
+  Operand incomingArgs();
+  // A call sequence's .param (or a parameter's) word registers, created for `bytes` bytes.
+  ParamHome registerHome(uint64_t bytes);
   // The PTX condition-code carry flag (add.cc / addc / mad.cc ...), one predicate per function.
   Operand carryFlag() {
     if (cc_ == ori::kNoVReg) cc_ = temp(RegClass::P);
@@ -185,11 +197,13 @@ private:
   bool needBlock_ = false;          // the last instruction ended a block
   std::vector<VRegId> regs_;        // PTX dense register id -> vreg (kNoVReg until used)
   std::unordered_map<const ptx::Label *, ori::BasicBlock *> labelBlocks_;
-  std::unordered_map<const ptx::Variable *, ParamHome> params_;
+  std::unordered_map<const ptx::Variable *, std::unique_ptr<ParamHome>> params_;
   std::unordered_map<const ptx::Variable *, uint32_t> locals_;
   std::vector<ResultReg> results_;
+  std::unordered_set<const ori::Instr *> uniformBranches_;
   VRegId sp_ = ori::kNoVReg;
   VRegId cc_ = ori::kNoVReg;
+  VRegId argp_ = ori::kNoVReg;
   VRegId desc_ = ori::kNoVReg;
   ori::Instr *prologueEnd_ = nullptr;  // last prologue instruction of the entry block
   unsigned errorsAtStart_ = 0;

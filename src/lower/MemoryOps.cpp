@@ -344,14 +344,26 @@ bool loadParam(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, ptx:
         }
       }
     }
+  } else if (h->kind == ParamHome::Stack) {
+    // A stack-passed .func parameter: LDL from the incoming-argument area.
+    Operand argp = cx.incomingArgs();
+    isa::Modifiers m;
+    m.memType = memTypeOf(total, isSigned && vec == 1);
+    int64_t off = h->stackOffset + ma.paramOffset;
+    if (total <= 16 && (total < 4 || off % std::min(total, 16u) == 0)) {
+      cx.emit(Opcode::LDL, {data}, {Operand::addr(argp.reg, RegClass::R, off)}, m);
+    } else {
+      for (unsigned w = 0; w < words; ++w)
+        cx.emit(Opcode::LDL, {cx.word(data, w)}, {Operand::addr(argp.reg, RegClass::R, off + 4 * w)});
+    }
   } else {
     // A register-passed parameter: bytes [off, off + total) of its words.
     int64_t off = ma.paramOffset;
-    if (off < 0 || off + total > 4 * h->words) return cx.error("parameter access out of bounds");
+    if (off < 0 || static_cast<size_t>(off) + total > 4 * h->words.size()) return cx.error("parameter access out of bounds");
     if (off % 4 == 0 && total >= 4) {
-      for (unsigned w = 0; w < words; ++w) cx.copy(cx.word(data, w), cx.part(h->vreg, static_cast<unsigned>(off / 4) + w));
+      for (unsigned w = 0; w < words; ++w) cx.copy(cx.word(data, w), cx.whole(h->words[static_cast<size_t>(off / 4) + w]));
     } else if (total <= 4 && (off % 4) + total <= 4) {
-      Operand src = cx.part(h->vreg, static_cast<unsigned>(off / 4));
+      Operand src = cx.whole(h->words[static_cast<size_t>(off / 4)]);
       unsigned byte = static_cast<unsigned>(off % 4);
       if (total == 2 && byte % 2) return cx.unsupported("an unaligned 16-bit parameter access");
       uint32_t sel = total == 4 ? 0x3210
@@ -371,16 +383,16 @@ bool storeParam(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, ptx
   if (!h || h->kind != ParamHome::Registers) return cx.unsupported("this .param store");
   const unsigned eb = ptx::typeBytes(t), total = eb * vec;
   int64_t off = ma.paramOffset;
-  if (off < 0 || off + total > 4 * h->words) return cx.error("parameter access out of bounds");
+  if (off < 0 || static_cast<size_t>(off) + total > 4 * h->words.size()) return cx.error("parameter access out of bounds");
   Operand data = gatherStored(cx, in.operands[1], t, vec);
   if (off % 4 == 0 && total >= 4) {
     for (unsigned w = 0; w < total / 4; ++w)
-      cx.copy(cx.part(h->vreg, static_cast<unsigned>(off / 4) + w), total == 4 ? data : cx.word(data, w));
+      cx.copy(cx.whole(h->words[static_cast<size_t>(off / 4) + w]), total == 4 ? data : cx.word(data, w));
     return true;
   }
   if ((off % 4) + total > 4) return cx.unsupported("an unaligned multi-word parameter store");
   // Insert the bytes into their word: w = (data << 8*byte) & mask | w & ~mask
-  Operand w = cx.part(h->vreg, static_cast<unsigned>(off / 4));
+  Operand w = cx.whole(h->words[static_cast<size_t>(off / 4)]);
   unsigned byte = static_cast<unsigned>(off % 4);
   uint32_t mask = (total == 1 ? 0xffu : 0xffffu) << (8 * byte);
   Operand shifted = cx.tempOp();

@@ -16,11 +16,14 @@ namespace optxas::lower {
 struct CallLayout {
   struct Slot {
     const ptx::Variable *var = nullptr;
-    uint32_t firstReg = 0;   // first physical register (R4 = 4)
-    uint32_t words = 0;      // 32-bit words
+    uint32_t firstReg = 0;     // first physical register (R4 = 4)
+    uint32_t words = 0;        // 32-bit words
+    bool onStack = false;      // passed in the caller's frame at [R1 + stackOffset]
+    uint32_t stackOffset = 0;
   };
   std::vector<Slot> params, results;
-  bool ok = true;            // false: a parameter the convention cannot pass yet
+  uint32_t stackBytes = 0;           // size of the stack-argument area
+  bool resultsInRegisters = true;    // false: a result the convention cannot return yet
 };
 
 class ModuleLowering {
@@ -46,7 +49,7 @@ public:
 
 private:
   int addVariableSymbol(const ptx::Variable *v);
-  bool fillInitializer(const ptx::Variable *v, ori::Symbol &s);
+  bool fillInitializer(const ptx::Variable *v, int symIndex);
 
   const LowerOptions &opts_;
   DiagEngine &diags_;

@@ -16,8 +16,9 @@ constexpr uint32_t kArgRegs = 12;
 uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // Assigns registers R4..R15 first-fit (lowest free aligned run) in declaration order; a value
-// that does not fit is passed on the stack (not yet supported).
-void assign(std::span<ptx::Variable *const> vars, std::vector<CallLayout::Slot> &out, bool &ok) {
+// that does not fit is passed on the stack, at offsets in order with natural alignment (at least
+// 4 bytes each).
+void assign(std::span<ptx::Variable *const> vars, std::vector<CallLayout::Slot> &out, uint32_t &stackBytes) {
   bool used[kArgRegs] = {};
   for (const ptx::Variable *v : vars) {
     uint32_t bytes = static_cast<uint32_t>(v->sizeInBytes());
@@ -35,7 +36,12 @@ void assign(std::span<ptx::Variable *const> vars, std::vector<CallLayout::Slot> 
       s.firstReg = kFirstArgReg + r;
       placed = true;
     }
-    if (!placed) ok = false;
+    if (!placed) {
+      uint32_t a = std::max<uint32_t>(4, v->alignment());
+      s.onStack = true;
+      s.stackOffset = alignUp(stackBytes, a);
+      stackBytes = s.stackOffset + std::max<uint32_t>(4, alignUp(bytes, 4));
+    }
     out.push_back(s);
   }
 }
@@ -44,8 +50,10 @@ void assign(std::span<ptx::Variable *const> vars, std::vector<CallLayout::Slot> 
 
 CallLayout ModuleLowering::layoutOf(std::span<ptx::Variable *const> params, std::span<ptx::Variable *const> results) {
   CallLayout l;
-  assign(params, l.params, l.ok);
-  assign(results, l.results, l.ok);
+  assign(params, l.params, l.stackBytes);
+  uint32_t resultStack = 0;
+  assign(results, l.results, resultStack);
+  l.resultsInRegisters = resultStack == 0;
   return l;
 }
 
@@ -80,39 +88,45 @@ void setupParams(LowerCtx &cx) {
     a.paramBytes = off;
     return;
   }
-  // .func: parameters arrive in R4..; PSEUDO_PARAM defines their (precolored) registers.
+  // .func: parameters arrive in R4..R15 (PSEUDO_PARAM defines their precolored registers) or in
+  // the caller's frame (the incoming-argument area).
   const CallLayout &l = cx.moduleLowering().callLayout(&pf);
-  if (!l.ok) {
-    cx.error("parameters that do not fit in registers R4..R15 (passed on the stack) are not yet "
-             "supported by optxas");
+  if (!l.resultsInRegisters) {
+    cx.error("results that do not fit in registers R4..R15 are not yet supported by optxas");
     return;
   }
   // Each parameter is copied out of its precolored register right at entry, and each result is
-  // assembled in an ordinary register that RET copies into place (ControlFlow.cpp), so that the
+  // assembled in ordinary registers that RET copies into place (ControlFlow.cpp), so that the
   // precolored live ranges stay as short as possible.
-  auto record = [&](const CallLayout::Slot &s, std::vector<ori::ParamInfo> &info, bool isParam) {
-    ParamHome h;
-    h.kind = ParamHome::Registers;
-    h.vreg = cx.temp(RegClass::R, s.words);
-    h.words = s.words;
-    cx.setParamHome(s.var, h);
+  auto info = [](const CallLayout::Slot &s) {
     ori::ParamInfo p;
     p.name = std::string(s.var->name.str());
-    p.offset = s.firstReg;   // .func: the first register (docs/abi.md)
+    p.offset = s.onStack ? s.stackOffset : s.firstReg;   // .func: first register / stack offset
     p.size = static_cast<uint32_t>(s.var->sizeInBytes());
     p.align = std::max<uint32_t>(s.var->alignment(), 1);
-    info.push_back(p);
-    if (isParam) {
-      VRegId pre = cx.fn().newVReg(RegClass::R, s.words, 1);
-      cx.fn().vreg(pre).phys = static_cast<int32_t>(s.firstReg);
-      cx.builder().create(Opcode::PSEUDO_PARAM, {cx.whole(pre)}, {});
-      cx.builder().create(Opcode::PSEUDO_COPY, {cx.whole(h.vreg)}, {cx.whole(pre)});
-    } else {
-      cx.funcResults().push_back({h.vreg, s.firstReg, s.words});
-    }
+    return p;
   };
-  for (const CallLayout::Slot &s : l.params) record(s, a.params, true);
-  for (const CallLayout::Slot &s : l.results) record(s, a.results, false);
+  for (const CallLayout::Slot &s : l.params) {
+    a.params.push_back(info(s));
+    if (s.onStack) {
+      ParamHome h;
+      h.kind = ParamHome::Stack;
+      h.stackOffset = s.stackOffset;
+      cx.setParamHome(s.var, h);
+      continue;
+    }
+    const ParamHome *h = cx.setParamHome(s.var, cx.registerHome(s.var->sizeInBytes()));
+    VRegId pre = cx.fn().newVReg(RegClass::R, s.words, 1);
+    cx.fn().vreg(pre).phys = static_cast<int32_t>(s.firstReg);
+    cx.builder().create(Opcode::PSEUDO_PARAM, {cx.whole(pre)}, {});
+    for (unsigned w = 0; w < s.words && w < h->words.size(); ++w)
+      cx.builder().create(Opcode::PSEUDO_COPY, {cx.whole(h->words[w])}, {s.words == 1 ? cx.whole(pre) : cx.part(pre, w)});
+  }
+  for (const CallLayout::Slot &s : l.results) {
+    a.results.push_back(info(s));
+    const ParamHome *h = cx.setParamHome(s.var, cx.registerHome(s.var->sizeInBytes()));
+    cx.funcResults().push_back({h, s.firstReg, s.words});
+  }
 }
 
 } // namespace optxas::lower
