@@ -3,7 +3,8 @@
 //   .f64 -> DSETP; .f16/.bf16 -> HSETP2 on the low halves (.H0_H0); .f16x2/.bf16x2 -> HSETP2 with
 //   p = low lane, q = high lane
 //   set.cmp{.bop}{.ftz}.{u32,s32,f32}.f32 d, a, b{, c} -> FSET{.BF} (1.0 for f32 results, all
-//   ones otherwise); other compared types -> setp + SEL
+//   ones otherwise); set with f16x2/bf16x2 operands or half destinations -> HSET2{.BF} (per lane);
+//   other compared types -> setp + SEL
 //   slct.dtype.f32 d, a, b, c -> FSETP.GE c, 0 + SEL per word
 // The PTX comparison names map one to one onto the SASS ones: eq ne lt le gt ge are ordered
 // (false on NaN), equ neu ltu leu gtu geu unordered, num/nan test for NaN.
@@ -107,6 +108,21 @@ bool lowerSet(LowerCtx &cx, const ptx::Instruction &in) {
     m.boolResult = dt == ptx::Type::F32;
     Operand a = f32Src(cx, ops[1]), b = f32Src(cx, ops[2]);
     cx.emit(Opcode::FSET, {cx.dst(ops[0], dt)}, {toReg(cx, a, false), b, comb.chain}, m);
+    return true;
+  }
+  if (isHalf(st) && (isPacked(st) || isHalf(dt))) {
+    // HSET2{.BF}: per lane 1.0 (half destinations, .BF) or all ones (u32/s32 destinations).
+    const bool halfResult = isHalf(dt);
+    if (!halfResult && !isPacked(st)) return cx.unsupported("set with a half comparison and this destination");
+    isa::Cmp cmp;
+    if (!floatCmpOf(in.cmpOp(), cmp)) return cx.error("invalid floating-point comparison");
+    isa::Modifiers m;
+    m.cmp = cmp;
+    m.boolOp = comb.op;
+    m.ftz = in.has(ptx::Mod::Ftz);
+    m.boolResult = halfResult;
+    if (isBF16(st)) m.floatType = isa::FloatType::BF16x2;
+    cx.emit(Opcode::HSET2, {cx.dst(ops[0], dt)}, {halfSrc(cx, ops[1], st), halfSrc(cx, ops[2], st), comb.chain}, m);
     return true;
   }
   if (isPacked(st) || isPacked(dt)) return cx.unsupported("set with packed half operands");

@@ -71,6 +71,11 @@ const Case kCases[] = {
      [](Modifiers &m) { m.cmp = Cmp::GT; m.boolOp = isa::BoolOp::AND; m.boolResult = true; }},
     {"set.ltu.ftz.f32.f32 %f1, %f2, %f3;", Opcode::FSET,
      [](Modifiers &m) { m.cmp = Cmp::LTU; m.boolOp = isa::BoolOp::AND; m.ftz = m.boolResult = true; }},
+    {"set.eq.f16x2.f16x2 %r1, %r2, %r3;", Opcode::HSET2,
+     [](Modifiers &m) { m.cmp = Cmp::EQ; m.boolOp = isa::BoolOp::AND; m.boolResult = true; }},
+    {"set.gt.bf16.bf16 %h1, %h2, %h3;", Opcode::HSET2,
+     [](Modifiers &m) { m.cmp = Cmp::GT; m.boolOp = isa::BoolOp::AND; m.boolResult = true; m.floatType = FloatType::BF16x2; },
+     [](const ori::Instr &i) { EXPECT_TRUE(hasFlag(i.use(0), ori::OpH0H0)); }},
     // approximate functions
     {"rcp.approx.ftz.f32 %f1, %f2;", Opcode::MUFU, [](Modifiers &m) { m.mufu = isa::MufuOp::RCP; }},
     {"sqrt.approx.ftz.f32 %f1, %f2;", Opcode::MUFU, [](Modifiers &m) { m.mufu = isa::MufuOp::SQRT; }},
@@ -153,7 +158,7 @@ TEST(FloatLowering, SelectsPtxasOpcodesAndModifiers) {
 
 TEST(FloatLowering, UnsupportedFormsAreDiagnosedNotCrashed) {
   // Either the checker or lowering rejects it, with a diagnostic and no module.
-  Lowered l = lowerText(kernelText("set.lt.f16x2.f16x2 %r1, %r2, %r3;"));
+  Lowered l = lowerText(kernelText("set.lt.u32.f16 %r1, %h2, %h3;"));
   EXPECT_EQ(l.ori, nullptr);
   EXPECT_NE(l.diagnostics.find("error"), std::string::npos) << l.diagnostics;
 }
