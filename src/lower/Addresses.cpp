@@ -167,8 +167,98 @@ bool lowerCvta(LowerCtx &cx, const ptx::Instruction &in) {
   return cx.unsupported(std::string("cvta for the .") + std::string(ptx::spaceName(sp)) + " state space");
 }
 
+// isspacep.space p, a: QSPC.E.{S,L} p, RZ, [a]; global: QSPC.E.G and not in the constant window
+// [c[0x0][0xd0], +0x10) (the test ptxas -O0 emits); const: inside that window.
+bool lowerIsspacep(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  Operand p = cx.dstPred(ops[0]);
+  Operand a = cx.srcWide(ops[1], ptx::Type::U64, 2);
+  ptx::StateSpace sp = in.space();
+  auto qspc = [&](isa::Space s, Operand d) {
+    isa::Modifiers m;
+    m.wide = true;
+    m.space = s;
+    Operand addr = Operand::addr(a.reg, RegClass::R, 0);
+    addr.subOff = a.subOff;
+    addr.subWidth = a.subWidth;
+    cx.emit(Opcode::QSPC, {d, Operand::zero()}, {addr}, m);
+  };
+  if (isShared(sp)) {
+    qspc(isa::Space::SHARED, p);
+    return true;
+  }
+  if (sp == ptx::StateSpace::Local) {
+    qspc(isa::Space::LOCAL, p);
+    return true;
+  }
+  if (sp != ptx::StateSpace::Global && sp != ptx::StateSpace::Const)
+    return cx.unsupported(std::string("isspacep.") + std::string(ptx::spaceName(sp)));
+  // in = base <= a && a < base + 0x10 (the constant window, as ptxas tests it)
+  Operand base = cx.tempOp(RegClass::R, 2);
+  isa::Modifiers m64;
+  m64.memType = isa::MemType::B64;
+  cx.emit(Opcode::LDC, {base}, {Operand::cbank(0, 0xd0)}, m64);
+  Operand end = cx.tempOp(RegClass::R, 2), carry = cx.tempOp(RegClass::P);
+  isa::Modifiers x;
+  x.ex = true;
+  cx.emit(Opcode::IADD3, {cx.word(end, 0), carry}, {cx.word(base, 0), Operand::imm(0x10), Operand::zero()});
+  cx.emit(Opcode::IADD3, {cx.word(end, 1)}, {cx.word(base, 1), Operand::zero(), Operand::zero(), carry,
+                                             Operand::truePred().setFlag(ori::OpNot)}, x);
+  Operand ge = cx.tempOp(RegClass::P), lt = cx.tempOp(RegClass::P), inWin = cx.tempOp(RegClass::P);
+  auto cmp64 = [&](Operand d, isa::Cmp c, Operand y) {
+    Operand lo = cx.tempOp(RegClass::P);
+    isa::Modifiers ml;
+    ml.cmp = c;
+    ml.intType = isa::IntType::U32;
+    ml.boolOp = isa::BoolOp::AND;
+    cx.emit(Opcode::ISETP, {lo, Operand::truePred()}, {cx.word(a, 0), cx.word(y, 0), Operand::truePred()}, ml);
+    ml.ex = true;
+    cx.emit(Opcode::ISETP, {d, Operand::truePred()}, {cx.word(a, 1), cx.word(y, 1), Operand::truePred(), lo}, ml);
+  };
+  cmp64(ge, isa::Cmp::GE, base);
+  cmp64(lt, isa::Cmp::LT, end);
+  isa::Modifiers land;
+  land.lut = 0xf0 & 0xcc & 0xaa;
+  cx.emit(Opcode::PLOP3, {inWin, Operand::truePred()}, {ge, lt, Operand::truePred()}, land);
+  if (sp == ptx::StateSpace::Const) {
+    cx.copy(p, inWin);
+    return true;
+  }
+  Operand g = cx.tempOp(RegClass::P);
+  qspc(isa::Space::GLOBAL, g);
+  isa::Modifiers andNot;
+  andNot.lut = 0xf0 & ~0xcc & 0xaa;   // g & !inWin
+  cx.emit(Opcode::PLOP3, {p, Operand::truePred()}, {g, inWin, Operand::truePred()}, andNot);
+  return true;
+}
+
+// mapa{.shared::cluster}.u{32,64} d, a, rank: the address of the same variable in the CTA of the
+// cluster with that rank: the rank goes in bits 24..31 of the shared-window address
+// (PRMT d, rank, 0x654, a); the 64-bit generic form keeps the shared window (SR_SWINHI).
+bool lowerMapa(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Type t = in.type();
+  Operand rank = cx.srcReg(ops[2], ptx::Type::U32);
+  Operand lo = cx.srcReg(ops[1], t, 0);
+  Operand r = cx.tempOp();
+  cx.emit(Opcode::PRMT, {r}, {rank, Operand::imm(0x654), lo});
+  if (ptx::typeBits(t) == 64) {
+    Operand hi = cx.tempOp();
+    cx.emit(Opcode::S2R, {hi}, {Operand::sreg(ori::SpecialReg::SWINHI)});
+    cx.copy(cx.dst(ops[0], t, 0), r);
+    cx.copy(cx.dst(ops[0], t, 1), hi);
+    return true;
+  }
+  cx.copy(cx.dst(ops[0], t), r);
+  return true;
+}
+
 } // namespace
 
-void registerAddressOps(Registry &r) { r.add(ptx::Opcode::Cvta, lowerCvta); }
+void registerAddressOps(Registry &r) {
+  r.add(ptx::Opcode::Mapa, lowerMapa);
+  r.add(ptx::Opcode::Cvta, lowerCvta);
+  r.add(ptx::Opcode::Isspacep, lowerIsspacep);
+}
 
 } // namespace optxas::lower

@@ -50,6 +50,14 @@ bool atomTypeOf(ptx::Type t, isa::Modifiers &m) {
     m.atomType = isa::AtomType::F64;
     m.round = isa::Round::RN;
     return true;
+  case ptx::Type::F16x2:
+    m.atomType = isa::AtomType::F16x2;
+    m.round = isa::Round::RN;
+    return true;
+  case ptx::Type::BF16x2:
+    m.atomType = isa::AtomType::BF16x2;
+    m.round = isa::Round::RN;
+    return true;
   default: return false;
   }
 }
@@ -60,6 +68,64 @@ isa::Scope scopeOf(ptx::Mod m) {
   case ptx::Mod::Sys: return isa::Scope::SYS;
   default: return isa::Scope::GPU;
   }
+}
+
+// Shared-memory atomics ATOMS lacks (f32/f64 add, 64-bit add/min/max/inc/dec), as ptxas does:
+//   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
+//         @!p BRA loop
+// (without the BSSY/BSYNC ptxas puts around it: the .sync instructions after it WARPSYNC anyway).
+bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, isa::AtomOp op, ptx::Type t,
+                   const Operand &v, const Operand &d) {
+  const unsigned words = LowerCtx::wordsOf(t);
+  const bool add = op == isa::AtomOp::ADD;
+  if (!(add && (t == ptx::Type::F32 || t == ptx::Type::F64)) && !(words == 2 && !ptx::isFloat(t)))
+    return cx.unsupported(std::string("atom.shared.") + std::string(ptx::typeName(t)) + " with this operation");
+  if (words == 2 && (op == isa::AtomOp::INC || op == isa::AtomOp::DEC))
+    return cx.unsupported("64-bit atom.shared.inc/dec");
+  Operand guard = cx.guard();
+  LowerCtx::GuardScope unguarded(cx, Operand{});
+  ori::BasicBlock *after = cx.fn().createBlock();
+  if (guard.kind == ori::OperandKind::Reg) {
+    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
+    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
+  }
+  ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.setBlock(loop);
+  Operand old = cx.tempOp(RegClass::R, words), nw = cx.tempOp(RegClass::R, words);
+  isa::Modifiers lm;
+  lm.memType = words == 2 ? isa::MemType::B64 : isa::MemType::None;
+  cx.emit(Opcode::LDS, {old}, {ma.addr}, lm);
+  if (t == ptx::Type::F32) {
+    cx.emit(Opcode::FADD, {nw}, {old, v}, {}, ori::DataType::F32);
+  } else if (t == ptx::Type::F64) {
+    cx.emit(Opcode::DADD, {nw}, {old, v}, {}, ori::DataType::F64);
+  } else if (add) {
+    Operand carry = cx.tempOp(RegClass::P);
+    iadd3co(cx, cx.word(nw, 0), carry, cx.word(old, 0), cx.word(v, 0));
+    iadd3x(cx, cx.word(nw, 1), cx.word(old, 1), cx.word(v, 1), RZ(), carry);
+  } else if (op == isa::AtomOp::MIN || op == isa::AtomOp::MAX) {
+    Operand p = cx.tempOp(RegClass::P);
+    Cmp c = op == isa::AtomOp::MIN ? Cmp::LT : Cmp::GT;
+    isetp(cx, p, c, true, cx.word(old, 0), cx.word(v, 0));
+    isetpEx(cx, p, c, !ptx::isSigned(t), cx.word(old, 1), cx.word(v, 1), BoolOp::AND, PT(), p);
+    sel(cx, cx.word(nw, 0), cx.word(old, 0), cx.word(v, 0), p);
+    sel(cx, cx.word(nw, 1), cx.word(old, 1), cx.word(v, 1), p);
+  } else {
+    return cx.unsupported("this 64-bit shared-memory atomic");
+  }
+  Operand ok = cx.tempOp();
+  isa::Modifiers cm;
+  cm.atom = isa::AtomOp::CAST_SPIN;
+  if (words == 2) cm.atomType = isa::AtomType::U64;
+  cx.emit(Opcode::ATOMS, {ok}, {ma.addr, old, nw}, cm);
+  Operand p = cx.tempOp(RegClass::P);
+  isetp(cx, p, Cmp::EQ, true, ok, imm(1));
+  ori::Instr *back = cx.emit(Opcode::BRA, {}, {Operand::label(loop)});
+  back->setGuard(Operand(p).setFlag(ori::OpNot));
+  cx.fn().moveBlockAfter(after, cx.block());
+  cx.setBlock(after);
+  if (d.kind == ori::OperandKind::Reg) cx.copy(d, old);
+  return true;
 }
 
 bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
@@ -84,10 +150,10 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
   // but d may alias b/c of the same instruction, which SASS allows.
 
   if (ma.unit == MemUnit::Shared) {
-    if (t == ptx::Type::F32 || t == ptx::Type::F64 || (words == 2 && !isCas && m.atom != isa::AtomOp::EXCH &&
-                                                       m.atom != isa::AtomOp::AND && m.atom != isa::AtomOp::OR &&
-                                                       m.atom != isa::AtomOp::XOR))
-      return cx.unsupported("this shared-memory atomic (a compare-and-swap loop in ptxas)");
+    const bool native = !ptx::isFloat(t) && (words == 1 || isCas || m.atom == isa::AtomOp::EXCH ||
+                                            m.atom == isa::AtomOp::AND || m.atom == isa::AtomOp::OR ||
+                                            m.atom == isa::AtomOp::XOR);
+    if (!native) return sharedCasLoop(cx, in, ma, m.atom, t, b, d);
     isa::Modifiers ms;
     ms.atom = m.atom;
     ms.atomType = m.atomType;

@@ -156,9 +156,27 @@ bool lowerSzext(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// dp4a.atype.btype d, a, b, c: IDP.4A.{U8,S8}.{U8,S8} d, a, b, c
+// dp2a.{lo,hi}.atype.btype d, a, b, c: IDP.2A.{LO,HI}.{U16,S16}.{U8,S8} d, a, b, c
+bool lowerDp(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const bool fourWay = in.op == ptx::Opcode::Dp4a;
+  const bool aSigned = ptx::isSigned(in.type(0)), bSigned = ptx::isSigned(in.type(1));
+  isa::Modifiers m;
+  m.intType = fourWay ? (aSigned ? IntType::S8 : IntType::U8) : (aSigned ? IntType::S16 : IntType::U16);
+  m.srcIntType = bSigned ? IntType::S8 : IntType::U8;
+  if (!fourWay) m.variant = in.has(ptx::Mod::Hi) ? Variant::HI : Variant::LO;
+  Operand a = cx.srcReg(ops[1], ptx::Type::B32), b = cx.src(ops[2], ptx::Type::B32), c = cx.src(ops[3], ptx::Type::B32);
+  if (b.kind == ori::OperandKind::Imm && c.kind == ori::OperandKind::Imm) c = cx.inReg(c);
+  cx.emit(Opcode::IDP, {cx.dst(ops[0], ptx::Type::B32)}, {a, b, c}, m);
+  return true;
+}
+
 } // namespace
 
 void registerBitOps(Registry &r) {
+  r.add(ptx::Opcode::Dp4a, lowerDp);
+  r.add(ptx::Opcode::Dp2a, lowerDp);
   r.add(ptx::Opcode::Popc, lowerPopc);
   r.add(ptx::Opcode::Clz, lowerClz);
   r.add(ptx::Opcode::Bfind, lowerBfind);

@@ -33,6 +33,25 @@ bool lowerBra(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// brx.idx index, tlist: `BRX index, L0, L1, ...` jumps to L[index]. The back end builds the
+// jump table ptxas uses (32-bit targets in constant bank 2: LDC c[0x2][index * 4], sign-extended,
+// BRX Rpair offset); every target is a successor of the block.
+bool lowerBrx(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() < 2 || ops[1].kind != ptx::OperandKind::Symbol || !ops[1].sym ||
+      ops[1].sym->kind != ptx::DeclKind::Label)
+    return cx.error("brx.idx needs a .branchtargets label");
+  const auto *tl = static_cast<const ptx::Label *>(ops[1].sym);
+  if (tl->labelKind != ptx::LabelKind::BranchTargets || tl->branchTargets.empty())
+    return cx.error("brx.idx needs a .branchtargets list");
+  Operand idx = cx.srcReg(ops[0], ptx::Type::U32);
+  std::vector<Operand> targets;
+  for (const ptx::Label *l : tl->branchTargets) targets.push_back(Operand::label(cx.blockOf(l)));
+  ori::Instr *brx = cx.emit(Opcode::BRX, {}, {idx});
+  for (const Operand &t : targets) brx->addUse(t);
+  return true;
+}
+
 bool lowerRet(LowerCtx &cx, const ptx::Instruction &) {
   emitReturn(cx);
   return true;
@@ -55,6 +74,7 @@ bool lowerTrap(LowerCtx &cx, const ptx::Instruction &) {
 
 void registerControlFlow(Registry &r) {
   r.add(ptx::Opcode::Bra, lowerBra);
+  r.add(ptx::Opcode::Brx, lowerBrx);
   r.add(ptx::Opcode::Ret, lowerRet);
   r.add(ptx::Opcode::Exit, lowerExit);
   r.add(ptx::Opcode::Trap, lowerTrap);

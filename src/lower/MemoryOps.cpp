@@ -81,7 +81,23 @@ bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemA
   int64_t off = a.offset;
   if (a.kind != ptx::OperandKind::Address && a.kind != ptx::OperandKind::Symbol)
     return cx.error("memory operand expected");
-  if (s == ptx::StateSpace::SharedCluster) return cx.unsupported(".shared::cluster memory accesses");
+  if (s == ptx::StateSpace::SharedCluster) {
+    // A shared::cluster address is a shared-window address: access it generically, in the
+    // shared window {addr, SR_SWINHI}, as ptxas does.
+    if (a.kind != ptx::OperandKind::Address || a.base != ptx::BaseKind::Reg)
+      return cx.unsupported(".shared::cluster accesses through a symbol");
+    ptx::Operand reg = a;
+    reg.kind = ptx::OperandKind::Reg;
+    reg.component = ptx::Mod::NumMods;
+    Operand lo = cx.srcReg(reg, ptx::Type::U32, 0);
+    Operand hi = cx.tempOp(), p = cx.tempOp(RegClass::R, 2);
+    cx.emit(Opcode::S2R, {hi}, {Operand::sreg(ori::SpecialReg::SWINHI)});
+    cx.copy(cx.word(p, 0), lo);
+    cx.copy(cx.word(p, 1), hi);
+    out.unit = MemUnit::Generic;
+    out.addr = withOffset(cx, p, a.offset, 2);
+    return true;
+  }
 
   if (out.unit == MemUnit::Param) {
     if (base != ptx::BaseKind::Symbol || !sym || sym->kind != ptx::DeclKind::Variable)

@@ -123,18 +123,25 @@ bool lowerMov(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
-// prmt.b32{.mode} d, a, b, c: PRMT d, a, c(selector), b
+// prmt.b32{.mode} d, a, b, c: PRMT{.MODE} d, a, c(selector), b
 bool lowerPrmt(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const ptx::Type t = ptx::Type::B32;
-  if (in.mods.size() > 0)
-    for (ptx::Mod m : in.mods)
-      if (m == ptx::Mod::F4e || m == ptx::Mod::B4e || m == ptx::Mod::Rc8 || m == ptx::Mod::Ecl ||
-          m == ptx::Mod::Ecr || m == ptx::Mod::Rc16)
-        return cx.unsupported("prmt with a byte-selection mode");
+  isa::Modifiers m;
+  for (ptx::Mod mod : in.mods) {
+    switch (mod) {
+    case ptx::Mod::F4e: m.prmt = isa::PrmtMode::F4E; break;
+    case ptx::Mod::B4e: m.prmt = isa::PrmtMode::B4E; break;
+    case ptx::Mod::Rc8: m.prmt = isa::PrmtMode::RC8; break;
+    case ptx::Mod::Ecl: m.prmt = isa::PrmtMode::ECL; break;
+    case ptx::Mod::Ecr: m.prmt = isa::PrmtMode::ECR; break;
+    case ptx::Mod::Rc16: m.prmt = isa::PrmtMode::RC16; break;
+    default: break;
+    }
+  }
   Operand a = cx.srcReg(ops[1], t), b = cx.src(ops[2], t), c = cx.src(ops[3], t);
   if (b.kind == ori::OperandKind::Imm && c.kind == ori::OperandKind::Imm) b = cx.inReg(b);
-  cx.emit(Opcode::PRMT, {cx.dst(ops[0], t)}, {a, c, b});
+  cx.emit(Opcode::PRMT, {cx.dst(ops[0], t)}, {a, c, b}, m);
   return true;
 }
 

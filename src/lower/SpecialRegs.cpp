@@ -55,6 +55,13 @@ bool lookup(SReg r, SRegInfo &out) {
   case SReg::ClusterNctaid: out = {How::CBank, {}, {0x144, 0x148, 0x14c}}; return true;
   case SReg::Nclusterid: out = {How::CBank, {}, {0x15c, 0x160, 0x164}}; return true;
   case SReg::ClusterNctarank: out = {How::CBank, {}, {0x188}}; return true;
+  case SReg::ReservedSmemOffsetEnd: out = {How::CBank, {}, {0x68}}; return true;
+  case SReg::ReservedSmemOffset1: out = {How::CBank, {}, {0x6c}}; return true;
+  case SReg::ReservedSmemOffsetBegin:
+  case SReg::ReservedSmemOffset0:
+  case SReg::ReservedSmemOffsetCap:
+    out = {How::Special, {}, {}};
+    return true;
   case SReg::TotalSmemSize:
   case SReg::AggrSmemSize:
   case SReg::Clusterid:
@@ -141,6 +148,14 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
     isa::Modifiers m;
     m.intType = isa::IntType::U32;
     cx.emit(Opcode::VIMNMX, {d}, {lim, sz, Operand::truePred()}, m);
+    return d;
+  }
+  case SReg::ReservedSmemOffsetBegin:
+  case SReg::ReservedSmemOffset0:
+  case SReg::ReservedSmemOffsetCap: {
+    // Constants on sm_90: the reserved area is the first 1 KB of shared memory.
+    Operand d = cx.tempOp();
+    cx.emit(Opcode::MOV, {d}, {o.sreg == SReg::ReservedSmemOffsetCap ? Operand::imm(0x400) : Operand::zero()});
     return d;
   }
   default:

@@ -138,9 +138,39 @@ bool lowerCacheControl(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// barrier.cluster.arrive{.release,.relaxed}{.aligned}: [MEMBAR.ALL.GPU; ERRBAR; CGAERRBAR;] UCGABAR_ARV
+// barrier.cluster.wait{.acquire}{.aligned}: UCGABAR_WAIT; CCTL.IVALL
+// The uniform-datapath barrier needs a converged warp: WARPSYNC of all threads (.aligned) or of
+// the active ones (VOTE.ANY activemask).
+bool lowerClusterBarrier(LowerCtx &cx, const ptx::Instruction &in) {
+  if (in.has(ptx::Mod::Aligned)) {
+    cx.emit(Opcode::WARPSYNC, {}, {Operand::imm(-1)});
+  } else {
+    Operand active = cx.tempOp();
+    isa::Modifiers v;
+    v.vote = isa::VoteMode::ANY;
+    cx.emit(Opcode::VOTE, {active, PT()}, {PT()}, v);
+    cx.emit(Opcode::WARPSYNC, {}, {active});
+  }
+  if (in.has(ptx::Mod::Arrive)) {
+    if (!in.has(ptx::Mod::Relaxed)) membar(cx, isa::FenceMode::ALL, isa::Scope::GPU);
+    cx.emit(Opcode::UCGABAR_ARV, {}, {});
+    return true;
+  }
+  if (in.has(ptx::Mod::Wait)) {
+    cx.emit(Opcode::UCGABAR_WAIT, {}, {});
+    isa::Modifiers c;
+    c.cctl = isa::CctlOp::IVALL;
+    cx.emit(Opcode::CCTL, {}, {}, c);
+    return true;
+  }
+  return cx.unsupported("this barrier.cluster form");
+}
+
 } // namespace
 
 void registerSyncOps(Registry &r) {
+  r.add(ptx::Opcode::Barrier, lowerClusterBarrier, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Cluster); });
   r.add(ptx::Opcode::Bar, lowerBar);
   r.add(ptx::Opcode::Barrier, lowerBar, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Cluster); });
   r.add(ptx::Opcode::Membar, lowerMembar);

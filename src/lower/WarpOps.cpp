@@ -106,9 +106,30 @@ bool lowerActivemask(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// elect.sync d|p, membermask: ELECT p, UR, PT (full mask) ; MOV d, UR
+bool lowerElect(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Operand &mask = ops.back();
+  if (!mask.isImm() || static_cast<uint32_t>(mask.bits) != 0xffffffffu)
+    return cx.unsupported("elect.sync with a partial member mask");
+  Operand d = RZ(), p = PT();
+  if (ops[0].kind == ptx::OperandKind::Pair) {
+    d = cx.dst(ops[0].elems[0], ptx::Type::B32);
+    p = cx.dstPred(ops[0].elems[1]);
+  } else {
+    d = cx.dst(ops[0], ptx::Type::B32);
+  }
+  Operand u = cx.tempOp(RegClass::UR);
+  cx.emit(Opcode::WARPSYNC, {}, {cx.src(mask, ptx::Type::B32)});
+  cx.emit(Opcode::ELECT, {p, u}, {PT()});
+  if (d.kind == ori::OperandKind::Reg) cx.emit(Opcode::MOV, {d}, {u});
+  return true;
+}
+
 } // namespace
 
 void registerWarpOps(Registry &r) {
+  r.add(ptx::Opcode::Elect, lowerElect);
   r.add(ptx::Opcode::Shfl, lowerShfl);
   r.add(ptx::Opcode::Vote, lowerVote);
   r.add(ptx::Opcode::Match, lowerMatch);

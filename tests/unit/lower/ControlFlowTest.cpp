@@ -170,3 +170,19 @@ TEST(ControlFlow, TrapAndExit) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ControlFlow, BrxIdxListsEveryTarget) {
+  Lowered l(kernel(".param .u32 n", "  ld.param.u32 %r1, [n];\n  ts: .branchtargets L0, L1;\n  brx.idx %r1, ts;\n"
+                                    "L0:\n  mov.u32 %r2, 1;\n  bra.uni END;\nL1:\n  mov.u32 %r2, 2;\nEND:"));
+  ori::Instr *brx = l.first(Opcode::BRX);
+  ASSERT_TRUE(brx) << l.text();
+  ASSERT_EQ(brx->numUses(), 3u);
+  EXPECT_TRUE(isReg(brx->use(0)));
+  EXPECT_EQ(brx->use(1).block->label(), "L0");
+  EXPECT_EQ(brx->use(2).block->label(), "L1");
+  EXPECT_EQ(brx, brx->parent()->back());
+}
+
+} // namespace
