@@ -11,6 +11,22 @@
 namespace optxas::phases {
 namespace expand {
 
+namespace {
+bool macroIsWide(ori::MacroKind k) {
+  switch (k) {
+  case ori::MacroKind::DIV_U64:
+  case ori::MacroKind::DIV_S64:
+  case ori::MacroKind::REM_U64:
+  case ori::MacroKind::REM_S64:
+  case ori::MacroKind::DIV_F64:
+  case ori::MacroKind::RCP_F64:
+  case ori::MacroKind::SQRT_F64:
+  case ori::MacroKind::RSQRT_F64: return true;
+  default: return false;
+  }
+}
+} // namespace
+
 Site::Site(Emitter &e, Instr *macro, bool generalOnly) : E(e), macro_(macro), generalOnly_(generalOnly) {
   E.setLoc(macro->loc());
   E.clearGuard();
@@ -28,12 +44,13 @@ Site::Site(Emitter &e, Instr *macro, bool generalOnly) : E(e), macro_(macro), ge
   }
   E.setBefore(macro);
   def_ = macro->def(0);
+  if (def_.kind != ori::OperandKind::Reg) {
+    // A discarded result (PTX sink): compute into a scratch register.
+    def_ = E.fn().regOp(E.fn().newVReg(RegClass::R, macroIsWide(macro->macro()) ? 2 : 1));
+  }
   // Immediate inputs are moved into registers; inputs that share a register with the result
   // are copied first.
-  const ori::MacroKind k = macro->macro();
-  const bool wide = k == ori::MacroKind::DIV_U64 || k == ori::MacroKind::DIV_S64 || k == ori::MacroKind::REM_U64 ||
-                    k == ori::MacroKind::REM_S64 || k == ori::MacroKind::DIV_F64 || k == ori::MacroKind::RCP_F64 ||
-                    k == ori::MacroKind::SQRT_F64 || k == ori::MacroKind::RSQRT_F64;
+  const bool wide = macroIsWide(macro->macro());
   for (const Operand &u : macro->uses()) {
     Operand v = u;
     if (u.kind == ori::OperandKind::Imm || u.kind == ori::OperandKind::FImm) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "LowerHarness.h"
 #include "MacroHarness.h"
 
 namespace optxas::test {
@@ -168,6 +169,25 @@ TEST(IntMacros, GuardedMacroRunsOnlyWhenItsGuardHolds) {
   h.setGuard(ev, true);
   ASSERT_TRUE(h.run32(ev, {uint32_t(-100), 7}, got));
   EXPECT_EQ(int32_t(got), -14);
+}
+
+} // namespace
+} // namespace optxas::test
+
+namespace optxas::test {
+namespace {
+
+// A division whose result is discarded (PTX sink) and one with an immediate divisor still expand
+// to valid IR.
+TEST(IntMacros, SinkDestinationAndImmediateDivisor) {
+  Lowered l = lowerText(kernelText("div.u32 _, %r1, %r2; rem.s64 %rd1, %rd2, 1000; div.rn.f32 _, %f1, %f2;"));
+  if (!l.ori) GTEST_SKIP() << "front end: " << l.diagnostics;
+  ori::Function *f = l.fn("k");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(phases::expandMacros(*f).expanded, 3u);
+  DiagEngine vd;
+  EXPECT_TRUE(ori::verifyFunction(*f, vd));
+  EXPECT_TRUE(Lowered::find(*f, isa::Opcode::PSEUDO_MACRO).empty());
 }
 
 } // namespace
