@@ -66,7 +66,8 @@ enum class Variant : uint8_t { None, LO, HI, WIDE, SHL, MOV, IADD, X };
 // PRMT byte-selection mode (default: plain index mode).
 enum class PrmtMode : uint8_t { None, F4E, B4E, RC8, ECL, ECR, RC16 };
 // F2FP packing of the two results into one register.
-enum class PackMode : uint8_t { None, PACK_AB, PACK_B, PACK_AB_MERGE_C, UNPACK_B, MERGE_C };
+enum class PackMode : uint8_t { None, PACK_AB, PACK_B, PACK_AB_MERGE_C, UNPACK_B, MERGE_C,
+                                UNPACK_B_MERGE_C };
 // L2 prefetch size hint of global loads (.LTC64B/.LTC128B/.LTC256B).
 enum class L2Prefetch : uint8_t { None, B64, B128, B256 };
 // Memory-fence kind (MEMBAR.SC / MEMBAR.ALL, FENCE.VIEW.ASYNC.*).
@@ -140,7 +141,9 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, branchUniform)      /* BRA.U: the branch condition is warp-uniform */                   \
   X(bool, divergent)          /* BRA.DIV: taken when the warp is not converged (mask in UR) */    \
   X(bool, collective)         /* WARPSYNC.COLLECTIVE */                                           \
-  X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */
+  X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */        \
+  X(bool, bypass)             /* LDGSTS.BYPASS: cp.async.cg, bypasses L1 */                       \
+  X(bool, zfill)              /* LDGSTS.ZFILL: zero-fill when the predicate operand is false */
 
 struct Modifiers {
 #define OPTXAS_MOD_MEMBER(type, name) type name{};

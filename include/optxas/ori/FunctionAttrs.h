@@ -1,0 +1,43 @@
+// What lowering knows about a function's interface and launch constraints, recorded for the back
+// end (register limits, ABI, frame) and the ELF writer (.nv.info attributes, symbols).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace optxas::ori {
+
+enum class Linkage : uint8_t { Internal, Visible, Extern, Weak, Common };
+
+// One parameter. Kernel parameters live in constant bank 0 at paramBase + offset (0x210 on
+// sm_90); .func parameters are passed per the calling convention (docs/abi.md).
+struct ParamInfo {
+  std::string name;
+  uint32_t offset = 0;     // byte offset within the parameter block
+  uint32_t size = 0;       // bytes
+  uint32_t align = 1;
+  bool isPointer = false;  // `.ptr` attribute or a .u64 the program uses as an address
+};
+
+struct FunctionAttrs {
+  Linkage linkage = Linkage::Visible;
+  std::vector<ParamInfo> params;      // in declaration order
+  std::vector<ParamInfo> results;     // .func return parameters
+  uint32_t paramBytes = 0;            // size of the parameter block
+  uint32_t paramBase = 0;             // bank-0 offset of the first kernel parameter (entries)
+  // Performance-tuning directives (0 = not given).
+  uint32_t maxnreg = 0;
+  std::array<uint32_t, 3> maxntid{0, 0, 0};
+  std::array<uint32_t, 3> reqntid{0, 0, 0};
+  uint32_t minnctapersm = 0;
+  uint32_t maxnctapersm = 0;
+  std::array<uint32_t, 3> reqnctapercluster{0, 0, 0};
+  bool explicitCluster = false;
+  uint32_t maxclusterrank = 0;
+  bool noreturn = false;
+  std::vector<std::string> pragmas;   // .pragma strings ("nounroll", ...)
+};
+
+} // namespace optxas::ori
