@@ -44,6 +44,7 @@ private:
   void readCallGraph();
   void readPrototypes();
   void readRelocations();
+  ResolvedRelocations resolvedState(int target, const std::string &name, const std::vector<Relocation> &relocs);
   void readDebug();
   void checkEverythingUsed();
 
@@ -129,16 +130,20 @@ void Reader::readNotes() {
   {
     ByteReader r(tk);
     out_.toolkit.noteVersion = r.u32();
-    out_.toolkit.reserved = r.u32();
-    uint32_t offs[4];
+    uint32_t offs[5];
     for (auto &o : offs) o = r.u32();
     size_t base = r.pos();
-    std::string *dst[4] = {&out_.toolkit.toolName, &out_.toolkit.toolVersion, &out_.toolkit.toolBranch,
-                           &out_.toolkit.commandLine};
-    for (int k = 0; k < 4; ++k) {
+    std::string *dst[5] = {&out_.toolkit.objectFile, &out_.toolkit.toolName, &out_.toolkit.toolVersion,
+                           &out_.toolkit.toolBranch, &out_.toolkit.commandLine};
+    uint32_t expect = 0;
+    for (int k = 0; k < 5; ++k) {
+      if (offs[k] != expect) fail(".note.nv.tkinfo: strings not stored in order");
       ByteReader s(tk, base + offs[k]);
       *dst[k] = s.cstr();
+      expect += static_cast<uint32_t>(dst[k]->size() + 1);
     }
+    for (size_t k = base + expect; k < tk.size(); ++k)
+      if (tk[k] || k >= ((base + expect + 3) & ~size_t(3))) fail(".note.nv.tkinfo: unexpected trailing bytes");
   }
   auto cu = readNote(".note.nv.cuinfo", kNoteCudaInfo);
   {
@@ -365,6 +370,8 @@ void Reader::readData() {
       if (!f) fail("{}: no such function", n);
       f->sharedSize = s.size;
       f->sharedAlign = static_cast<uint32_t>(s.align);
+      for (const auto &y : syms_)
+        if (y.shndx == si && symType(y.info) == STT_SECTION && y.name == n) f->staticShared = true;
     }
   }
   // Variables: OBJECT symbols (or CUDA object type 13 in relocatable objects) with a section.
@@ -388,6 +395,10 @@ void Reader::readData() {
     if (sec == ".nv.global") v.space = VarSpace::Global;
     else if (sec == ".nv.global.init") v.space = VarSpace::GlobalInit;
     else if (sec == ".nv.constant3") v.space = VarSpace::Constant;
+    else if (startsWith(sec, ".nv.constant2.")) {
+      v.space = VarSpace::OptimizerConstant;
+      v.owner = sec.substr(14);
+    }
     else if (startsWith(sec, ".nv.shared.")) {
       v.space = VarSpace::Shared;
       v.owner = sec.substr(11);
@@ -406,6 +417,7 @@ void Reader::readData() {
     e.size = y.size;
     uint8_t t = symType(y.info);
     if (t == STT_FUNC) e.kind = ExternalSymbol::Kind::Function;
+    else if ((t == STT_OBJECT || t == 13) && (y.other & 0xe0) == 0x40) e.kind = ExternalSymbol::Kind::SharedVariable;
     else if (t == STT_OBJECT || t == 13) e.kind = ExternalSymbol::Kind::Variable;
     else continue;
     out_.externals.push_back(std::move(e));
@@ -444,6 +456,18 @@ void Reader::readReservedSymbols() {
     }
   }
   if (unifiedSeen != 0 && unifiedSeen != 8) fail("incomplete set of unified-table symbols");
+  // The erased placeholder ptxas leaves before the first static shared variable.
+  int erased = 0;
+  for (uint32_t i = 1; i < syms_.size(); ++i) {
+    const auto &y = syms_[i];
+    if (y.nameOffset == 0 && y.info == 0 && y.other == STV_INTERNAL && y.shndx == 0 && y.value == 0 && y.size == 0) {
+      ++erased;
+      useSym(i);
+    }
+  }
+  bool anyStaticShared = false;
+  for (const auto &f : out_.functions) anyStaticShared |= f.staticShared;
+  if (erased != (anyStaticShared ? 1 : 0)) fail("unexpected erased symbols");
   out_.unifiedTableSymbols = unifiedSeen == 8;
   if (out_.reservedSharedSize.has_value() != (img_.findSection(".nv.shared.reserved.0") >= 0)) fail("reserved shared");
 }
@@ -503,22 +527,43 @@ std::vector<Relocation> Reader::relocsFor(int target) {
     const auto &s = img_.sections[si];
     if ((s.type != SHT_REL && s.type != SHT_RELA) || s.info != (uint32_t)target) continue;
     use(si);
-    for (const auto &e : decodeRelocs(s))
-      out.push_back({e.offset, static_cast<RelocType>(e.type), symbolName(e.symbol), e.addend, s.type == SHT_RELA});
+    // ptxas lists each section's relocations newest first; the model keeps creation order.
+    auto entries = decodeRelocs(s);
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+      out.push_back({it->offset, static_cast<RelocType>(it->type), symbolName(it->symbol), it->addend,
+                     s.type == SHT_RELA});
   }
   return out;
+}
+
+// For an executable section whose relocations are all gone: did ptxas keep an empty .rela
+// section, or leave only the names of the .rel/.rela sections it created and removed?
+ResolvedRelocations Reader::resolvedState(int target, const std::string &name, const std::vector<Relocation> &relocs) {
+  if (!relocs.empty() || out_.kind != ObjectKind::Executable) return ResolvedRelocations::None;
+  for (const auto &s : img_.sections)
+    if ((s.type == SHT_RELA || s.type == SHT_REL) && s.info == (uint32_t)target) return ResolvedRelocations::SectionKept;
+  const auto &names = section(strtab_).data;
+  std::string want = ".rela" + name;
+  for (size_t k = 0; k + want.size() < names.size(); ++k)
+    if ((k == 0 || names[k - 1] == 0) && names[k + want.size()] == 0 &&
+        std::equal(want.begin(), want.end(), names.begin() + k))
+      return ResolvedRelocations::SectionRemoved;
+  return ResolvedRelocations::None;
 }
 
 void Reader::readRelocations() {
   for (auto &f : out_.functions) {
     int text = img_.findSection(".text." + f.name);
-    bool hasSection = img_.findSection(".rela.text." + f.name) >= 0 || img_.findSection(".rel.text." + f.name) >= 0;
     f.relocations = relocsFor(text);
-    if (hasSection && f.relocations.empty()) f.keepsResolvedRelocations = true;
+    f.resolved = resolvedState(text, ".text." + f.name, f.relocations);
     if (f.constant2) f.constant2Relocations = relocsFor(img_.findSection(".nv.constant2." + f.name));
   }
   for (auto &b : out_.constantBanks) b.relocations = relocsFor(img_.findSection(fmt::format(".nv.constant{}", b.bank)));
-  if (out_.globalInit) out_.globalInitRelocations = relocsFor(img_.findSection(".nv.global.init"));
+  if (out_.globalInit) {
+    int gi = img_.findSection(".nv.global.init");
+    out_.globalInitRelocations = relocsFor(gi);
+    out_.globalInitResolved = resolvedState(gi, ".nv.global.init", out_.globalInitRelocations);
+  }
   for (auto &d : out_.debugSections) d.relocations = relocsFor(img_.findSection(d.name));
 }
 

@@ -33,8 +33,11 @@ private:
   void createFunction(const Function &f, bool first);
   void createModuleVariables();
   void createVariable(const Variable &v);
-  void createRelocationSections(int target, const std::string &targetName, const std::vector<Relocation> &relocs,
-                                bool relaFirst, bool alwaysBoth);
+  enum class RelocOrder { RelThenRela, RelaThenRel, RelaOnly };
+  void ensureRelocationSections(int target, const std::string &targetName, RelocOrder order);
+  void finishRelocationSections(int target, const std::vector<Relocation> &relocs, bool keepEmptyRela);
+  void createFunctionRelocations(const Function &f);
+  bool isFunction(const std::string &name) const;
   void createGlobalSymbols();
   int createBank(unsigned bank);
   uint8_t variableType() const { return w_.relocatable() ? 13 : STT_OBJECT; }
@@ -44,11 +47,13 @@ private:
   const Cubin &c_;
   ObjectBuilder &b_;
   std::set<std::string> createdExternals_;
+  bool erasedPlaceholder_ = false;
 };
 
 void Creator::run() {
-  // Prototype strings are interned before anything else (they sit at the start of .strtab).
-  for (const auto &p : c_.prototypes) b_.addString(p.prototype);
+  // Prototype strings are interned before anything else (they sit at the start of .strtab),
+  // those of .nv.prototype from its last entry to its first.
+  for (auto p = c_.prototypes.rbegin(); p != c_.prototypes.rend(); ++p) b_.addString(p->prototype);
   for (const auto &p : c_.callGraph.addressTaken) b_.addString(p.second);
   for (const auto &p : c_.callGraph.indirectCalls) b_.addString(p.second);
 
@@ -72,28 +77,39 @@ void Creator::run() {
   for (size_t i = 0; i < c_.functions.size(); ++i) createFunction(c_.functions[i], i == 0);
   if (c_.functions.empty()) createModuleVariables();
 
-  // Debug sections, then the relocation sections of module-level data.
+  // Debug sections, each followed by its relocation sections (.debug_frame's come last).
   for (const auto &d : c_.debugSections) {
     int s = b_.addSection(d.name, SHT_PROGBITS, 0, 1, SectionGroup::Debug);
     w_.debug[d.name] = s;
-    if (d.name == ".debug_frame") b_.addSectionSymbol(s);
+    b_.addSectionSymbol(s);
+    if (d.name != ".debug_frame" && !d.relocations.empty()) {
+      ensureRelocationSections(s, d.name, d.name == ".debug_info" ? RelocOrder::RelaOnly : RelocOrder::RelThenRela);
+    }
   }
-  // Module banks in creation order (bank 4 "pic" is created before bank 3 "user" when both exist).
+  // Module constant banks in creation order (bank 4 "pic" before bank 3 "user" when both exist),
+  // named by their original names.
   std::vector<std::pair<int, unsigned>> banks;
   for (const auto &[bank, sec] : w_.banks) banks.push_back({sec, bank});
   std::sort(banks.begin(), banks.end());
   for (const auto &[sec, bank] : banks) {
-    const ConstantBank *cb = nullptr;
-    for (const auto &x : c_.constantBanks)
-      if (x.bank == bank) cb = &x;
     const char *oldName = bank == 4 ? ".nv.constant.pic" : bank == 3 ? ".nv.constant.user" : nullptr;
-    std::string name = oldName ? oldName : fmt::format(".nv.constant{}", bank);
-    createRelocationSections(sec, name, cb->relocations, false, true);
+    ensureRelocationSections(sec, oldName ? oldName : fmt::format(".nv.constant{}", bank), RelocOrder::RelThenRela);
   }
-  if (w_.globalInit >= 0)
-    createRelocationSections(w_.globalInit, ".nv.global.init", c_.globalInitRelocations, false, false);
+  if (w_.globalInit >= 0 && (!c_.globalInitRelocations.empty() || c_.globalInitResolved != ResolvedRelocations::None)) {
+    // Initialisers holding data addresses come from the PTX parser (RELA only); function
+    // addresses go through the linker path that creates both.
+    bool anyFunction = c_.globalInitResolved != ResolvedRelocations::None;
+    for (const auto &r : c_.globalInitRelocations) anyFunction |= isFunction(r.symbol);
+    ensureRelocationSections(w_.globalInit, ".nv.global.init",
+                             anyFunction ? RelocOrder::RelThenRela : RelocOrder::RelaOnly);
+  }
   for (const auto &d : c_.debugSections)
-    createRelocationSections(w_.debug[d.name], d.name, d.relocations, false, true);
+    if (d.name == ".debug_frame") ensureRelocationSections(w_.debug[d.name], d.name, RelocOrder::RelThenRela);
+  for (const auto &cb : c_.constantBanks) finishRelocationSections(w_.banks.at(cb.bank), cb.relocations, false);
+  if (w_.globalInit >= 0)
+    finishRelocationSections(w_.globalInit, c_.globalInitRelocations,
+                             c_.globalInitResolved == ResolvedRelocations::SectionKept);
+  for (const auto &d : c_.debugSections) finishRelocationSections(w_.debug[d.name], d.relocations, false);
 
   w_.callgraph = b_.addSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, SectionGroup::CallGraph);
   b_.section(w_.callgraph).entsize = 8;
@@ -141,10 +157,7 @@ void Creator::createFunction(const Function &f, bool first) {
     b_.section(fs.shared).infoSection = fs.text;
     if (f.sharedSize) b_.section(fs.shared).size = *f.sharedSize;
     else b_.section(fs.shared).dropped = true;
-    bool hasVars = false;
-    for (const auto &v : c_.variables)
-      if (v.space == VarSpace::Shared && v.owner == f.name) hasVars = true;
-    if (hasVars) b_.addSectionSymbol(fs.shared);
+    if (f.staticShared) b_.addSectionSymbol(fs.shared);
   }
   if (first) {
     if (c_.unifiedTableSymbols)
@@ -160,6 +173,12 @@ void Creator::createFunction(const Function &f, bool first) {
     createModuleVariables();
   }
   if (!f.isKernel()) createInfo();
+  // Before the module's first static shared variable ptxas creates, and erases, a symbol with a
+  // 20-character name: the name's bytes stay behind as zeros, the symbol as an empty entry.
+  if (f.staticShared && !erasedPlaceholder_) {
+    erasedPlaceholder_ = true;
+    b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
+  }
   // Shared variables owned by this function (relocatable objects keep their symbols).
   for (const auto &v : c_.variables)
     if (v.space == VarSpace::Shared && v.owner == f.name) createVariable(v);
@@ -170,18 +189,52 @@ void Creator::createFunction(const Function &f, bool first) {
     b_.section(fs.bank2).data = *f.constant2;
     b_.renameSection(fs.bank2, ".nv.constant2." + f.name);
     b_.addSectionSymbol(fs.bank2);
+    if (!w_.relocatable()) ensureRelocationSections(fs.bank2, ".nv.constant.optimizer." + f.name, RelocOrder::RelaOnly);
   }
   for (const auto &s : f.subroutines)
     b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
-  bool relaFirst = false;
-  if (w_.relocatable())
-    for (const auto &r : f.relocations)
-      for (const auto &g : c_.functions)
-        if (g.name == r.symbol) relaFirst = true;
-  if (!f.relocations.empty() || f.keepsResolvedRelocations)
-    createRelocationSections(fs.text, ".text." + f.name, f.relocations, relaFirst, true);
-  if (f.constant2)
-    createRelocationSections(fs.bank2, ".nv.constant.optimizer." + f.name, f.constant2Relocations, false, false);
+  createFunctionRelocations(f);
+  if (f.constant2) {
+    if (w_.relocatable())
+      ensureRelocationSections(fs.bank2, ".nv.constant.optimizer." + f.name, RelocOrder::RelaOnly);
+    finishRelocationSections(fs.bank2, f.constant2Relocations, true);
+  }
+}
+
+bool Creator::isFunction(const std::string &name) const {
+  for (const auto &g : c_.functions)
+    if (g.name == name) return true;
+  for (const auto &e : c_.externals)
+    if (e.name == name && e.kind == ExternalSymbol::Kind::Function) return true;
+  return false;
+}
+
+// A function's relocation sections appear while its relocations are created: code relocations
+// (calls, return addresses, optimizer-constant references) create .rela first; data-address
+// relocations create .rel then .rela. The optimizer-constant symbols appear at first use.
+void Creator::createFunctionRelocations(const Function &f) {
+  auto &fs = w_.fn[f.name];
+  std::string name = ".text." + f.name;
+  if (f.relocations.empty()) {
+    if (f.resolved != ResolvedRelocations::None) ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
+    finishRelocationSections(fs.text, f.relocations, f.resolved == ResolvedRelocations::SectionKept);
+    return;
+  }
+  for (const auto &r : f.relocations) {
+    const Variable *opt = nullptr;
+    for (const auto &v : c_.variables)
+      if (v.name == r.symbol && v.space == VarSpace::OptimizerConstant) opt = &v;
+    if (opt && b_.findSymbol(opt->name) < 0) createVariable(*opt);
+    int target = b_.findSymbol(r.symbol);
+    if (target >= 0 && !b_.isNamed(target)) b_.nameSymbol(target);
+    bool code = r.symbol == f.name || opt || isFunction(r.symbol);
+    if (code) ensureRelocationSections(fs.text, name, RelocOrder::RelaOnly);
+    else ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
+  }
+  if (!f.relocations.empty()) ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
+  finishRelocationSections(fs.text, f.relocations, false);
+  for (const auto &v : c_.variables)
+    if (v.space == VarSpace::Shared && v.owner == f.name) b_.nameSymbol(b_.findSymbol(v.name));
 }
 
 void Creator::createModuleVariables() {
@@ -200,7 +253,7 @@ void Creator::createModuleVariables() {
     if (v.name == firstSlot) firstSlotIsVariable = true;
   if (pic && !firstSlotIsVariable) createBank(4);
   for (const auto &v : c_.variables) {
-    if (v.space == VarSpace::Shared) continue;
+    if (v.space == VarSpace::Shared || v.space == VarSpace::OptimizerConstant) continue;
     createVariable(v);
     if (pic && v.name == firstSlot) createBank(4);
   }
@@ -233,6 +286,7 @@ uint8_t Creator::variableOther(const Variable &v) const {
     case VarSpace::GlobalInit: other |= 0x20; break;
     case VarSpace::Constant: other |= 0x80; break;
     case VarSpace::Shared: other |= 0x40; break;
+    case VarSpace::OptimizerConstant: other |= 0x80; break;
     }
   }
   return other;
@@ -261,48 +315,55 @@ void Creator::createVariable(const Variable &v) {
     break;
   case VarSpace::Constant: sec = createBank(3); break;
   case VarSpace::Shared: sec = w_.fn[v.owner].shared; break;
+  case VarSpace::OptimizerConstant: sec = w_.fn[v.owner].bank2; break;
   }
-  b_.addSymbol(v.name, symInfo(v.global ? STB_GLOBAL : STB_LOCAL, variableType()), variableOther(v), sec, v.offset,
-               v.size);
+  uint8_t info = symInfo(v.global ? STB_GLOBAL : STB_LOCAL, variableType());
+  if (v.space == VarSpace::Shared) // named at first use (see createFunctionRelocations)
+    b_.addUnnamedSymbol(v.name, info, variableOther(v), sec, v.offset, v.size);
+  else
+    b_.addSymbol(v.name, info, variableOther(v), sec, v.offset, v.size);
 }
 
-void Creator::createRelocationSections(int target, const std::string &targetName, const std::vector<Relocation> &relocs,
-                                       bool relaFirst, bool alwaysBoth) {
-  bool anyRel = false, anyRela = false;
-  for (const auto &r : relocs) (r.explicitAddend ? anyRela : anyRel) = true;
+// Creates ".rel<target>" and/or ".rela<target>" (if not there yet) in the given order.
+void Creator::ensureRelocationSections(int target, const std::string &targetName, RelocOrder order) {
   auto make = [&](bool rela) {
+    auto &m = rela ? w_.rela : w_.rel;
+    if (m.count(target)) return;
     int s = b_.addSection((rela ? ".rela" : ".rel") + targetName, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK, 8,
                           SectionGroup::Relocations);
     b_.section(s).entsize = rela ? 24 : 16;
     b_.section(s).linkSection = w_.symtab;
     b_.section(s).infoSection = target;
-    (rela ? w_.rela : w_.rel)[target] = s;
-    // An empty section survives only when nothing at all was left to relocate.
-    bool keep = rela ? (anyRela || !anyRel) : anyRel;
-    b_.section(s).dropped = !keep;
+    m[target] = s;
   };
-  if (relaFirst) {
-    make(true);
-    make(false);
-  } else {
-    if (alwaysBoth || anyRel) make(false);
-    make(true);
+  switch (order) {
+  case RelocOrder::RelThenRela: make(false), make(true); break;
+  case RelocOrder::RelaThenRel: make(true), make(false); break;
+  case RelocOrder::RelaOnly: make(true); break;
   }
-  // Relocation sections of a renamed bank follow the new name in .shstrtab only.
-  if (targetName != b_.section(target).name) {
-    for (bool rela : {false, true}) {
-      auto &m = rela ? w_.rela : w_.rel;
-      auto it = m.find(target);
-      if (it == m.end() || b_.section(it->second).dropped) continue;
-      b_.renameSection(it->second, (rela ? ".rela" : ".rel") + b_.section(target).name, false);
-    }
+}
+
+// Drops relocation sections that stay empty (an empty .rela survives when `keepEmptyRela`), and
+// renames the survivors in .shstrtab when their target section was renamed.
+void Creator::finishRelocationSections(int target, const std::vector<Relocation> &relocs, bool keepEmptyRela) {
+  bool anyRel = false, anyRela = false;
+  for (const auto &r : relocs) (r.explicitAddend ? anyRela : anyRel) = true;
+  for (bool rela : {false, true}) {
+    auto &m = rela ? w_.rela : w_.rel;
+    auto it = m.find(target);
+    if (it == m.end()) continue;
+    auto &sec = b_.section(it->second);
+    sec.dropped = rela ? !(anyRela || keepEmptyRela) : !anyRel;
+    std::string want = (rela ? ".rela" : ".rel") + b_.section(target).name;
+    if (!sec.dropped && sec.name != want) b_.renameSection(it->second, want, false);
   }
 }
 
 void Creator::createGlobalSymbols() {
   auto createExternalsOf = [&](const Function &f) {
+    // Externals are declared in the order of the relocation list as written (newest first).
     std::vector<std::string> refs;
-    for (const auto &r : f.relocations) refs.push_back(r.symbol);
+    for (auto r = f.relocations.rbegin(); r != f.relocations.rend(); ++r) refs.push_back(r->symbol);
     if (const Attribute *a = f.find(NvInfoKind::EXTERNS))
       for (const auto &s : a->symbols) refs.push_back(s);
     for (const auto &n : refs)

@@ -112,6 +112,7 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
     std::vector<ElfSegment> loads;
     for (const auto &g : groups) {
       bool any = false;
+      uint64_t nobits = 0;
       ElfSegment seg{PT_LOAD, g.flags, 0, 0, 0, 0, 0, 8};
       for (size_t k = 1; k < order.size(); ++k) {
         const BuildSection &s = secs[order[k]];
@@ -121,8 +122,9 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
         if (!any) seg.offset = e.offset;
         any = true;
         if (!occupiesNoFileSpace(s)) seg.filesz = e.offset + e.size - seg.offset;
-        seg.memsz = std::max(seg.memsz, e.offset + e.size - seg.offset);
+        else nobits += e.size;
       }
+      seg.memsz = seg.filesz + nobits; // the NOBITS sections are counted one after another
       if (any) loads.push_back(seg);
     }
     uint64_t n = 2 + loads.size();
@@ -134,6 +136,7 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
     for (auto &l : loads) img.segments.push_back(l);
     end = img.phoff + 56 * n;
   }
+  if (img.segments.empty()) img.phentsize = 0;
   img.fileSize = end;
   return serializeElf(img);
 }

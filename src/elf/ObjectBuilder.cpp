@@ -70,6 +70,24 @@ int ObjectBuilder::addSymbol(const std::string &name, uint8_t info, uint8_t othe
   return static_cast<int>(symbols_.size() - 1);
 }
 
+int ObjectBuilder::addUnnamedSymbol(const std::string &name, uint8_t info, uint8_t other, int section, uint64_t value,
+                                    uint64_t size) {
+  BuildSymbol y;
+  y.name = name;
+  y.info = info;
+  y.other = other;
+  y.section = section;
+  y.value = value;
+  y.size = size;
+  symbols_.push_back(std::move(y));
+  return static_cast<int>(symbols_.size() - 1);
+}
+
+void ObjectBuilder::nameSymbol(int symbol) {
+  auto &y = symbols_[symbol];
+  if (!y.stName) y.stName = strtab_.add(y.name);
+}
+
 int ObjectBuilder::addSectionSymbol(int section) {
   auto &s = sections_[section];
   if (s.symbol >= 0) return s.symbol;

@@ -81,6 +81,12 @@ public:
   int addSymbol(const std::string &name, uint8_t info, uint8_t other, int section, uint64_t value = 0,
                 uint64_t size = 0);
   int addSectionSymbol(int section);
+  // A symbol whose name is interned into .strtab later (nameSymbol), as ptxas does for static
+  // shared variables of relocatable objects.
+  int addUnnamedSymbol(const std::string &name, uint8_t info, uint8_t other, int section, uint64_t value,
+                       uint64_t size);
+  void nameSymbol(int symbol);
+  bool isNamed(int symbol) const { return symbols_[symbol].stName != 0 || symbols_[symbol].name.empty(); }
   // Renames in place in .shstrtab, and in .strtab too when `inStrtab`.
   void renameSection(int section, const std::string &newName, bool inStrtab = true);
   void eraseSymbol(int symbol); // name zeroed, symbol becomes LOCAL INTERNAL NOTYPE UND

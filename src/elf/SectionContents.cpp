@@ -28,10 +28,9 @@ std::vector<uint8_t> note(uint32_t type, const std::vector<uint8_t> &desc) {
 std::vector<uint8_t> toolkitNote(const ToolkitNote &t) {
   std::vector<uint8_t> strings;
   ByteWriter s(strings);
-  s.u8(0);
-  uint32_t offs[4];
-  const std::string *src[4] = {&t.toolName, &t.toolVersion, &t.toolBranch, &t.commandLine};
-  for (int i = 0; i < 4; ++i) {
+  uint32_t offs[5];
+  const std::string *src[5] = {&t.objectFile, &t.toolName, &t.toolVersion, &t.toolBranch, &t.commandLine};
+  for (int i = 0; i < 5; ++i) {
     offs[i] = static_cast<uint32_t>(strings.size());
     s.cstr(*src[i]);
   }
@@ -39,7 +38,6 @@ std::vector<uint8_t> toolkitNote(const ToolkitNote &t) {
   std::vector<uint8_t> desc;
   ByteWriter d(desc);
   d.u32(t.noteVersion);
-  d.u32(t.reserved);
   for (uint32_t o : offs) d.u32(o);
   d.bytes(strings);
   return note(kNoteToolkitInfo, desc);
@@ -101,12 +99,13 @@ void fillRelocations(WriterState &w, int target, const std::vector<Relocation> &
   for (bool rela : {false, true}) {
     auto &m = rela ? w.rela : w.rel;
     auto it = m.find(target);
+    // Newest first, as ptxas writes them.
     std::vector<ElfReloc> entries;
-    for (const auto &r : relocs)
-      if (r.explicitAddend == rela)
+    for (auto ri = relocs.rbegin(); ri != relocs.rend(); ++ri)
+      if (const Relocation &r = *ri; r.explicitAddend == rela)
         entries.push_back({r.offset, static_cast<uint32_t>(w.symbolIndex(r.symbol)), static_cast<uint32_t>(r.type),
                            rela ? r.addend : 0});
-    if (it == m.end()) {
+    if (it == m.end() || w.b.section(it->second).dropped) {
       if (!entries.empty()) throw WriteError("relocations without a relocation section");
       continue;
     }

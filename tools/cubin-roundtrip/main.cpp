@@ -36,6 +36,35 @@ static void describe(const std::vector<uint8_t> &a, const std::vector<uint8_t> &
                  i, x.name, y.name, x.type, y.type, x.flags, y.flags, x.offset, y.offset, x.size, y.size, x.link,
                  y.link, x.info, y.info, x.align, y.align, x.nameOffset, y.nameOffset,
                  x.data != y.data ? " (contents differ)" : "");
+      if (x.data != y.data && x.type == 3) {
+        auto split = [](const std::vector<uint8_t> &d) {
+          std::vector<std::string> v;
+          std::string cur;
+          for (uint8_t ch : d) {
+            if (ch) cur += char(ch);
+            else v.push_back(cur.empty() ? "''" : cur), cur.clear();
+          }
+          return v;
+        };
+        auto p = split(x.data), q = split(y.data);
+        size_t k = 0;
+        while (k < p.size() && k < q.size() && p[k] == q[k]) ++k;
+        fmt::print("   strings diverge at #{}:\n", k);
+        for (size_t j = k >= 3 ? k - 3 : 0; j < k + 6 && (j < p.size() || j < q.size()); ++j)
+          fmt::print("     {:40} | {}\n", j < p.size() ? p[j] : "-", j < q.size() ? q[j] : "-");
+      }
+      if (x.data != y.data && x.type == 2) {
+        auto sp = decodeSymbols(x, ia.sections[2]), sq = decodeSymbols(y, ib.sections[2]);
+        for (size_t k = 0; k < std::max(sp.size(), sq.size()); ++k) {
+          auto show = [](const std::vector<ElfSymbol> &v, size_t k) {
+            if (k >= v.size()) return std::string("-");
+            const auto &e = v[k];
+            return fmt::format("{} i{:#x} o{:#x} s{} v{:#x} z{:#x}", e.name, e.info, e.other, e.shndx, e.value, e.size);
+          };
+          auto a1 = show(sp, k), b1 = show(sq, k);
+          if (a1 != b1) fmt::print("   sym {}: {} | {}\n", k, a1, b1);
+        }
+      }
       if (x.data != y.data && (x.type == 3 || x.type == 2)) {
         for (size_t k = 0; k < std::max(x.data.size(), y.data.size()); ++k) {
           int p = k < x.data.size() ? x.data[k] : -1, q = k < y.data.size() ? y.data[k] : -1;
@@ -47,6 +76,17 @@ static void describe(const std::vector<uint8_t> &a, const std::vector<uint8_t> &
       }
     }
   }
+  for (size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    if (a[k] != b[k]) {
+      std::string where = "header";
+      for (const auto &x : ia.sections)
+        if (x.type != 8 && k >= x.offset && k < x.offset + x.size) where = x.name;
+      if (k >= ia.shoff && k < ia.shoff + 64 * ia.sections.size())
+        where = fmt::format("section header {}", (k - ia.shoff) / 64);
+      if (ia.phoff && k >= ia.phoff) where = "program headers";
+      fmt::print("first differing byte at {:#x} ({})\n", k, where);
+      break;
+    }
   if (ia.flags != ib.flags) fmt::print("e_flags {:#x} vs {:#x}\n", ia.flags, ib.flags);
   if (ia.shoff != ib.shoff || ia.phoff != ib.phoff) fmt::print("shoff {:#x}/{:#x} phoff {:#x}/{:#x}\n", ia.shoff, ib.shoff, ia.phoff, ib.phoff);
   for (size_t i = 0; i < std::min(ia.segments.size(), ib.segments.size()); ++i) {

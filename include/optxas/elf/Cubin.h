@@ -33,7 +33,7 @@ enum class ObjectKind : uint8_t { Executable, Relocatable }; // ET_EXEC, or ET_R
 // .note.nv.tkinfo: which tool made the cubin. The writer reproduces whatever strings it holds.
 struct ToolkitNote {
   uint32_t noteVersion = 2;
-  uint32_t reserved = 0; // second header word; 0 in every ptxas 13.0 cubin
+  std::string objectFile; // the output file name; ptxas records it with -g only
   std::string toolName, toolVersion, toolBranch, commandLine;
   bool operator==(const ToolkitNote &) const = default;
 };
@@ -56,6 +56,11 @@ struct Relocation {
   bool explicitAddend = true; // RELA (true) or REL (false) entry
   bool operator==(const Relocation &) const = default;
 };
+
+// Executables: ptxas applies some relocations itself (local calls, shared-memory offsets,
+// function addresses in initialisers). Whether a section had such relocations, and whether ptxas
+// then kept the empty relocation section or removed it, is not visible in the data itself.
+enum class ResolvedRelocations : uint8_t { None, SectionRemoved, SectionKept };
 
 // One attribute of a function's .nv.info.<fn> section. Attributes whose words are symbol
 // indices in the file (EXTERNS) carry symbol names instead; everything else keeps its words.
@@ -92,11 +97,13 @@ struct Subroutine {
 };
 
 // A module variable (.global, .const, .shared). Its section follows from space/owner.
-enum class VarSpace : uint8_t { Global, GlobalInit, Constant, Shared };
+// OptimizerConstant: a block of the owner's bank 2 (".nv.constant2.<fn>") that the code addresses
+// through a symbol "<fn>.const_opt.<start>.<end>" (relocatable objects only).
+enum class VarSpace : uint8_t { Global, GlobalInit, Constant, Shared, OptimizerConstant };
 struct Variable {
   std::string name;
   VarSpace space = VarSpace::Global;
-  std::string owner;   // Shared: the function whose .nv.shared.<fn> holds it
+  std::string owner;   // Shared/OptimizerConstant: the function whose section holds it
   uint64_t offset = 0; // within its section
   uint64_t size = 0;
   bool global = false; // GLOBAL binding (visible to the linker) vs LOCAL
@@ -121,8 +128,8 @@ struct Function {
   bool global = true;     // GLOBAL binding (LOCAL for static device functions)
   uint8_t visibility = 0; // STV_* in st_other bits 0-1
   std::vector<uint8_t> code;
-  std::vector<Relocation> relocations;  // on .text.<name>
-  bool keepsResolvedRelocations = false; // EXEC: ptxas resolved every entry but kept the section
+  std::vector<Relocation> relocations; // on .text.<name>, in the order they were created
+  ResolvedRelocations resolved = ResolvedRelocations::None;
   std::vector<Subroutine> subroutines;
 
   // Resource usage (module .nv.info).
@@ -141,6 +148,7 @@ struct Function {
   // Shared memory (.nv.shared.<fn>): total size and alignment of the section, if it exists.
   std::optional<uint64_t> sharedSize;
   uint32_t sharedAlign = 0;
+  bool staticShared = false; // it declares .shared variables (executables keep no symbols for them)
   // Per-function constant bank 2 (.nv.constant2.<fn>: jump tables and optimizer constants).
   std::optional<std::vector<uint8_t>> constant2;
   std::vector<Relocation> constant2Relocations;
@@ -210,6 +218,7 @@ struct Cubin {
   std::optional<std::vector<uint8_t>> globalInit; // .nv.global.init
   uint32_t globalInitAlign = 0;
   std::vector<Relocation> globalInitRelocations;
+  ResolvedRelocations globalInitResolved = ResolvedRelocations::None;
   CallGraph callGraph;
   std::vector<Prototype> prototypes;
   std::vector<DebugSection> debugSections; // .debug_frame first when present
