@@ -49,6 +49,8 @@ std::unique_ptr<ptx::Module> Compiler::parseAndCheck(std::string_view text, std:
   ptx::CheckOptions copts;
   copts.archSm = opts_.arch.number;
   copts.archSuffix = opts_.arch.suffix;
+  copts.archVirtual = opts_.arch.isVirtual();
+  copts.archName = opts_.arch.name();
   ptx::Checker checker(copts, diags_);
   ptx::ParseOptions popts;
   popts.checker = &checker;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -43,6 +44,7 @@ private:
   void readReservedSymbols();
   void readCallGraph();
   void readPrototypes();
+  void readRelocationActions();
   void readRelocations();
   ResolvedRelocations resolvedState(int target, const std::string &name, const std::vector<Relocation> &relocs);
   void readDebug();
@@ -64,6 +66,7 @@ private:
   std::set<int> usedSections_;
   std::set<uint32_t> usedSymbols_;
   std::map<std::string, int> functionIndexBySection_; // ".text.f" -> index in out_.functions
+  std::map<std::string, uint32_t> legacyRegCount_;    // sm_8x register counts from .text sh_info
 };
 
 void Reader::run() {
@@ -75,6 +78,7 @@ void Reader::run() {
   readData();
   readCallGraph();
   readPrototypes();
+  readRelocationActions();
   readDebug();
   readRelocations();
   checkEverythingUsed();
@@ -175,25 +179,28 @@ void Reader::readFunctions() {
     f.code = s.data;
     if (s.type != SHT_PROGBITS || s.flags != (SHF_ALLOC | SHF_EXECINSTR) || s.align != 128 || s.link != (uint32_t)symtab_)
       fail("{}: unexpected section header", s.name);
-    // The function symbol: sh_info of the text section.
-    if (s.info >= syms_.size()) fail("{}: bad sh_info", s.name);
-    const auto &fs = syms_[s.info];
+    // The function symbol: sh_info of the text section (sm_8x: register count in bits 24-31).
+    uint32_t symIndex = s.info, regHigh = 0;
+    if (out_.target.sm < 90) symIndex = s.info & 0xffffff, regHigh = s.info >> 24;
+    if (symIndex >= syms_.size()) fail("{}: bad sh_info", s.name);
+    const auto &fs = syms_[symIndex];
     if (fs.name != f.name || symType(fs.info) != STT_FUNC || fs.shndx != si) fail("{}: function symbol mismatch", s.name);
-    useSym(s.info);
+    useSym(symIndex);
+    legacyRegCount_[f.name] = regHigh;
     f.kind = (fs.other & STO_CUDA_ENTRY) ? FunctionKind::Kernel : FunctionKind::Device;
     f.global = symBind(fs.info) == STB_GLOBAL;
-    if (symBind(fs.info) == STB_WEAK) fail("{}: weak function symbols are not modelled", f.name);
+    f.weak = symBind(fs.info) == STB_WEAK;
     f.visibility = fs.other & 3;
     if ((fs.other & ~3 & ~STO_CUDA_ENTRY) != 0) fail("{}: unexpected st_other {:#x}", f.name, fs.other);
     if (fs.value != 0 || fs.size != f.code.size()) fail("{}: function symbol value/size mismatch", f.name);
     // Section symbol and local function symbols (subroutines) inside this section.
     for (uint32_t i = 1; i < syms_.size(); ++i) {
       const auto &y = syms_[i];
-      if (y.shndx != si || i == s.info) continue;
+      if (y.shndx != si || i == symIndex) continue;
       if (symType(y.info) == STT_SECTION && y.name == s.name) {
         useSym(i);
-      } else if (symType(y.info) == STT_FUNC && symBind(y.info) != STB_GLOBAL) {
-        Subroutine sub{y.name, y.value, y.size, symBind(y.info) == STB_WEAK, 0};
+      } else if (symType(y.info) == STT_FUNC) {
+        Subroutine sub{y.name, y.value, y.size, symBind(y.info) == STB_WEAK, symBind(y.info) == STB_GLOBAL, 0};
         if (y.other != 0) fail("{}: subroutine st_other {:#x}", y.name, y.other);
         f.subroutines.push_back(sub);
         useSym(i);
@@ -255,6 +262,9 @@ void Reader::readModuleInfo() {
     default: fail(".nv.info: unexpected attribute {}", nvInfoKindName(r.kind));
     }
   }
+  if (out_.target.sm < 90)
+    for (const auto &f : out_.functions)
+      if (legacyRegCount_[f.name] != f.registerCount) fail("{}: .text sh_info register count mismatch", f.name);
   for (auto &f : out_.functions) {
     int si = img_.findSection(".nv.info." + f.name);
     if (si < 0) continue;
@@ -272,6 +282,7 @@ void Reader::readFunctionInfo(Function &f, const ElfSection &s) {
   std::vector<NvInfoRecord> recs;
   if (auto err = decodeNvInfo(s.data, recs)) fail("{}: {}", s.name, *err);
   bool sawParamCbank = false, sawParamSize = false;
+  uint32_t paramCbankSize = 0;
   for (const auto &r : recs) {
     auto kind = static_cast<NvInfoKind>(r.kind);
     auto w = r.words();
@@ -300,7 +311,7 @@ void Reader::readFunctionInfo(Function &f, const ElfSection &s) {
       std::string bank = symbolName(w[0]);
       if (bank != ".nv.constant0." + f.name) fail("{}: PARAM_CBANK names {}", s.name, bank);
       if ((w[1] & 0xffff) != out_.target.paramBase()) fail("{}: parameter base {:#x}", s.name, w[1] & 0xffff);
-      if (!sawParamSize || (w[1] >> 16) != f.paramBlockSize) fail("{}: PARAM_CBANK size mismatch", s.name);
+      paramCbankSize = w[1] >> 16;
       sawParamCbank = true;
       break;
     }
@@ -321,6 +332,7 @@ void Reader::readFunctionInfo(Function &f, const ElfSection &s) {
     }
   }
   if (sawParamSize != sawParamCbank) fail("{}: CBANK_PARAM_SIZE without PARAM_CBANK", s.name);
+  if (sawParamCbank && paramCbankSize != f.paramBlockSize) fail("{}: PARAM_CBANK size mismatch", s.name);
 }
 
 // Constant banks, global data, shared memory.
@@ -386,6 +398,18 @@ void Reader::readData() {
     if (t != STT_OBJECT && t != 13) continue;
     if (y.shndx == SHN_UNDEF) continue;
     const std::string &sec = img_.sections.at(y.shndx).name;
+    if ((y.name == "_param" || y.name == "_SREG") && startsWith(sec, ".nv.constant0.")) {
+      // sm_8x relocatable objects: a symbol over each kernel's parameters, or over the area
+      // before them when there are none (derived by the writer).
+      const Function *f = out_.findFunction(sec.substr(14));
+      bool none = f && f->paramBlockSize == 0;
+      uint64_t value = none ? 0 : out_.target.paramBase(), size = none ? out_.target.paramBase() : f ? f->paramBlockSize : 0;
+      if (!f || y.name != (none ? "_SREG" : "_param") || y.value != value || y.size != size ||
+          y.other != (0x80 | STV_INTERNAL) || y.info != symInfo(STB_LOCAL, 13))
+        fail("unexpected {} symbol in {}", y.name, sec);
+      useSym(i);
+      continue;
+    }
     Variable v;
     v.name = y.name;
     v.offset = y.value;
@@ -467,7 +491,7 @@ void Reader::readReservedSymbols() {
   }
   bool anyStaticShared = false;
   for (const auto &f : out_.functions) anyStaticShared |= f.staticShared;
-  if (erased != (anyStaticShared ? 1 : 0)) fail("unexpected erased symbols");
+  if (erased != (anyStaticShared && out_.target.sm >= 90 ? 1 : 0)) fail("unexpected erased symbols");
   out_.unifiedTableSymbols = unifiedSeen == 8;
   if (out_.reservedSharedSize.has_value() != (img_.findSection(".nv.shared.reserved.0") >= 0)) fail("reserved shared");
 }
@@ -500,15 +524,33 @@ void Reader::readCallGraph() {
   if (group != 4) fail(".nv.callgraph: missing markers");
 }
 
+void Reader::readRelocationActions() {
+  int i = img_.findSection(".nv.rel.action");
+  if (i < 0) return;
+  use(i);
+  const auto &s = section(i);
+  if (s.type != SHT_CUDA_RELOCINFO || s.align != 8 || s.entsize != 8 || s.flags || s.link || s.info)
+    fail(".nv.rel.action: unexpected section header");
+  out_.relocationActions = s.data;
+}
+
 void Reader::readPrototypes() {
   int i = img_.findSection(".nv.prototype");
   if (i < 0) return;
   use(i);
   ByteReader r(section(i).data);
+  std::vector<std::pair<uint32_t, Prototype>> entries;
+  uint32_t lastSym = 0;
   while (r.remaining() >= 8) {
     uint32_t sym = r.u32(), str = r.u32();
-    out_.prototypes.push_back({symbolName(sym), stringAt(section(strtab_).data, str)});
+    if (sym <= lastSym) fail(".nv.prototype: entries not in symbol order");
+    lastSym = sym;
+    entries.push_back({str, {symbolName(sym), stringAt(section(strtab_).data, str)}});
   }
+  // The model lists prototypes in declaration order, which is the order their strings were
+  // interned in; the section itself is sorted by symbol.
+  std::stable_sort(entries.begin(), entries.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &e : entries) out_.prototypes.push_back(std::move(e.second));
 }
 
 void Reader::readDebug() {
@@ -536,19 +578,29 @@ std::vector<Relocation> Reader::relocsFor(int target) {
   return out;
 }
 
-// For an executable section whose relocations are all gone: did ptxas keep an empty .rela
-// section, or leave only the names of the .rel/.rela sections it created and removed?
+// For an executable section whose relocations are all gone: which relocation sections did
+// ptxas create (their names stay in .strtab, in creation order), and did the .rela survive?
 ResolvedRelocations Reader::resolvedState(int target, const std::string &name, const std::vector<Relocation> &relocs) {
-  if (!relocs.empty() || out_.kind != ObjectKind::Executable) return ResolvedRelocations::None;
+  ResolvedRelocations r;
+  if (!relocs.empty() || out_.kind != ObjectKind::Executable) return r;
   for (const auto &s : img_.sections)
-    if ((s.type == SHT_RELA || s.type == SHT_REL) && s.info == (uint32_t)target) return ResolvedRelocations::SectionKept;
-  const auto &names = section(strtab_).data;
-  std::string want = ".rela" + name;
-  for (size_t k = 0; k + want.size() < names.size(); ++k)
-    if ((k == 0 || names[k - 1] == 0) && names[k + want.size()] == 0 &&
-        std::equal(want.begin(), want.end(), names.begin() + k))
-      return ResolvedRelocations::SectionRemoved;
-  return ResolvedRelocations::None;
+    if (s.type == SHT_RELA && s.info == (uint32_t)target) r.keptEmptyRela = true;
+    else if (s.type == SHT_REL && s.info == (uint32_t)target) fail("{}: unexpected empty .rel section", name);
+  auto find = [&](const std::string &want) -> long {
+    const auto &names = section(strtab_).data;
+    for (size_t k = 0; k + want.size() < names.size(); ++k)
+      if ((k == 0 || names[k - 1] == 0) && names[k + want.size()] == 0 &&
+          std::equal(want.begin(), want.end(), names.begin() + k))
+        return static_cast<long>(k);
+    return -1;
+  };
+  long rel = find(".rel" + name), rela = find(".rela" + name);
+  using C = ResolvedRelocations::Created;
+  if (rel >= 0 && rela >= 0) r.created = rel < rela ? C::RelThenRela : C::RelaThenRel;
+  else if (rel >= 0) r.created = C::Rel;
+  else if (rela >= 0) r.created = C::Rela;
+  if (r.keptEmptyRela && rela < 0) fail("{}: kept relocation section without a name", name);
+  return r;
 }
 
 void Reader::readRelocations() {

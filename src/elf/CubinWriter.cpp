@@ -14,6 +14,7 @@
 namespace optxas::elf {
 
 int WriterState::symbolIndex(const std::string &name) const {
+  if (name.empty()) return 0; // relocations without a symbol (e.g. R_CUDA_YIELD_*)
   int i = const_cast<ObjectBuilder &>(b).findSymbol(name);
   if (i < 0) throw WriteError(fmt::format("reference to unknown symbol '{}'", name));
   return i;
@@ -33,7 +34,10 @@ private:
   void createFunction(const Function &f, bool first);
   void createModuleVariables();
   void createVariable(const Variable &v);
-  enum class RelocOrder { RelThenRela, RelaThenRel, RelaOnly };
+  enum class RelocOrder { RelThenRela, RelaThenRel, RelaOnly, RelOnly };
+  void ensureRelocationSectionsByUse(int target, const std::string &targetName, const std::vector<Relocation> &relocs);
+  void createLegacyParamBank(const Function &f);
+  void ensureResolvedRelocationSections(int target, const std::string &targetName, const ResolvedRelocations &r);
   void ensureRelocationSections(int target, const std::string &targetName, RelocOrder order);
   void finishRelocationSections(int target, const std::vector<Relocation> &relocs, bool keepEmptyRela);
   void createFunctionRelocations(const Function &f);
@@ -51,9 +55,9 @@ private:
 };
 
 void Creator::run() {
-  // Prototype strings are interned before anything else (they sit at the start of .strtab),
-  // those of .nv.prototype from its last entry to its first.
-  for (auto p = c_.prototypes.rbegin(); p != c_.prototypes.rend(); ++p) b_.addString(p->prototype);
+  // Prototype strings are interned before anything else (they sit at the start of .strtab), in
+  // declaration order.
+  for (const auto &p : c_.prototypes) b_.addString(p.prototype);
   for (const auto &p : c_.callGraph.addressTaken) b_.addString(p.second);
   for (const auto &p : c_.callGraph.indirectCalls) b_.addString(p.second);
 
@@ -66,13 +70,17 @@ void Creator::run() {
   b_.section(shndx).dropped = true;
   w_.tkinfo = b_.addSection(".note.nv.tkinfo", SHT_NOTE, SHF_CUDA_NOTE_TOOLKIT, 4, SectionGroup::Notes);
   b_.addSectionSymbol(w_.tkinfo);
-  w_.cuinfo = b_.addSection(".note.nv.cuinfo", SHT_NOTE, SHF_CUDA_NOTE_KEEP | SHF_INFO_LINK, 4, SectionGroup::Notes);
+  bool compat = !c_.compat.empty();
+  w_.cuinfo = b_.addSection(".note.nv.cuinfo", SHT_NOTE, SHF_CUDA_NOTE_KEEP | (compat ? uint64_t(SHF_INFO_LINK) : 0), 4,
+                            SectionGroup::Notes);
   b_.addSectionSymbol(w_.cuinfo);
   b_.section(w_.cuinfo).linkSection = w_.tkinfo;
   w_.moduleInfo = b_.addSection(".nv.info", SHT_CUDA_INFO, 0, 4, SectionGroup::ModuleInfo);
   b_.section(w_.moduleInfo).linkSection = w_.symtab;
-  w_.compat = b_.addSection(".nv.compat", SHT_CUDA_COMPAT, 0, 4, SectionGroup::Compat);
-  b_.section(w_.cuinfo).infoSection = w_.compat;
+  if (compat) {
+    w_.compat = b_.addSection(".nv.compat", SHT_CUDA_COMPAT, 0, 4, SectionGroup::Compat);
+    b_.section(w_.cuinfo).infoSection = w_.compat;
+  }
 
   for (size_t i = 0; i < c_.functions.size(); ++i) createFunction(c_.functions[i], i == 0);
   if (c_.functions.empty()) createModuleVariables();
@@ -82,7 +90,10 @@ void Creator::run() {
     int s = b_.addSection(d.name, SHT_PROGBITS, 0, 1, SectionGroup::Debug);
     w_.debug[d.name] = s;
     b_.addSectionSymbol(s);
-    if (d.name != ".debug_frame" && !d.relocations.empty()) {
+    if (d.name == ".debug_frame") {
+    } else if (w_.legacy()) {
+      ensureRelocationSectionsByUse(s, d.name, d.relocations);
+    } else if (!d.relocations.empty()) {
       ensureRelocationSections(s, d.name, d.name == ".debug_info" ? RelocOrder::RelaOnly : RelocOrder::RelThenRela);
     }
   }
@@ -92,13 +103,23 @@ void Creator::run() {
   for (const auto &[bank, sec] : w_.banks) banks.push_back({sec, bank});
   std::sort(banks.begin(), banks.end());
   for (const auto &[sec, bank] : banks) {
+    if (w_.legacy()) {
+      for (const auto &cb : c_.constantBanks)
+        if (cb.bank == bank) ensureRelocationSectionsByUse(sec, b_.section(sec).name, cb.relocations);
+      continue;
+    }
     const char *oldName = bank == 4 ? ".nv.constant.pic" : bank == 3 ? ".nv.constant.user" : nullptr;
     ensureRelocationSections(sec, oldName ? oldName : fmt::format(".nv.constant{}", bank), RelocOrder::RelThenRela);
   }
-  if (w_.globalInit >= 0 && (!c_.globalInitRelocations.empty() || c_.globalInitResolved != ResolvedRelocations::None)) {
+  if (w_.globalInit >= 0 && c_.globalInitResolved.any()) {
+    ensureResolvedRelocationSections(w_.globalInit, ".nv.global.init", c_.globalInitResolved);
+  } else if (w_.legacy() && w_.globalInit >= 0) {
+    ensureRelocationSectionsByUse(w_.globalInit, ".nv.global.init", c_.globalInitRelocations);
+  } else if (w_.globalInit >= 0 &&
+             (!c_.globalInitRelocations.empty() || c_.globalInitResolved.any())) {
     // Initialisers holding data addresses come from the PTX parser (RELA only); function
     // addresses go through the linker path that creates both.
-    bool anyFunction = c_.globalInitResolved != ResolvedRelocations::None;
+    bool anyFunction = c_.globalInitResolved.any();
     for (const auto &r : c_.globalInitRelocations) anyFunction |= isFunction(r.symbol);
     ensureRelocationSections(w_.globalInit, ".nv.global.init",
                              anyFunction ? RelocOrder::RelThenRela : RelocOrder::RelaOnly);
@@ -108,7 +129,7 @@ void Creator::run() {
   for (const auto &cb : c_.constantBanks) finishRelocationSections(w_.banks.at(cb.bank), cb.relocations, false);
   if (w_.globalInit >= 0)
     finishRelocationSections(w_.globalInit, c_.globalInitRelocations,
-                             c_.globalInitResolved == ResolvedRelocations::SectionKept);
+                             c_.globalInitResolved.keptEmptyRela);
   for (const auto &d : c_.debugSections) finishRelocationSections(w_.debug[d.name], d.relocations, false);
 
   w_.callgraph = b_.addSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, SectionGroup::CallGraph);
@@ -120,11 +141,17 @@ void Creator::run() {
   b_.section(w_.prototype).linkSection = w_.symtab;
   if (!c_.prototypes.empty()) b_.addSectionSymbol(w_.prototype);
   else b_.section(w_.prototype).dropped = true;
+  if (c_.relocationActions) {
+    w_.relocAction = b_.addSection(".nv.rel.action", SHT_CUDA_RELOCINFO, 0, 8, SectionGroup::RelocAction);
+    b_.section(w_.relocAction).entsize = 8;
+    b_.section(w_.relocAction).data = *c_.relocationActions;
+    b_.addSectionSymbol(w_.relocAction);
+  }
 
   createGlobalSymbols();
 
   for (const auto &f : c_.functions) {
-    if (!f.isKernel()) continue;
+    if (!f.isKernel() || w_.legacy()) continue;
     auto &fs = w_.fn[f.name];
     fs.bank0 = b_.addSection(".nv.constant0." + f.name, w_.relocatable() ? SHT_CUDA_CONSTANT : SHT_PROGBITS,
                              SHF_ALLOC | SHF_INFO_LINK, 4, SectionGroup::ParamBank);
@@ -135,8 +162,8 @@ void Creator::run() {
 
 void Creator::createFunction(const Function &f, bool first) {
   auto &fs = w_.fn[f.name];
-  uint8_t bind = f.global ? STB_GLOBAL : STB_LOCAL;
-  bool earlySymbol = !f.isKernel() && !f.global;
+  uint8_t bind = f.weak ? STB_WEAK : f.global ? STB_GLOBAL : STB_LOCAL;
+  bool earlySymbol = !f.isKernel() && bind != STB_GLOBAL;
   if (earlySymbol)
     fs.symbol = b_.addSymbol(f.name, symInfo(bind, STT_FUNC), f.visibility, -1, 0, f.code.size());
   fs.text = b_.addSection(".text." + f.name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 128, SectionGroup::Text);
@@ -175,30 +202,71 @@ void Creator::createFunction(const Function &f, bool first) {
   if (!f.isKernel()) createInfo();
   // Before the module's first static shared variable ptxas creates, and erases, a symbol with a
   // 20-character name: the name's bytes stay behind as zeros, the symbol as an empty entry.
-  if (f.staticShared && !erasedPlaceholder_) {
+  if (f.staticShared && !erasedPlaceholder_ && !w_.legacy()) {
     erasedPlaceholder_ = true;
     b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
   }
   // Shared variables owned by this function (relocatable objects keep their symbols).
   for (const auto &v : c_.variables)
     if (v.space == VarSpace::Shared && v.owner == f.name) createVariable(v);
+  std::string bank2Name = (w_.legacy() ? ".nv.constant2." : ".nv.constant.optimizer.") + f.name;
   if (f.constant2) {
-    fs.bank2 = b_.addSection(".nv.constant.optimizer." + f.name, w_.relocatable() ? SHT_CUDA_CONSTANT + 2 : SHT_PROGBITS,
+    fs.bank2 = b_.addSection(bank2Name, w_.relocatable() ? SHT_CUDA_CONSTANT + 2 : SHT_PROGBITS,
                              SHF_ALLOC | SHF_INFO_LINK, 4, SectionGroup::ConstantData);
     b_.section(fs.bank2).infoSection = fs.text;
     b_.section(fs.bank2).data = *f.constant2;
-    b_.renameSection(fs.bank2, ".nv.constant2." + f.name);
+    if (!w_.legacy()) b_.renameSection(fs.bank2, ".nv.constant2." + f.name);
     b_.addSectionSymbol(fs.bank2);
-    if (!w_.relocatable()) ensureRelocationSections(fs.bank2, ".nv.constant.optimizer." + f.name, RelocOrder::RelaOnly);
+    if (!w_.relocatable() && !w_.legacy()) ensureRelocationSections(fs.bank2, bank2Name, RelocOrder::RelaOnly);
   }
   for (const auto &s : f.subroutines)
-    b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
+    if (!s.global) b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
   createFunctionRelocations(f);
+  if (w_.legacy() && f.isKernel()) createLegacyParamBank(f);
   if (f.constant2) {
-    if (w_.relocatable())
-      ensureRelocationSections(fs.bank2, ".nv.constant.optimizer." + f.name, RelocOrder::RelaOnly);
-    finishRelocationSections(fs.bank2, f.constant2Relocations, true);
+    if (w_.legacy()) ensureRelocationSectionsByUse(fs.bank2, bank2Name, f.constant2Relocations);
+    else if (w_.relocatable()) ensureRelocationSections(fs.bank2, bank2Name, RelocOrder::RelaOnly);
+    finishRelocationSections(fs.bank2, f.constant2Relocations, !w_.legacy());
   }
+}
+
+// sm_8x: bank 0 is created with its function. Executables also name (and drop) a .rel section
+// for it before the bank's symbol; relocatable objects add a "_param" symbol over the parameters.
+void Creator::createLegacyParamBank(const Function &f) {
+  auto &fs = w_.fn[f.name];
+  std::string name = ".nv.constant0." + f.name;
+  fs.bank0 = b_.addSection(name, w_.relocatable() ? SHT_CUDA_CONSTANT : SHT_PROGBITS, SHF_ALLOC | SHF_INFO_LINK, 4,
+                           SectionGroup::ConstantData, /*inStrtab=*/w_.relocatable());
+  b_.section(fs.bank0).infoSection = fs.text;
+  if (!w_.relocatable()) {
+    ensureRelocationSections(fs.bank0, name, RelocOrder::RelOnly);
+    b_.section(w_.rel[fs.bank0]).dropped = true;
+  }
+  b_.addSectionSymbol(fs.bank0);
+  if (w_.relocatable()) {
+    bool none = f.paramBlockSize == 0;
+    b_.addSymbol(none ? "_SREG" : "_param", symInfo(STB_LOCAL, 13), 0x80 | STV_INTERNAL, fs.bank0,
+                 none ? 0 : c_.target.paramBase(), none ? c_.target.paramBase() : f.paramBlockSize);
+  }
+}
+
+void Creator::ensureResolvedRelocationSections(int target, const std::string &targetName,
+                                               const ResolvedRelocations &r) {
+  using C = ResolvedRelocations::Created;
+  switch (r.created) {
+  case C::None: break;
+  case C::Rel: ensureRelocationSections(target, targetName, RelocOrder::RelOnly); break;
+  case C::Rela: ensureRelocationSections(target, targetName, RelocOrder::RelaOnly); break;
+  case C::RelThenRela: ensureRelocationSections(target, targetName, RelocOrder::RelThenRela); break;
+  case C::RelaThenRel: ensureRelocationSections(target, targetName, RelocOrder::RelaThenRel); break;
+  }
+}
+
+// sm_8x: a relocation section of each kind, created when its first relocation is.
+void Creator::ensureRelocationSectionsByUse(int target, const std::string &targetName,
+                                           const std::vector<Relocation> &relocs) {
+  for (const auto &r : relocs)
+    ensureRelocationSections(target, targetName, r.explicitAddend ? RelocOrder::RelaOnly : RelocOrder::RelOnly);
 }
 
 bool Creator::isFunction(const std::string &name) const {
@@ -209,15 +277,29 @@ bool Creator::isFunction(const std::string &name) const {
   return false;
 }
 
-// A function's relocation sections appear while its relocations are created: code relocations
-// (calls, return addresses, optimizer-constant references) create .rela first; data-address
-// relocations create .rel then .rela. The optimizer-constant symbols appear at first use.
+// A function's relocation sections appear while its relocations are created (see below). The
+// optimizer-constant symbols and the names of static shared variables appear at first use.
 void Creator::createFunctionRelocations(const Function &f) {
   auto &fs = w_.fn[f.name];
   std::string name = ".text." + f.name;
+  if (w_.legacy()) {
+    ensureResolvedRelocationSections(fs.text, name, f.resolved);
+    for (const auto &r : f.relocations) {
+      int target = b_.findSymbol(r.symbol);
+      if (target >= 0 && !b_.isNamed(target)) b_.nameSymbol(target);
+      for (const auto &v : c_.variables)
+        if (v.name == r.symbol && v.space == VarSpace::OptimizerConstant && b_.findSymbol(v.name) < 0)
+          createVariable(v);
+      ensureRelocationSections(fs.text, name, r.explicitAddend ? RelocOrder::RelaOnly : RelocOrder::RelOnly);
+    }
+    finishRelocationSections(fs.text, f.relocations, f.resolved.keptEmptyRela);
+    for (const auto &v : c_.variables)
+      if (v.space == VarSpace::Shared && v.owner == f.name) b_.nameSymbol(b_.findSymbol(v.name));
+    return;
+  }
   if (f.relocations.empty()) {
-    if (f.resolved != ResolvedRelocations::None) ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
-    finishRelocationSections(fs.text, f.relocations, f.resolved == ResolvedRelocations::SectionKept);
+    ensureResolvedRelocationSections(fs.text, name, f.resolved);
+    finishRelocationSections(fs.text, f.relocations, f.resolved.keptEmptyRela);
     return;
   }
   for (const auto &r : f.relocations) {
@@ -227,11 +309,11 @@ void Creator::createFunctionRelocations(const Function &f) {
     if (opt && b_.findSymbol(opt->name) < 0) createVariable(*opt);
     int target = b_.findSymbol(r.symbol);
     if (target >= 0 && !b_.isNamed(target)) b_.nameSymbol(target);
-    bool code = r.symbol == f.name || opt || isFunction(r.symbol);
-    if (code) ensureRelocationSections(fs.text, name, RelocOrder::RelaOnly);
-    else ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
+    // References to the function itself (return addresses) and to its optimizer constants are
+    // made while encoding and create .rela only; anything else creates .rel then .rela.
+    bool own = r.symbol == f.name || opt;
+    ensureRelocationSections(fs.text, name, own ? RelocOrder::RelaOnly : RelocOrder::RelThenRela);
   }
-  if (!f.relocations.empty()) ensureRelocationSections(fs.text, name, RelocOrder::RelThenRela);
   finishRelocationSections(fs.text, f.relocations, false);
   for (const auto &v : c_.variables)
     if (v.space == VarSpace::Shared && v.owner == f.name) b_.nameSymbol(b_.findSymbol(v.name));
@@ -269,6 +351,7 @@ int Creator::createBank(unsigned bank) {
     if (x.bank == bank) cb = &x;
   const char *oldName = bank == 4 ? ".nv.constant.pic" : bank == 3 ? ".nv.constant.user" : nullptr;
   std::string name = fmt::format(".nv.constant{}", bank);
+  if (w_.legacy()) oldName = nullptr;
   int s = b_.addSection(oldName ? oldName : name, w_.relocatable() ? SHT_CUDA_CONSTANT + bank : SHT_PROGBITS, SHF_ALLOC,
                         cb ? cb->align : 4, SectionGroup::ConstantData);
   if (oldName) b_.renameSection(s, name);
@@ -340,6 +423,7 @@ void Creator::ensureRelocationSections(int target, const std::string &targetName
   case RelocOrder::RelThenRela: make(false), make(true); break;
   case RelocOrder::RelaThenRel: make(true), make(false); break;
   case RelocOrder::RelaOnly: make(true); break;
+  case RelocOrder::RelOnly: make(false); break;
   }
 }
 
@@ -381,10 +465,13 @@ void Creator::createGlobalSymbols() {
     auto &fs = w_.fn[f.name];
     if (fs.symbol < 0) {
       uint8_t other = f.visibility | (f.isKernel() ? STO_CUDA_ENTRY : 0);
-      fs.symbol = b_.addSymbol(f.name, symInfo(f.global ? STB_GLOBAL : STB_LOCAL, STT_FUNC), other, fs.text, 0,
-                               f.code.size());
+      fs.symbol = b_.addSymbol(f.name, symInfo(f.weak ? STB_WEAK : f.global ? STB_GLOBAL : STB_LOCAL, STT_FUNC),
+                               other, fs.text, 0, f.code.size());
     }
     b_.section(fs.text).infoSymbol = fs.symbol;
+    for (const auto &sub : f.subroutines) // global clones follow their function's symbol
+      if (sub.global) b_.addSymbol(sub.name, symInfo(STB_GLOBAL, STT_FUNC), 0, fs.text, sub.offset, sub.size);
+    if (w_.legacy()) b_.section(fs.text).infoHighByte = f.registerCount;
     createExternalsOf(f);
   }
   for (const auto &e : c_.externals)

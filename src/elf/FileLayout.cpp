@@ -53,7 +53,15 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
     syms.push_back(e);
   }
   secs[w.symtab].data = encodeSymbols(syms);
-  secs[w.symtab].infoRaw = static_cast<uint32_t>(syms.size());
+  // sh_info: sm_90+ writes the symbol count; sm_8x the index of the first non-local symbol.
+  uint32_t symInfoField = static_cast<uint32_t>(syms.size());
+  if (w.legacy())
+    for (size_t i = 0; i < syms.size(); ++i)
+      if (symBind(syms[i].info) == STB_GLOBAL) {
+        symInfoField = static_cast<uint32_t>(i);
+        break;
+      }
+  secs[w.symtab].infoRaw = symInfoField;
   secs[w.strtab].data = b.strtab().bytes();
   secs[w.shstrtab].data = b.shstrtab().bytes();
 
@@ -78,7 +86,7 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
     e.entsize = s.entsize;
     e.link = s.linkSection >= 0 ? finalIndex[s.linkSection] : s.linkRaw;
     e.info = s.infoSection >= 0  ? finalIndex[s.infoSection]
-             : s.infoSymbol >= 0 ? static_cast<uint32_t>(s.infoSymbol)
+             : s.infoSymbol >= 0 ? static_cast<uint32_t>(s.infoSymbol) | s.infoHighByte << 24
                                  : s.infoRaw;
     if (i == 0) {
       img.sections.push_back(e);
@@ -93,22 +101,28 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
       e.offset = alignUp(pos, s.align);
       pos = e.offset + e.size;
     }
-    if (i == w.shstrtab) pos += shstrtabSlack(c);
+    if (i == w.shstrtab && !w.legacy()) pos += shstrtabSlack(c);
     img.sections.push_back(std::move(e));
   }
   img.shoff = alignUp(pos, 8);
   uint64_t end = img.shoff + 64 * img.sections.size();
 
   if (!w.relocatable()) {
-    // PHDR, a LOAD covering the program headers, then one LOAD per allocated segment.
+    // sm_90+: PHDR and a LOAD of the program headers first, then one LOAD per allocated segment.
+    // sm_8x: PHDR, one LOAD over constants and code, one over data, the program headers' LOAD last.
     struct Group {
-      SectionGroup g;
+      std::vector<SectionGroup> groups;
       uint32_t flags;
     };
-    const Group groups[] = {{SectionGroup::ConstantData, PF_R},
-                            {SectionGroup::Text, PF_R | PF_X},
-                            {SectionGroup::InitData, PF_R | PF_W},
-                            {SectionGroup::ParamBank, PF_R}};
+    std::vector<Group> groups;
+    if (w.legacy())
+      groups = {{{SectionGroup::ConstantData, SectionGroup::Text}, PF_R | PF_X},
+                {{SectionGroup::InitData, SectionGroup::Uninit}, PF_R | PF_W}};
+    else
+      groups = {{{SectionGroup::ConstantData}, PF_R},
+                {{SectionGroup::Text}, PF_R | PF_X},
+                {{SectionGroup::InitData, SectionGroup::Uninit}, PF_R | PF_W},
+                {{SectionGroup::ParamBank}, PF_R}};
     std::vector<ElfSegment> loads;
     for (const auto &g : groups) {
       bool any = false;
@@ -116,8 +130,7 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
       ElfSegment seg{PT_LOAD, g.flags, 0, 0, 0, 0, 0, 8};
       for (size_t k = 1; k < order.size(); ++k) {
         const BuildSection &s = secs[order[k]];
-        SectionGroup sg = s.group == SectionGroup::Uninit ? SectionGroup::InitData : s.group;
-        if (sg != g.g) continue;
+        if (std::find(g.groups.begin(), g.groups.end(), s.group) == g.groups.end()) continue;
         const ElfSection &e = img.sections[k];
         if (!any) seg.offset = e.offset;
         any = true;
@@ -129,14 +142,16 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
     }
     uint64_t n = 2 + loads.size();
     img.phoff = end;
-    ElfSegment phdr{PT_PHDR, PF_R, img.phoff, 0, 0, 56 * n, 56 * n, 8};
-    ElfSegment self{PT_LOAD, PF_R, img.phoff, 0, 0, 56 * n, 56 * n, 8};
+    uint32_t selfFlags = w.legacy() ? PF_R | PF_X : PF_R;
+    ElfSegment phdr{PT_PHDR, selfFlags, img.phoff, 0, 0, 56 * n, 56 * n, 8};
+    ElfSegment self{PT_LOAD, selfFlags, img.phoff, 0, 0, 56 * n, 56 * n, 8};
     img.segments.push_back(phdr);
-    img.segments.push_back(self);
+    if (!w.legacy()) img.segments.push_back(self);
     for (auto &l : loads) img.segments.push_back(l);
+    if (w.legacy()) img.segments.push_back(self);
     end = img.phoff + 56 * n;
   }
-  if (img.segments.empty()) img.phentsize = 0;
+  if (img.segments.empty() && !w.legacy()) img.phentsize = 0;
   img.fileSize = end;
   return serializeElf(img);
 }

@@ -43,11 +43,11 @@ ObjectBuilder::ObjectBuilder() {
 }
 
 int ObjectBuilder::addSection(const std::string &name, uint32_t type, uint64_t flags, uint64_t align,
-                              SectionGroup group) {
+                              SectionGroup group, bool inStrtab) {
   BuildSection s;
   s.name = name;
   s.shName = shstrtab_.add(name);
-  strtab_.add(name);
+  if (inStrtab) strtab_.add(name);
   s.type = type;
   s.flags = flags;
   s.align = align;

@@ -61,6 +61,7 @@ struct BuildSection {
   // link/info as references, resolved once the final order is known.
   int linkSection = -1, infoSection = -1, infoSymbol = -1;
   uint32_t linkRaw = 0, infoRaw = 0;
+  uint32_t infoHighByte = 0; // sm_8x .text sections carry the register count in sh_info bits 24-31
   SectionGroup group = SectionGroup::Null;
   bool dropped = false;
   int symbol = -1; // its STT_SECTION symbol, if created
@@ -77,7 +78,10 @@ struct BuildSymbol {
 class ObjectBuilder {
 public:
   ObjectBuilder();
-  int addSection(const std::string &name, uint32_t type, uint64_t flags, uint64_t align, SectionGroup group);
+  // Names go to .shstrtab, and to .strtab unless `inStrtab` is false (then the section symbol,
+  // when created, interns it).
+  int addSection(const std::string &name, uint32_t type, uint64_t flags, uint64_t align, SectionGroup group,
+                 bool inStrtab = true);
   int addSymbol(const std::string &name, uint8_t info, uint8_t other, int section, uint64_t value = 0,
                 uint64_t size = 0);
   int addSectionSymbol(int section);

@@ -120,7 +120,7 @@ void fillContents(WriterState &w) {
   const Cubin &c = w.cubin;
   b.section(w.tkinfo).data = toolkitNote(c.toolkit);
   b.section(w.cuinfo).data = cudaNote(c.cudaNote);
-  b.section(w.compat).data = encodeNvInfo(c.compat);
+  if (w.compat >= 0) b.section(w.compat).data = encodeNvInfo(c.compat);
   b.section(w.moduleInfo).data = encodeNvInfo(moduleInfo(w));
   for (const auto &f : c.functions) {
     auto &fs = w.fn.at(f.name);
@@ -145,7 +145,11 @@ void fillContents(WriterState &w) {
   b.section(w.callgraph).data = callGraph(w);
   std::vector<uint8_t> proto;
   ByteWriter p(proto);
-  for (const auto &pr : c.prototypes) p.u32(w.symbolIndex(pr.symbol)), p.u32(b.strtab().add(pr.prototype));
+  std::vector<std::pair<uint32_t, uint32_t>> protos; // sorted by symbol in the section
+  for (const auto &pr : c.prototypes)
+    protos.push_back({static_cast<uint32_t>(w.symbolIndex(pr.symbol)), b.strtab().add(pr.prototype)});
+  std::sort(protos.begin(), protos.end());
+  for (auto [sym, str] : protos) p.u32(sym), p.u32(str);
   b.section(w.prototype).data = proto;
 }
 

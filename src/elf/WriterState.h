@@ -27,9 +27,12 @@ struct WriterState {
   const Cubin &cubin;
   ObjectBuilder b;
   bool relocatable() const { return cubin.kind == ObjectKind::Relocatable; }
+  // sm_80..sm_89 cubins follow an older layout: no renamed banks, relocation sections created
+  // one kind at a time, bank 0 created with its function, register counts in .text sh_info.
+  bool legacy() const { return cubin.target.sm < 90; }
 
   int symtab = -1, strtab = -1, shstrtab = -1, tkinfo = -1, cuinfo = -1, moduleInfo = -1, compat = -1;
-  int callgraph = -1, prototype = -1, global = -1, globalInit = -1, reservedShared = -1;
+  int callgraph = -1, prototype = -1, relocAction = -1, global = -1, globalInit = -1, reservedShared = -1;
   std::map<unsigned, int> banks; // module constant banks by number
   std::map<std::string, int> debug; // debug sections by name
   std::map<std::string, FunctionSections> fn;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "optxas/ori/CFG.h"
 #include "optxas/ori/ModifierText.h"
@@ -204,19 +205,19 @@ void printFunction(std::string &out, const Function &f, const PrintOptions &opts
     fmt::format_to(std::back_inserter(out), "bb{}", bb->id());
     if (!bb->label().empty()) fmt::format_to(std::back_inserter(out), " \"{}\"", bb->label());
     out += ':';
-    std::string comment;
+    std::vector<std::string> facts;
     if (cfg && opts.cfgComments) {
-      comment += "  preds:";
-      if (bb->preds().empty()) comment += " -";
-      for (BasicBlock *p : bb->preds()) fmt::format_to(std::back_inserter(comment), " bb{}", p->id());
-      comment += "  succs:";
-      if (bb->succs().empty()) comment += " -";
-      for (BasicBlock *s : bb->succs()) fmt::format_to(std::back_inserter(comment), " bb{}", s->id());
-      if (!bb->reachable()) comment += "  unreachable";
-      if (bb->isLoopHeader()) comment += "  loop-header";
-      if (bb->loopDepth()) fmt::format_to(std::back_inserter(comment), "  depth={}", bb->loopDepth());
+      std::string preds = "preds:", succs = "succs:";
+      if (bb->preds().empty()) preds += " -";
+      for (BasicBlock *p : bb->preds()) fmt::format_to(std::back_inserter(preds), " bb{}", p->id());
+      if (bb->succs().empty()) succs += " -";
+      for (BasicBlock *s : bb->succs()) fmt::format_to(std::back_inserter(succs), " bb{}", s->id());
+      facts = {preds, succs};
+      if (!bb->reachable()) facts.push_back("unreachable");
+      if (bb->isLoopHeader()) facts.push_back("loop-header");
+      if (bb->loopDepth()) facts.push_back(fmt::format("depth={}", bb->loopDepth()));
     }
-    if (!comment.empty()) fmt::format_to(std::back_inserter(out), "{:<8}//{}", "", comment);
+    if (!facts.empty()) fmt::format_to(std::back_inserter(out), "  // {}", fmt::join(facts, "  "));
     out += '\n';
     for (Instr *i : *bb) {
       out += "  ";

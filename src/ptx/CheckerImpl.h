@@ -1,12 +1,60 @@
 // Private implementation of the checker: one method per node kind, split over
-// CheckModule.cpp (targets, declarations) and CheckInstr.cpp (instructions).
+// CheckModule.cpp (targets, declarations, functions) and CheckInstr.cpp (instructions).
 #pragma once
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "optxas/ptx/Checker.h"
+#include "optxas/ptx/InstrTable.h"
+#include "optxas/ptx/Targets.h"
 
 namespace optxas::ptx {
+
+// Helpers shared by the checker files.
+namespace check {
+inline bool isSpaceMod(Mod m) {
+  switch (m) {
+  case Mod::Const: case Mod::Global: case Mod::Local: case Mod::Param: case Mod::ParamEntry:
+  case Mod::ParamFunc: case Mod::Shared: case Mod::SharedCta: case Mod::SharedCluster: case Mod::Tex:
+    return true;
+  default:
+    return false;
+  }
+}
+
+inline bool isFloatRounding(Mod m) { return m == Mod::Rn || m == Mod::Rz || m == Mod::Rm || m == Mod::Rp; }
+inline bool isIntRounding(Mod m) { return m == Mod::Rni || m == Mod::Rzi || m == Mod::Rmi || m == Mod::Rpi; }
+inline bool isRounding(Mod m) { return isFloatRounding(m) || isIntRounding(m) || m == Mod::Rna || m == Mod::Rs; }
+
+inline std::string versionString(unsigned v) { return fmt::format("{}.{}", v / 10, v % 10); }
+
+// Register/instruction type compatibility (PTX "type checking rules"): same type; or same size
+// when either is an untyped .bN; or same size signed/unsigned integers.
+inline bool compatible(Type instr, Type reg) {
+  if (instr == reg || instr == Type::None) return true;
+  if (instr == Type::Pred || reg == Type::Pred) return false;
+  if (typeBits(instr) != typeBits(reg)) return false;
+  if (isBits(reg) || isBits(instr)) return true;
+  return isInteger(instr) && isInteger(reg);
+}
+
+// ld/st/cvt allow registers wider than the instruction type.
+inline bool compatibleRelaxed(Type instr, Type reg) {
+  if (compatible(instr, reg)) return true;
+  if (instr == Type::Pred || reg == Type::Pred) return false;
+  if (typeBits(reg) < typeBits(instr)) return false;
+  if (isFloat(instr) && isFloat(reg)) return false;
+  return true;
+}
+
+inline Type operandRegType(const Operand &o) {
+  if (!o.reg) return Type::None;
+  return o.reg->type;
+}
+
+} // namespace check
 
 struct Checker::Impl {
   Impl(const CheckOptions &o, DiagEngine &d) : opts(o), diags(d) {}
@@ -14,15 +62,33 @@ struct Checker::Impl {
   CheckOptions opts;
   DiagEngine &diags;
 
-  void error(SourceLoc at, std::string msg) { diags.report(Severity::Error, at, msg); }
-  void warning(SourceLoc at, std::string msg) { diags.report(Severity::Warning, at, msg); }
+  void error(SourceLoc at, const std::string &msg) { diags.report(Severity::Error, at, msg); }
+  void warning(SourceLoc at, const std::string &msg) { diags.report(Severity::Warning, at, msg); }
+  void fatal(SourceLoc at, const std::string &msg) { diags.report(Severity::Fatal, at, msg); }
 
+  // CheckModule.cpp
   void checkTarget();
   void checkVariable(const Variable &v);
+  void checkInitializer(const Variable &v, const Initializer &in, unsigned depth);
   void checkFunctionHeader(const Function &f);
-  void checkInstruction(const Instruction &ins, const Function &f);
   void checkFunctionEnd(const Function &f);
   void finishModule();
+
+  // CheckInstr.cpp
+  void checkInstruction(const Instruction &ins, const Function &f);
+  std::string instrName(const Instruction &ins) const;
+  bool targetAtLeast(unsigned sm) const;
+  void gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm,
+            bool targetFirst = false);
+  void checkGates(const Instruction &ins);
+  void checkSRegGate(const Operand &o);
+  bool checkOpcodeRules(const Instruction &ins, const std::string &name);
+  bool checkCvt(const Instruction &ins, const std::string &name);
+  bool checkLoadStore(const Instruction &ins, const std::string &name);
+  bool checkAtom(const Instruction &ins, const std::string &name);
+  bool checkMov(const Instruction &ins, const std::string &name);
+  bool checkShflVote(const Instruction &ins, const std::string &name);
+  void checkOperands(const Instruction &ins, const InstrDesc &d, const std::string &name);
 };
 
 } // namespace optxas::ptx

@@ -234,44 +234,51 @@ Token Lexer::next() {
   }
 }
 
+// Numbers are matched like a longest-match scanner (as ptxas's): a malformed literal ends where
+// the valid part ends, and the rest becomes the next token ("0x" is 0 then x; "09" is 0 then 9).
 Token Lexer::lexNumber(Token t) {
   const char *s = p_;
   auto finish = [&](Tok k) { t.kind = k; t.text = std::string_view(s, p_ - s); return t; };
-  // Hex float bit patterns: 0f + 8 hex digits, 0d + 16 hex digits.
-  if (p_ + 1 < end_ && p_[0] == '0' && (p_[1] == 'f' || p_[1] == 'F' || p_[1] == 'd' || p_[1] == 'D')) {
-    bool single = p_[1] == 'f' || p_[1] == 'F';
-    p_ += 2;
-    uint64_t v = 0;
-    int n = 0;
-    while (p_ < end_ && is(*p_, kHex)) { v = (v << 4) | hexValue(*p_); ++p_; ++n; }
-    bool bad = n != (single ? 8 : 16);
-    while (p_ < end_ && is(*p_, kIdentRest)) { ++p_; bad = true; }
-    if (bad) return finish(Tok::Error);
-    t.isSingle = single;
-    t.floatBits = v;
-    return finish(Tok::FloatHex);
-  }
-  if (p_ + 1 < end_ && p_[0] == '0' && (p_[1] == 'x' || p_[1] == 'X' || p_[1] == 'b' || p_[1] == 'B')) {
-    bool hex = p_[1] == 'x' || p_[1] == 'X';
-    p_ += 2;
-    const char *digits = p_;
-    uint64_t v = 0;
-    bool overflow = false;
-    while (p_ < end_ && (hex ? is(*p_, kHex) : (*p_ == '0' || *p_ == '1'))) {
-      unsigned shift = hex ? 4 : 1;
-      if (v >> (64 - shift)) overflow = true;
-      v = (v << shift) | static_cast<uint64_t>(hexValue(*p_));
-      ++p_;
-    }
-    if (p_ == digits) return finish(Tok::Error);
+  auto finishInt = [&](uint64_t v, bool overflow) {
     if (p_ < end_ && (*p_ == 'U' || *p_ == 'u')) { ++p_; t.unsignedSuffix = true; }
-    if (p_ < end_ && is(*p_, kIdentRest)) {
-      while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
-      return finish(Tok::Error);
-    }
     t.intValue = v;
     t.overflow = overflow;
     return finish(Tok::Int);
+  };
+  // Hex float bit patterns: 0f + exactly 8 hex digits, 0d + exactly 16.
+  if (p_ + 1 < end_ && p_[0] == '0' && (p_[1] == 'f' || p_[1] == 'F' || p_[1] == 'd' || p_[1] == 'D')) {
+    bool single = p_[1] == 'f' || p_[1] == 'F';
+    int want = single ? 8 : 16;
+    const char *q = p_ + 2;
+    uint64_t v = 0;
+    int n = 0;
+    while (q < end_ && n < want && is(*q, kHex)) { v = (v << 4) | static_cast<uint64_t>(hexValue(*q)); ++q; ++n; }
+    if (n == want) {
+      p_ = q;
+      t.isSingle = single;
+      t.floatBits = v;
+      return finish(Tok::FloatHex);
+    }
+    ++p_;  // just "0"
+    return finishInt(0, false);
+  }
+  if (p_ + 1 < end_ && p_[0] == '0' && (p_[1] == 'x' || p_[1] == 'X' || p_[1] == 'b' || p_[1] == 'B')) {
+    bool hex = p_[1] == 'x' || p_[1] == 'X';
+    const char *digits = p_ + 2, *q = digits;
+    uint64_t v = 0;
+    bool overflow = false;
+    while (q < end_ && (hex ? is(*q, kHex) : (*q == '0' || *q == '1'))) {
+      unsigned shift = hex ? 4 : 1;
+      if (v >> (64 - shift)) overflow = true;
+      v = (v << shift) | static_cast<uint64_t>(hexValue(*q));
+      ++q;
+    }
+    if (q == digits) {  // "0x" without digits: the literal is just "0"
+      ++p_;
+      return finishInt(0, false);
+    }
+    p_ = q;
+    return finishInt(v, overflow);
   }
   // Decimal or octal integer, or decimal float.
   const char *q = p_;
@@ -294,10 +301,6 @@ Token Lexer::lexNumber(Token t) {
   }
   if (isFloat) {
     p_ = e;
-    if (p_ < end_ && is(*p_, kIdentRest)) {
-      while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
-      return finish(Tok::Error);
-    }
     double d = 0;
     auto r = std::from_chars(s, p_, d);
     if (r.ec == std::errc::result_out_of_range) {
@@ -312,30 +315,25 @@ Token Lexer::lexNumber(Token t) {
     t.floatBits = bits;
     return finish(Tok::Float);
   }
-  p_ = q;
   uint64_t v = 0;
   bool overflow = false;
-  if (*s == '0' && q - s > 1) {  // octal
-    for (const char *k = s + 1; k < q; ++k) {
-      if (*k > '7') { p_ = q; return finish(Tok::Error); }
+  if (*s == '0') {  // octal: 0[0-7]*
+    const char *k = s + 1;
+    while (k < q && *k <= '7') {
       if (v >> 61) overflow = true;
       v = (v << 3) | static_cast<uint64_t>(*k - '0');
+      ++k;
     }
-  } else {
-    for (const char *k = s; k < q; ++k) {
-      uint64_t d = static_cast<uint64_t>(*k - '0');
-      if (v > (UINT64_MAX - d) / 10) overflow = true;
-      v = v * 10 + d;
-    }
+    p_ = k;
+    return finishInt(v, overflow);
   }
-  if (p_ < end_ && (*p_ == 'U' || *p_ == 'u')) { ++p_; t.unsignedSuffix = true; }
-  if (p_ < end_ && is(*p_, kIdentRest)) {
-    while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
-    return finish(Tok::Error);
+  for (const char *k = s; k < q; ++k) {
+    uint64_t dgt = static_cast<uint64_t>(*k - '0');
+    if (v > (UINT64_MAX - dgt) / 10) overflow = true;
+    v = v * 10 + dgt;
   }
-  t.intValue = v;
-  t.overflow = overflow;
-  return finish(Tok::Int);
+  p_ = q;
+  return finishInt(v, overflow);
 }
 
 } // namespace optxas::ptx

@@ -102,7 +102,10 @@ void Parser::parseStatement() {
       g.reg = static_cast<RegDecl *>(d);
     } else if (!d) {
       g.reg = lookupRegister(name, g.regIndex);
-      if (!g.reg) error(predLoc, fmt::format("Unknown symbol '{}'", name.str()));
+      if (!g.reg) {
+        error(predLoc, "Predicate expression expected");
+        error(predLoc, fmt::format("Unknown symbol '{}'", name.str()));
+      }
     }
     if (g.reg && g.reg->type != Type::Pred) error(predLoc, "Predicate expression expected");
     if (d && d->kind != DeclKind::Register) error(predLoc, "Predicate expression expected");
@@ -316,6 +319,9 @@ void Parser::parseInstruction(SourceLoc startLoc, Guard guard) {
   body_.push_back(ins);
   instrs_.push_back(ins);
   if (checker_) checker_->checkInstruction(*ins, *fn_);
+  // ptxas reports unknown operand names after the instruction's own errors.
+  for (auto &[at, msg] : deferred_) error(at, msg);
+  deferred_.clear();
 }
 
 static bool parseShape(std::string_view s, Shape &out) {
@@ -377,7 +383,14 @@ Operand Parser::parseOperand(Instruction &ins, bool allowList) {
   switch (tok_.kind) {
   case Tok::Bang: {
     advance();
-    if (!this->at(Tok::Ident)) syntaxError();
+    if (!this->at(Tok::Ident)) {
+      // !1: a constant predicate
+      ConstValue v = parseUnary();
+      o.kind = OperandKind::ImmInt;
+      o.bits = v.isFloat ? v.asDouble() == 0 : v.bits == 0;
+      o.loc = at;
+      return o;
+    }
     o = parseIdentOperand(ins);
     o.negated = true;
     o.loc = at;
@@ -455,7 +468,7 @@ Operand Parser::parseIdentOperand(Instruction &ins) {
     o.kind = OperandKind::SReg;
     o.sreg = *sr;
   } else if (text[0] == '%') {
-    error(o.loc, fmt::format("Unknown symbol '{}'", text));
+    deferred_.emplace_back(o.loc, fmt::format("Unknown symbol '{}'", text));
     o.kind = OperandKind::Reg;  // unresolved register (reg == nullptr)
   } else {
     // Not declared (yet): a label defined later in the body, or an error at the end.
@@ -466,7 +479,7 @@ Operand Parser::parseIdentOperand(Instruction &ins) {
   // %v.x, %tid.y, %r1.b0: a component selector written right after the name.
   if (at(Tok::DotIdent) && !tok_.spaceBefore) {
     auto m = modFromName(tok_.text.substr(1));
-    if (!m) syntaxError();
+    if (!m) fatal(loc(), fmt::format("Unknown vector selector: '{}'", tok_.text.substr(1)));
     o.component = *m;
     advance();
   }
@@ -525,8 +538,9 @@ Operand Parser::parseAddress(Instruction &ins) {
     if (at(Tok::Plus) || at(Tok::Minus)) {
       bool neg = at(Tok::Minus);
       advance();
+      SourceLoc offLoc = loc();
       ConstValue off = parseConstExpr();
-      if (off.isFloat) syntaxError();
+      if (off.isFloat) error(offLoc, "Integer constant expression expected");
       o.offset += neg ? -off.asInt() : off.asInt();
     }
   } else {
@@ -550,6 +564,8 @@ Operand Parser::parseVectorOperand(Instruction &ins) {
   std::vector<Operand> elems;
   if (!at(Tok::RBrace)) {
     for (;;) {
+      // Elements are registers, sinks or constants; no nested vectors or addresses.
+      if (at(Tok::LBracket) || at(Tok::LBrace)) syntaxError();
       elems.push_back(parseOperand(ins, false));
       if (!accept(Tok::Comma)) break;
     }

@@ -1,6 +1,7 @@
 // PTX parser, module level: the .version/.target/.address_size header, module-scope
 // directives, variable and register declarations, and function headers.
 #include "ParserImpl.h"
+#include "optxas/ptx/Targets.h"
 
 #include <algorithm>
 #include <charconv>
@@ -102,9 +103,18 @@ std::string_view Parser::expectString() {
 // ------------------------------------------------------------------------------------------
 
 void Parser::parseHeader() {
-  if (!atDot(".version") || peek().kind != Tok::Float)
-    fatal(loc().line ? SourceLoc{fileId_, std::max(tok_.line, 1u), 1} : SourceLoc{fileId_, 1, 1},
+  if (!atDot(".version") || peek().kind != Tok::Float) {
+    // ptxas reads ".target sm_XX[, ...]" as a unit and complains at what follows it.
+    if (atDot(".target")) {
+      advance();
+      while (at(Tok::Ident)) {
+        advance();
+        if (!accept(Tok::Comma)) break;
+      }
+    }
+    fatal(SourceLoc{fileId_, std::max(tok_.line, 1u), 1},
           fmt::format("Missing .version directive at start of file '{}'", m_->fileName));
+  }
   m_->versionLoc = loc();
   advance();
   // "8.0" arrives as a float token; split it at the dot.
@@ -115,6 +125,9 @@ void Parser::parseHeader() {
     fatal(m_->versionLoc, fmt::format("Missing .version directive at start of file '{}'", m_->fileName));
   std::from_chars(v.data(), v.data() + dot, m_->versionMajor);
   std::from_chars(v.data() + dot + 1, v.data() + v.size(), m_->versionMinor);
+  if (m_->versionMinor > 9 || m_->version() > kMaxPtxVersion)
+    fatal(m_->versionLoc, fmt::format("Unsupported .version {}; current version is '{}.{}'", v,
+                                      kMaxPtxVersion / 10, kMaxPtxVersion % 10));
   advance();
   if (!atDot(".target"))
     fatal(loc(), fmt::format("Missing .target directive at start of file '{}'", m_->fileName));
@@ -156,7 +169,7 @@ void Parser::parseTarget() {
         if (suffix == "a" || suffix == "f") a.suffix = suffix[0];
         else if (!suffix.empty()) ok = false;
       }
-      if (!ok) fatal(at, fmt::format("Unsupported .target '{}'", t));
+      if (!ok || targetMinPtx(a) == 0) fatal(at, fmt::format("Unsupported .target '{}'", t));
       m_->target.archs.push_back(a);
     }
     advance();
@@ -212,7 +225,8 @@ void Parser::parseTopLevel() {
     return;
   }
   if (auto space = spaceFromDirective(d)) {
-    if (*space == StateSpace::SReg || *space == StateSpace::Param) syntaxError();
+    if (*space == StateSpace::SReg) syntaxError();
+    if (*space == StateSpace::Param) error(start, "Parameter variables may not be declared at module scope");
     advance();
     std::vector<Variable *> vars;
     parseVarDecl(*space, Linkage::None, nullptr, start, &vars);
@@ -477,11 +491,26 @@ void Parser::parseVarDecl(StateSpace space, Linkage linkage, Function *owner, So
       else dims.push_back(expectUInt());
       expect(Tok::RBracket);
     }
+    if (accept(Tok::Equal)) {
+      v->init = parseInitializer(*v);
+      // `a[] = {...}` takes its size from the initializer.
+      if (!dims.empty() && dims[0] == 0 && v->init->kind == InitKind::Aggregate) dims[0] = v->init->elems.size();
+    }
     v->dims = m_->arena.copy(dims);
-    if (accept(Tok::Equal)) v->init = parseInitializer(*v);
     (void)paramCount;
     (void)count;
-    declare(v->name, v, v->loc, "variable");
+    Decl *prev = owner ? nullptr : lookup(v->name);
+    if (prev && prev->kind == DeclKind::Variable &&
+        (static_cast<Variable *>(prev)->linkage == Linkage::Extern || v->linkage == Linkage::Extern)) {
+      // An .extern declaration is resolved by a later visible definition (or repeats).
+      auto *pv = static_cast<Variable *>(prev);
+      if (v->linkage == Linkage::None || pv->linkage == Linkage::None)
+        error(v->loc, fmt::format("'.extern' variable '{}' cannot be resolved by a '.static'", v->name.str()));
+      else if (v->linkage != Linkage::Extern)
+        binding_[v->name.id()] = v;
+    } else {
+      declare(v->name, v, v->loc, "variable");
+    }
     if (checker_) checker_->checkVariable(*v);
     if (out) out->push_back(v);
     if (!accept(Tok::Comma)) break;
@@ -508,6 +537,7 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     advance();
   }
   if (!haveType) syntaxError();
+  if (accept(Tok::Semi)) return;  // `.reg .b32;` declares nothing (ptxas accepts it)
   for (;;) {
     if (!at(Tok::Ident)) syntaxError();
     auto *r = m_->arena.make<RegDecl>(proto);
@@ -524,6 +554,7 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     }
     r->firstId = numRegs_;
     numRegs_ += r->count;
+    checkRegisterClash(*r);
     if (r->parameterized) {
       // %r<N> binds the prefix for %r0..%r(N-1); it does not bind "%r" itself.
       uint32_t id = r->name.id();
@@ -538,6 +569,38 @@ void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
     if (!accept(Tok::Comma)) break;
   }
   expect(Tok::Semi);
+}
+
+// `.reg .b32 %r<10>` and `.reg .b32 %r3` in one scope name the same register twice.
+void Parser::checkRegisterClash(const RegDecl &r) {
+  if (!r.parameterized) {
+    uint32_t idx;
+    const RegDecl *p = lookupRegister(r.name, idx);
+    if (p && p->owner == r.owner && inCurrentRegScope(p))
+      error(r.loc, fmt::format("Duplicate definition of variable '{}'", r.name.str()));
+    return;
+  }
+  if (r.count > 4096) return;
+  std::string name(r.name.str());
+  size_t base = name.size();
+  for (uint32_t i = 0; i < r.count; ++i) {
+    name.resize(base);
+    name += std::to_string(i);
+    Ident id = m_->names.find(name);
+    if (!id) continue;
+    Decl *d = lookup(id);
+    if (d && d->kind == DeclKind::Register && static_cast<RegDecl *>(d)->owner == r.owner) {
+      error(r.loc, fmt::format("Duplicate definition of variable '{}'", name));
+      return;
+    }
+  }
+}
+
+bool Parser::inCurrentRegScope(const RegDecl *p) const {
+  size_t mark = regScopeMarks_.empty() ? 0 : regScopeMarks_.back();
+  for (size_t i = mark; i < regUndo_.size(); ++i)
+    if (regPrefix_[regUndo_[i].id] == p) return true;
+  return regScopeMarks_.empty();
 }
 
 // ------------------------------------------------------------------------------------------
@@ -591,6 +654,11 @@ void Parser::parsePerfDirectives(Function *fn) {
   };
   while (at(Tok::DotIdent)) {
     std::string_view d = tok_.text;
+    // A .func takes only ABI attributes; the performance directives belong to entries.
+    if (!fn->isEntry && d != ".noreturn" && d != ".abi_preserve" && d != ".abi_preserve_control" &&
+        d != ".pragma")
+      break;
+    if (fn->isEntry && (d == ".noreturn" || d == ".abi_preserve" || d == ".abi_preserve_control")) break;
     if (d == ".maxnreg") { advance(); fn->perf.maxnreg = static_cast<uint32_t>(expectUInt()); }
     else if (d == ".maxntid") dims(fn->perf.maxntid);
     else if (d == ".reqntid") dims(fn->perf.reqntid);

@@ -63,6 +63,8 @@ public:
   void parseVarDecl(StateSpace space, Linkage linkage, Function *owner, SourceLoc startLoc,
                     std::vector<Variable *> *out);
   void parseRegDecl(Function *owner, std::vector<RegDecl *> *out);
+  void checkRegisterClash(const RegDecl &r);
+  bool inCurrentRegScope(const RegDecl *p) const;
   bool parseTypeAndAttrs(Variable &v);
   std::optional<StateSpace> spaceFromDirective(std::string_view dir) const;
 
@@ -112,6 +114,7 @@ public:
   Checker *checker_;
   std::unique_ptr<Module> m_;
   unsigned errors_ = 0;
+  std::vector<std::pair<SourceLoc, std::string>> deferred_;  // reported after the instruction
 
   // Name bindings: indexed by Ident id; scopes restore previous bindings on exit.
   std::vector<Decl *> binding_;

@@ -29,9 +29,9 @@ constexpr std::string_view kOpcodes[] = {
 #undef PTX_OPCODE
 };
 
-struct SRegInfo { std::string_view name; Type type; bool vec; };
+struct SRegInfo { std::string_view name; Type type; bool vec; unsigned minPtx, minSm; };
 constexpr SRegInfo kSRegs[] = {
-#define PTX_SREG(id, spelling, type, isVector) {spelling, Type::type, isVector != 0},
+#define PTX_SREG(id, spelling, type, isVector, minPtx, minSm) {spelling, Type::type, isVector != 0, minPtx, minSm},
 #include "optxas/ptx/SpecialRegs.def"
 #undef PTX_SREG
 };
@@ -106,6 +106,8 @@ std::optional<Opcode> opcodeFromName(std::string_view s) {
 std::string_view sregName(SReg r) { return kSRegs[static_cast<size_t>(r)].name; }
 Type sregType(SReg r) { return kSRegs[static_cast<size_t>(r)].type; }
 bool sregIsVector(SReg r) { return kSRegs[static_cast<size_t>(r)].vec; }
+unsigned sregMinPtx(SReg r) { return kSRegs[static_cast<size_t>(r)].minPtx; }
+unsigned sregMinSm(SReg r) { return kSRegs[static_cast<size_t>(r)].minSm; }
 std::optional<SReg> sregFromName(std::string_view s) {
   static const auto map = [] {
     std::unordered_map<std::string_view, SReg> m;

@@ -16,18 +16,18 @@ MemoryPool::~MemoryPool() {
   if (account_) {
     account_->reserved -= own_.reserved;
     account_->live -= own_.live;
-    account_->freeable -= own_.freeable;
+    account_->unused -= own_.unused;
     account_->leaked -= own_.leaked;
   }
 }
 
-void MemoryPool::update(std::ptrdiff_t reserved, std::ptrdiff_t live, std::ptrdiff_t freeable,
+void MemoryPool::update(std::ptrdiff_t reserved, std::ptrdiff_t live, std::ptrdiff_t unused,
                         std::ptrdiff_t leaked) {
   for (MemoryAccount *a : {&own_, account_}) {
     if (!a) continue;
     a->reserved += reserved;
     a->live += live;
-    a->freeable += freeable;
+    a->unused += unused;
     a->leaked += leaked;
     if (a->reserved > a->peakReserved) a->peakReserved = a->reserved;
   }
@@ -35,7 +35,7 @@ void MemoryPool::update(std::ptrdiff_t reserved, std::ptrdiff_t live, std::ptrdi
 
 void *MemoryPool::carve(size_t bytes) {
   if (static_cast<size_t>(end_ - cur_) < bytes) {
-    // The unused tail of the old chunk stays counted as freeable: it is pool memory nobody uses.
+    // The unused tail of the old chunk stays counted as unused: it is pool memory nobody uses.
     void *c = std::malloc(chunkSize_);
     if (!c) throw std::bad_alloc();
     chunks_.push_back(c);

@@ -23,8 +23,9 @@ struct Target {
 
   std::string name() const; // "sm_90a"
   static std::optional<Target> parse(std::string_view name);
-  // Constant-bank offset of the first kernel parameter (0x210 below sm_100, 0x380 from sm_100).
-  uint32_t paramBase() const { return sm >= 100 ? 0x380 : 0x210; }
+  // Constant-bank offset of the first kernel parameter: 0x160 on sm_8x, 0x210 on sm_90, 0x380
+  // from sm_100 on.
+  uint32_t paramBase() const { return sm >= 100 ? 0x380 : sm >= 90 ? 0x210 : 0x160; }
   bool operator==(const Target &) const = default;
 };
 
@@ -58,9 +59,15 @@ struct Relocation {
 };
 
 // Executables: ptxas applies some relocations itself (local calls, shared-memory offsets,
-// function addresses in initialisers). Whether a section had such relocations, and whether ptxas
-// then kept the empty relocation section or removed it, is not visible in the data itself.
-enum class ResolvedRelocations : uint8_t { None, SectionRemoved, SectionKept };
+// function addresses in initialisers). Which relocation sections it had created for them, and
+// whether the (then empty) .rela section survived, is not visible in the data itself.
+struct ResolvedRelocations {
+  enum class Created : uint8_t { None, Rel, Rela, RelThenRela, RelaThenRel };
+  Created created = Created::None;
+  bool keptEmptyRela = false;
+  bool any() const { return created != Created::None; }
+  bool operator==(const ResolvedRelocations &) const = default;
+};
 
 // One attribute of a function's .nv.info.<fn> section. Attributes whose words are symbol
 // indices in the file (EXTERNS) carry symbol names instead; everything else keeps its words.
@@ -92,6 +99,7 @@ struct Subroutine {
   std::string name;
   uint64_t offset = 0, size = 0;
   bool weak = false;       // internal helpers ($__internal_N_$...) are WEAK
+  bool global = false;     // clones of .visible functions in relocatable-device-code PTX
   uint32_t frameSize = 0;  // its EIATTR_FRAME_SIZE
   bool operator==(const Subroutine &) const = default;
 };
@@ -126,10 +134,11 @@ struct Function {
   std::string name;
   FunctionKind kind = FunctionKind::Kernel;
   bool global = true;     // GLOBAL binding (LOCAL for static device functions)
+  bool weak = false;      // WEAK binding (CUDA's built-in helper functions)
   uint8_t visibility = 0; // STV_* in st_other bits 0-1
   std::vector<uint8_t> code;
   std::vector<Relocation> relocations; // on .text.<name>, in the order they were created
-  ResolvedRelocations resolved = ResolvedRelocations::None;
+  ResolvedRelocations resolved;
   std::vector<Subroutine> subroutines;
 
   // Resource usage (module .nv.info).
@@ -218,9 +227,11 @@ struct Cubin {
   std::optional<std::vector<uint8_t>> globalInit; // .nv.global.init
   uint32_t globalInitAlign = 0;
   std::vector<Relocation> globalInitRelocations;
-  ResolvedRelocations globalInitResolved = ResolvedRelocations::None;
+  ResolvedRelocations globalInitResolved;
   CallGraph callGraph;
   std::vector<Prototype> prototypes;
+  // .nv.rel.action (sm_8x executables): how the driver applies relocation types newer than it.
+  std::optional<std::vector<uint8_t>> relocationActions;
   std::vector<DebugSection> debugSections; // .debug_frame first when present
 
   Function *findFunction(std::string_view name);

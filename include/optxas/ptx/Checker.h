@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "optxas/ptx/AST.h"
 #include "optxas/support/Diagnostics.h"
@@ -15,6 +16,8 @@ struct CheckOptions {
   // module's .target.
   uint32_t archSm = 0;
   char archSuffix = 0;
+  bool archVirtual = false;    // compute_XX / lto_XX
+  std::string archName;        // as given ("compute_90"), for messages
 };
 
 // The checker works node by node so that the parser can run it inline, right after each node is

@@ -68,7 +68,7 @@ std::string_view opcodeName(Opcode op);
 std::optional<Opcode> opcodeFromName(std::string_view spelling);
 
 enum class SReg : uint8_t {
-#define PTX_SREG(id, spelling, type, isVector) id,
+#define PTX_SREG(id, spelling, type, isVector, minPtx, minSm) id,
 #include "optxas/ptx/SpecialRegs.def"
 #undef PTX_SREG
   NumSRegs
@@ -76,6 +76,8 @@ enum class SReg : uint8_t {
 std::string_view sregName(SReg r);  // "%tid"
 Type sregType(SReg r);
 bool sregIsVector(SReg r);
+unsigned sregMinPtx(SReg r);  // 10*major+minor; 0 = always available
+unsigned sregMinSm(SReg r);   // 0 = any target
 std::optional<SReg> sregFromName(std::string_view spelling);
 
 // Linkage of a module-scope symbol.

@@ -3,12 +3,13 @@
 // which is what `--stat=phase-wise` prints before and after each phase.
 //
 // Accounting terms (docs/phases.md, "Phase-wise statistics"):
-//   reserved  bytes obtained from the system (chunks and large blocks)      -> [Total ...]
-//   freeable  bytes the pool holds but nobody uses: free-list blocks plus the
-//             untouched chunk tails; memory the pool owns but does not use -> [Freeable ...]
-//   leaked    bytes still allocated to objects that their owner has dropped
+//   reserved  bytes obtained from the system (chunks and large blocks)       -> [Total ...]
+//   live      bytes handed out and not yet returned; every pool allocation can
+//             be returned on its own, so this is the freeable memory         -> [Freeable ...]
+//   leaked    the part of live that belongs to objects their owner dropped
 //             (e.g. instructions unlinked from a block and never erased);
-//             reported by the owner through adjustLeaked()                  -> [Freeable Leaked ...]
+//             reported by the owner through adjustLeaked()                   -> [Freeable Leaked ...]
+//   unused    bytes the pool owns but nobody uses (free lists, chunk tails) = reserved - live
 #pragma once
 
 #include <cstddef>
@@ -22,8 +23,8 @@ namespace optxas {
 
 struct MemoryAccount {
   size_t reserved = 0;
-  size_t live = 0;       // bytes handed out and not yet returned
-  size_t freeable = 0;
+  size_t live = 0;
+  size_t unused = 0;
   size_t leaked = 0;
   size_t peakReserved = 0;
   uint64_t allocations = 0;
@@ -72,7 +73,7 @@ private:
 
   static size_t classOf(size_t bytes) { return (bytes + kGranule - 1) / kGranule; }
   void *carve(size_t bytes);
-  void update(std::ptrdiff_t reserved, std::ptrdiff_t live, std::ptrdiff_t freeable,
+  void update(std::ptrdiff_t reserved, std::ptrdiff_t live, std::ptrdiff_t unused,
               std::ptrdiff_t leaked);
 
   MemoryAccount own_;

@@ -128,7 +128,7 @@ TEST(IR, DroppedInstructionsAreCountedAsLeakedUntilReinsertedOrErased) {
   i->removeFromParent();
   i->eraseFromParent();   // erasing a detached instruction returns its memory
   EXPECT_EQ(m.memory().leaked, 0u);
-  EXPECT_GT(m.memory().freeable, 0u);
+  EXPECT_GT(m.memory().unused, 0u);
 }
 
 TEST(IR, ModuleAccountCoversAllFunctionPools) {

@@ -14,10 +14,10 @@ TEST(MemoryPool, AccountsReservedLiveAndFreeable) {
     void *a = pool.allocate(40);    // size class 48
     EXPECT_EQ(acct.reserved, 64u * 1024);
     EXPECT_EQ(acct.live, 48u);
-    EXPECT_EQ(acct.freeable, 64u * 1024 - 48);
+    EXPECT_EQ(acct.unused, 64u * 1024 - 48);
     pool.deallocate(a, 40);
     EXPECT_EQ(acct.live, 0u);
-    EXPECT_EQ(acct.freeable, 64u * 1024);
+    EXPECT_EQ(acct.unused, 64u * 1024);
     // The freed block is reused for the same size class: nothing new is reserved.
     void *b = pool.allocate(33);
     EXPECT_EQ(b, a);
@@ -27,7 +27,7 @@ TEST(MemoryPool, AccountsReservedLiveAndFreeable) {
   // Destroying the pool takes its share out of the shared account.
   EXPECT_EQ(acct.reserved, 0u);
   EXPECT_EQ(acct.live, 0u);
-  EXPECT_EQ(acct.freeable, 0u);
+  EXPECT_EQ(acct.unused, 0u);
   EXPECT_EQ(acct.peakReserved, 64u * 1024);
 }
 
@@ -57,7 +57,7 @@ TEST(MemoryPool, ManyChunks) {
   EXPECT_EQ(acct.live, 512u * 1000);
   EXPECT_EQ(acct.reserved % 4096, 0u);
   EXPECT_GE(acct.reserved, acct.live);
-  EXPECT_EQ(acct.reserved, acct.live + acct.freeable);
+  EXPECT_EQ(acct.reserved, acct.live + acct.unused);
 }
 
 TEST(MemoryPool, LeakReports) {

@@ -1,0 +1,499 @@
+// Form table indexes and the Inst <-> form matching shared by encoder, printer and parser.
+#include "sass/FormTable.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace optxas::sass::tbl {
+
+using isa::ModSlot;
+
+uint64_t getField(const Word &w, Field f) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < f.width; ++i) {
+    unsigned b = f.pos + i;
+    v |= ((w[b >> 6] >> (b & 63)) & 1ull) << i;
+  }
+  return v;
+}
+
+void setField(Word &w, Field f, uint64_t v) {
+  for (unsigned i = 0; i < f.width; ++i) {
+    unsigned b = f.pos + i;
+    uint64_t m = 1ull << (b & 63);
+    if ((v >> i) & 1)
+      w[b >> 6] |= m;
+    else
+      w[b >> 6] &= ~m;
+  }
+}
+
+uint64_t getElemRaw(const Word &w, const Elem &e) {
+  uint64_t v = getField(w, e.field);
+  if (e.fieldHi.valid())
+    v |= getField(w, e.fieldHi) << e.field.width;
+  return v;
+}
+
+void setElemRaw(Word &w, const Elem &e, uint64_t v) {
+  setField(w, e.field, v);
+  if (e.fieldHi.valid())
+    setField(w, e.fieldHi, v >> e.field.width);
+}
+
+static void orField(Word &m, Field f) {
+  if (f.valid())
+    setField(m, f, ~0ull);
+}
+static void orBit(Word &m, int bit) {
+  if (bit >= 0)
+    setField(m, bits(bit, 1), 1);
+}
+
+Form &FormTable::add(Form f) {
+  f.id = static_cast<uint16_t>(forms_.size());
+  forms_.push_back(std::move(f));
+  return forms_.back();
+}
+
+static std::string describeElem(const Elem &e) {
+  std::string s;
+  if (e.kind == ElemKind::Mod) {
+    if (!e.field.valid())
+      return std::string(e.values.empty() ? "" : e.values[0].text);
+    s = "{";
+    bool first = true;
+    for (const ModValue &v : e.values) {
+      if (!first)
+        s += "|";
+      first = false;
+      s += v.text.empty() ? std::string("-") : std::string(v.text);
+    }
+    return s + "}";
+  }
+  if (e.kind == ElemKind::ModOpd)
+    return std::string("<") + std::string(isa::slotName(e.slot)) + ">";
+  switch (e.type) {
+  case OpdType::Gpr: s = "R"; break;
+  case OpdType::UGpr: s = "UR"; break;
+  case OpdType::Pred: s = "P"; break;
+  case OpdType::UPred: s = "UP"; break;
+  case OpdType::SReg: s = "SR"; break;
+  case OpdType::BarReg: s = "B"; break;
+  case OpdType::Imm: s = "imm"; break;
+  case OpdType::FImm: s = "fimm"; break;
+  case OpdType::CBank: s = "c[][]"; break;
+  case OpdType::Mem: s = "[mem]"; break;
+  case OpdType::Target: s = "target"; break;
+  }
+  if (e.negBit >= 0)
+    s = (e.type == OpdType::Pred || e.type == OpdType::UPred ? "!" : "-") + s;
+  if (e.notBit >= 0)
+    s = (e.type == OpdType::Pred || e.type == OpdType::UPred ? "!" : "~") + s;
+  if (e.absBit >= 0)
+    s = "|" + s + "|";
+  if (e.def)
+    s += "(d)";
+  if (e.group)
+    s += "?";
+  return s;
+}
+
+void FormTable::finalize() {
+  byOpcode_.assign(static_cast<size_t>(isa::Opcode::NumOpcodes), {});
+  byLow12_.assign(4096, {});
+  for (Form &f : forms_) {
+    f.slotsUsed = 0;
+    Word cov = f.fixedMask;
+    // Guard (12..15) and control (105..121) are part of every form.
+    orField(cov, bits(12, 4));
+    orField(cov, bits(105, 17));
+    std::string mods, opds;
+    for (const Elem &e : f.elems) {
+      if (e.slot != ModSlot::NoSlot)
+        f.slotsUsed |= 1ull << static_cast<unsigned>(e.slot);
+      if (e.slot2 != ModSlot::NoSlot)
+        f.slotsUsed |= 1ull << static_cast<unsigned>(e.slot2);
+      orField(cov, e.field);
+      orField(cov, e.fieldHi);
+      orBit(cov, e.negBit);
+      orBit(cov, e.absBit);
+      orBit(cov, e.notBit);
+      orField(cov, e.selField);
+      if (e.reuse >= 0)
+        orBit(cov, 122 + e.reuse);
+      if (e.kind == ElemKind::Opd && e.type == OpdType::Mem) {
+        orField(cov, e.mem.base);
+        orBit(cov, e.mem.base64Bit);
+        orField(cov, e.mem.ur);
+        orBit(cov, e.mem.urBit);
+        orField(cov, e.mem.offset);
+        orField(cov, e.mem.scale);
+      }
+      if (e.kind == ElemKind::Opd && e.type == OpdType::CBank) {
+        orField(cov, e.cb.bank);
+        orField(cov, e.cb.offset);
+        orField(cov, e.cb.index);
+        orBit(cov, e.cb.cxBit);
+        orField(cov, e.cb.cxUr);
+      }
+      std::string d = describeElem(e);
+      if (e.kind == ElemKind::Mod) {
+        if (!d.empty())
+          mods += (d[0] == '.' || d[0] == '{') ? d : "." + d;
+      } else {
+        opds += (opds.empty() ? " " : ", ") + d;
+      }
+    }
+    f.coveredMask = cov;
+    // Presence patterns: nvdisasm hides each optional operand holding its default.
+    std::vector<const Elem *> opd;
+    for (const Elem &e : f.elems)
+      if (e.kind == ElemKind::Opd)
+        opd.push_back(&e);
+    std::vector<size_t> optional;
+    for (size_t i = 0; i < opd.size(); ++i)
+      if (opd[i]->group)
+        optional.push_back(i);
+    f.presence.clear();
+    for (unsigned m = 0; m < (1u << optional.size()); ++m) {
+      std::vector<bool> pres(opd.size(), true);
+      for (size_t j = 0; j < optional.size(); ++j)
+        pres[optional[j]] = !(m >> j & 1);
+      f.presence.push_back(pres);
+    }
+    // Longest first; among equals, the one keeping the earlier operands (so that a lone
+    // printed optional operand is read as the first of its kind, as nvdisasm intends).
+    std::stable_sort(f.presence.begin(), f.presence.end(),
+                     [](const std::vector<bool> &a, const std::vector<bool> &b) {
+                       auto na = std::count(a.begin(), a.end(), true);
+                       auto nb = std::count(b.begin(), b.end(), true);
+                       return na != nb ? na > nb : a > b;
+                     });
+    f.syntax = std::string(isa::opcodeName(f.op)) + mods + opds;
+    byOpcode_[static_cast<size_t>(f.op)].push_back(&f);
+    assert((f.fixedMask[0] & 0xfff) == 0xfff && "every form fixes the 12 opcode bits");
+    byLow12_[f.fixedBits[0] & 0xfff].push_back(&f);
+  }
+}
+
+const std::vector<const Form *> &FormTable::formsOf(isa::Opcode op) const {
+  return byOpcode_[static_cast<size_t>(op)];
+}
+
+std::vector<const Form *> FormTable::candidates(const Word &w) const {
+  std::vector<const Form *> out;
+  for (const Form *f : byLow12_[w[0] & 0xfff])
+    if ((w[0] & f->fixedMask[0]) == f->fixedBits[0] && (w[1] & f->fixedMask[1]) == f->fixedBits[1])
+      out.push_back(f);
+  return out;
+}
+
+// ---- matching ----
+
+uint8_t elemWidth(const Elem &e, const isa::Modifiers &m) {
+  if (e.widthSlot == ModSlot::NoSlot)
+    return e.width;
+  uint8_t v = isa::getSlot(m, e.widthSlot);
+  switch (e.widthSlot) {
+  case ModSlot::memType:
+    switch (static_cast<isa::MemType>(v)) {
+    case isa::MemType::B64: return 2;
+    case isa::MemType::B128: return 4;
+    default: return 1;
+    }
+  case ModSlot::floatType:
+  case ModSlot::srcFloatType:
+    return static_cast<isa::FloatType>(v) == isa::FloatType::F64 ? 2 : 1;
+  case ModSlot::intType:
+  case ModSlot::srcIntType: {
+    auto t = static_cast<isa::IntType>(v);
+    return t == isa::IntType::U64 || t == isa::IntType::S64 ? 2 : 1;
+  }
+  case ModSlot::atomType:
+    switch (static_cast<isa::AtomType>(v)) {
+    case isa::AtomType::U64:
+    case isa::AtomType::S64:
+    case isa::AtomType::F64:
+    case isa::AtomType::B64:
+    case isa::AtomType::F32x2: return 2;
+    case isa::AtomType::B128: return 4;
+    default: return 1;
+    }
+  case ModSlot::u64:
+  case ModSlot::wide:
+    return v ? 2 : 1;
+  default:
+    return e.width;
+  }
+}
+
+const ModValue *modValueFor(const Elem &e, const isa::Modifiers &m) {
+  uint8_t v1 = e.slot == ModSlot::NoSlot ? 0 : isa::getSlot(m, e.slot);
+  uint8_t v2 = e.slot2 == ModSlot::NoSlot ? 0 : isa::getSlot(m, e.slot2);
+  for (const ModValue &mv : e.values)
+    if ((e.slot == ModSlot::NoSlot || mv.value == v1) &&
+        (e.slot2 == ModSlot::NoSlot || mv.value2 == v2))
+      return &mv;
+  return nullptr;
+}
+
+bool isHiddenDefault(const Elem &e, const Operand &o) {
+  Operand a = o, b = e.dflt;
+  a.width = b.width = 1;
+  a.reuse = b.reuse = false;
+  return a == b;
+}
+
+std::vector<bool> printedOperands(const Form &f, const std::vector<Operand> &full) {
+  std::vector<bool> shown;
+  size_t k = 0;
+  for (const Elem &e : f.elems)
+    if (e.kind == ElemKind::Opd) {
+      shown.push_back(!(e.group && isHiddenDefault(e, full[k])));
+      ++k;
+    }
+  return shown;
+}
+
+static bool fitsField(int64_t v, Field f, bool isSigned) {
+  if (f.width >= 64)
+    return true;
+  if (isSigned) {
+    int64_t lo = -(int64_t(1) << (f.width - 1)), hi = (int64_t(1) << (f.width - 1)) - 1;
+    return v >= lo && v <= hi;
+  }
+  return v >= 0 && static_cast<uint64_t>(v) < (1ull << f.width);
+}
+
+static const char *kindName(OpdType t) {
+  switch (t) {
+  case OpdType::Gpr: return "register";
+  case OpdType::UGpr: return "uniform register";
+  case OpdType::Pred: return "predicate";
+  case OpdType::UPred: return "uniform predicate";
+  case OpdType::SReg: return "special register";
+  case OpdType::BarReg: return "barrier register";
+  case OpdType::Imm: return "immediate";
+  case OpdType::FImm: return "float immediate";
+  case OpdType::CBank: return "constant bank";
+  case OpdType::Mem: return "address";
+  case OpdType::Target: return "branch target";
+  }
+  return "?";
+}
+
+static bool kindMatches(OpdType t, OperandKind k) {
+  switch (t) {
+  case OpdType::Gpr: return k == OperandKind::Reg;
+  case OpdType::UGpr: return k == OperandKind::UReg;
+  case OpdType::Pred: return k == OperandKind::Pred;
+  case OpdType::UPred: return k == OperandKind::UPred;
+  case OpdType::SReg: return k == OperandKind::SReg;
+  case OpdType::BarReg: return k == OperandKind::BarReg;
+  case OpdType::Imm: return k == OperandKind::Imm;
+  case OpdType::FImm: return k == OperandKind::FImm;
+  case OpdType::CBank: return k == OperandKind::CBank;
+  case OpdType::Mem: return k == OperandKind::Mem;
+  case OpdType::Target: return k == OperandKind::Target;
+  }
+  return false;
+}
+
+// Checks one operand against its elem; returns "" or a reason.
+static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &m) {
+  if (!kindMatches(e.type, o.kind))
+    return std::string("expected ") + kindName(e.type);
+  bool isPred = e.type == OpdType::Pred || e.type == OpdType::UPred;
+  if (o.negate && !(isPred ? (e.notBit >= 0 || e.negBit >= 0) : e.negBit >= 0))
+    return "operand cannot be negated";
+  if (o.absolute && e.absBit < 0)
+    return "operand cannot take |abs|";
+  if (o.invert && (isPred || e.notBit < 0))
+    return "operand cannot be inverted (~)";
+  if (o.reuse && e.reuse < 0)
+    return "operand has no reuse slot";
+  if (o.sel != SubSel::None || e.selField.valid()) {
+    bool ok = false;
+    for (const ModValue &v : e.selMap)
+      ok |= v.value == static_cast<uint8_t>(o.sel);
+    if (!ok && !(o.sel == SubSel::None && !e.selField.valid()))
+      return "sub-register selection not encodable";
+  }
+  switch (e.type) {
+  case OpdType::Gpr:
+  case OpdType::UGpr:
+    if (!fitsField(o.reg, e.field, false))
+      return "register number out of range";
+    if (o.width != elemWidth(e, m))
+      return "register width " + std::to_string(o.width) + " (expected " +
+             std::to_string(elemWidth(e, m)) + ")";
+    break;
+  case OpdType::Pred:
+  case OpdType::UPred:
+  case OpdType::SReg:
+  case OpdType::BarReg:
+    if (!fitsField(o.reg, e.field, false))
+      return "register number out of range";
+    break;
+  case OpdType::Imm:
+  case OpdType::FImm:
+  case OpdType::Target: {
+    int64_t v = o.imm - e.immAdd;
+    Field total = bits(0, e.field.width + e.fieldHi.width);
+    bool isSigned = e.immSigned || e.fmt == ImmFmt::SHex || e.type == OpdType::Target;
+    if (v & ((int64_t(1) << e.immShift) - 1))
+      return "immediate not a multiple of " + std::to_string(1 << e.immShift);
+    if (!fitsField(v >> e.immShift, total, isSigned))
+      return e.type == OpdType::Target ? "branch offset out of range" : "immediate out of range";
+    break;
+  }
+  case OpdType::CBank: {
+    const CBankLayout &c = e.cb;
+    bool cx = o.reg == kNoReg;
+    if (cx && (c.cxBit < 0 || o.ureg == kNoReg))
+      return "form has no cx[UR] bank";
+    if (!cx && !fitsField(o.reg, c.bank, false))
+      return "constant bank out of range";
+    if (o.imm % c.offsetScale)
+      return "constant offset not aligned";
+    if (!fitsField(o.imm / c.offsetScale, c.offset, c.offsetSigned && !cx))
+      return "constant offset out of range";
+    if ((o.base != kNoReg) != c.index.valid())
+      return c.index.valid() ? "constant bank needs an index register" : "no index register";
+    break;
+  }
+  case OpdType::Mem: {
+    const MemLayout &l = e.mem;
+    if ((o.base != kNoReg) != l.base.valid())
+      return l.base.valid() ? "address needs a base register" : "address takes no base register";
+    if (l.base64Bit < 0 && o.base64 != l.base64Const)
+      return l.base64Const ? "address base must be 64-bit (.64)" : "address base is 32-bit";
+    bool wantsDesc = o.desc != kNoReg, wantsUr = o.ureg != kNoReg;
+    using U = MemLayout::UrUse;
+    switch (l.urUse) {
+    case U::None:
+      if (wantsDesc || wantsUr)
+        return "address takes no uniform register";
+      break;
+    case U::Add:
+      if (wantsDesc || !wantsUr)
+        return "address needs +URn";
+      break;
+    case U::Desc:
+      if (!wantsDesc || wantsUr)
+        return "address needs desc[URn]";
+      break;
+    case U::DescIfBit:
+      if (wantsDesc == wantsUr)
+        return "address needs exactly one of desc[URn] / +URn";
+      break;
+    case U::AddIfBit:
+      if (wantsDesc)
+        return "address takes no desc[URn]";
+      break;
+    }
+    if ((o.desc != kNoReg && o.desc > 63) || (o.ureg != kNoReg && o.ureg > 63))
+      return "uniform register out of range";
+    if (l.offset.valid() ? !fitsField(o.imm, l.offset, l.offsetSigned) : o.imm != 0)
+      return "address offset out of range";
+    if (o.scale && !l.scale.valid())
+      return "address takes no index scale";
+    if (o.scale && o.scale != 4 && o.scale != 8 && o.scale != 16)
+      return "bad index scale";
+    break;
+  }
+  }
+  return "";
+}
+
+bool matchForm(const Form &f, const Inst &in, std::vector<Operand> &full, std::string *why) {
+  if (f.op != in.op) {
+    if (why)
+      *why = "opcode";
+    return false;
+  }
+  if (!isa::onlySlotsSet(in.mods, f.slotsUsed)) {
+    if (why) {
+      for (unsigned i = 0; i < static_cast<unsigned>(ModSlot::NumSlots); ++i)
+        if (!(f.slotsUsed >> i & 1) && isa::getSlot(in.mods, static_cast<ModSlot>(i))) {
+          *why = "modifier slot '" + std::string(isa::slotName(static_cast<ModSlot>(i))) +
+                 "' not supported by this form";
+          break;
+        }
+    }
+    return false;
+  }
+  for (const Elem &e : f.elems)
+    if ((e.kind == ElemKind::Mod || (e.kind == ElemKind::ModOpd && !e.values.empty())) &&
+        e.field.valid() && !modValueFor(e, in.mods)) {
+      if (why)
+        *why = "value of modifier '" + std::string(isa::slotName(e.slot)) + "' not encodable";
+      return false;
+    } else if (e.kind == ElemKind::Mod && !e.field.valid() && !modValueFor(e, in.mods)) {
+      if (why)
+        *why = "form requires " + std::string(isa::slotName(e.slot)) + " = " +
+               std::string(e.values.empty() ? "" : e.values[0].text);
+      return false;
+    }
+
+  std::vector<const Elem *> opd;
+  for (const Elem &e : f.elems)
+    if (e.kind == ElemKind::Opd)
+      opd.push_back(&e);
+  std::string firstWhy;
+  for (const std::vector<bool> &pres : f.presence) {
+    size_t n = std::count(pres.begin(), pres.end(), true);
+    if (n != in.ops.size())
+      continue;
+    full.clear();
+    size_t k = 0;
+    std::string bad;
+    for (size_t i = 0; i < opd.size() && bad.empty(); ++i) {
+      const Elem *e = opd[i];
+      Operand o;
+      if (pres[i]) {
+        o = in.ops[k++];
+      } else {
+        o = e->dflt;
+        if (o.kind == OperandKind::Reg || o.kind == OperandKind::UReg)
+          o.width = elemWidth(*e, in.mods);
+      }
+      std::string r = checkOperand(*e, o, in.mods);
+      if (!r.empty())
+        bad = "operand " + std::to_string(i + 1) + ": " + r;
+      full.push_back(o);
+    }
+    if (bad.empty())
+      return true;
+    if (firstWhy.empty())
+      firstWhy = bad;
+  }
+  if (why)
+    *why = firstWhy.empty() ? "wrong number of operands (" + std::to_string(in.ops.size()) + ")"
+                            : firstWhy;
+  return false;
+}
+
+const Form *selectForm(const FormTable &t, const Inst &in, std::vector<Operand> &full,
+                       std::string *why) {
+  const auto &fs = t.formsOf(in.op);
+  if (fs.empty()) {
+    if (why)
+      *why = std::string(isa::opcodeName(in.op)) + ": opcode has no encoding for this target";
+    return nullptr;
+  }
+  std::string reasons;
+  for (const Form *f : fs) {
+    std::string r;
+    if (matchForm(*f, in, full, &r))
+      return f;
+    if (reasons.size() < 600)
+      reasons += " | " + f->syntax + ": " + r;
+  }
+  if (why)
+    *why = std::string(isa::opcodeName(in.op)) + ": no form matches" + reasons;
+  return nullptr;
+}
+
+} // namespace optxas::sass::tbl

@@ -1,0 +1,18 @@
+// Maps a Target to its encoding table. A new architecture adds its table here.
+#include "sass/FormTable.h"
+
+namespace optxas::sass {
+namespace sm90 {
+const tbl::FormTable &table();
+}
+
+namespace tbl {
+const FormTable *tableFor(Target t) {
+  switch (t) {
+  case Target::SM90: return &sm90::table();
+  default: return nullptr;
+  }
+}
+} // namespace tbl
+
+} // namespace optxas::sass

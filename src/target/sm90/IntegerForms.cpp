@@ -1,0 +1,179 @@
+// sm_90 integer ALU forms: IMAD, IADD3, ISETP, LOP3, SHF, LEA, MOV, SEL, PRMT, IABS, ...
+//
+// Common layout (verified with nvdisasm): Rd 16..23, Ra 24..31, b at 32 (register, UR or imm32)
+// or the ALU constant bank (bank 54..58, word offset 40..53), c at 64..71; bits 9..11 pick the
+// operand-source layout (see TableBuilder.h) and bit 91 marks the uniform-register layouts.
+#include "sm90/Sm90.h"
+
+namespace optxas::sass::sm90 {
+
+using isa::IntType;
+using isa::Variant;
+#define V(raw, val, text) ModValue{raw, static_cast<uint8_t>(val), text}
+
+namespace {
+
+// IMAD/ISETP/FLO...: bit 73 clear means unsigned.
+E u32Bit(int bit = 73) {
+  return mod(S::intType, bits(bit, 1),
+             {V(1, IntType::S32, ""), V(1, IntType::None, ""), V(0, IntType::U32, ".U32")});
+}
+
+bool isZeroReg(const Operand &o) { return o.kind == OperandKind::Reg && o.reg == RZ; }
+bool isImm(const Operand &o, int64_t v) { return o.kind == OperandKind::Imm && o.imm == v; }
+
+// nvdisasm spells plain IMADs that are moves, adds or shifts as IMAD.MOV / .IADD / .SHL
+// (never for the uniform-register source layouts).
+std::string_view imadAlias(const Inst &in) {
+  if (in.mods.variant != Variant::None || in.mods.ex || in.ops.size() < 4)
+    return "";
+  const Operand &a = in.ops[1], &b = in.ops[2], &c = in.ops[3];
+  auto uniform = [](const Operand &o) {
+    return o.kind == OperandKind::UReg || (o.kind == OperandKind::CBank && o.reg == kNoReg);
+  };
+  if (uniform(b) || uniform(c))
+    return "";
+  // (nvdisasm also keeps the plain spelling when both multiplicands carry .reuse.)
+  if (a.reuse && b.reuse)
+    return "";
+  if (isZeroReg(a) || isZeroReg(b) || isImm(b, 0) || (isImm(b, 1) && isZeroReg(c)))
+    return ".MOV";
+  if (isImm(b, 1))
+    return ".IADD";
+  // (nvdisasm makes an exception of 0x10000.)
+  if (b.kind == OperandKind::Imm && isZeroReg(c) && b.imm > 1 && b.imm < 0x80000000 &&
+      (b.imm & (b.imm - 1)) == 0 && b.imm != 0x10000)
+    return ".SHL";
+  return "";
+}
+
+void addImad(Builder &b) {
+  struct Kind {
+    unsigned opc;
+    Variant v;
+    const char *text;
+    int width;
+  };
+  for (Kind k : {Kind{0x024, Variant::None, "", 1}, Kind{0x025, Variant::WIDE, ".WIDE", 2},
+                 Kind{0x027, Variant::HI, ".HI", 1}}) {
+    const std::vector<unsigned> layouts =
+        k.v == Variant::None ? kAllSources : std::vector<unsigned>{RR, RC, IR, CR, UR_, RU};
+    // IMAD{.WIDE|.HI}{.U32} Rd, Ra, b, [-]c
+    b.alu(Op::IMAD, k.opc, layouts,
+          {fixed(S::variant, static_cast<uint8_t>(k.v), k.text), u32Bit(),
+           R(16).def().w(k.width), R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1),
+           srcC(ImmFmt::SHex).neg(75).reuse(2).w(k.width)},
+          imadAlias, {".MOV", ".IADD", ".SHL"});
+    b.fix(bits(74, 1), 0);
+    b.fix(bits(81, 3), 7);
+    b.fix(bits(87, 4), 0xf);
+    // IMAD{..}.X Rd, Ra, b, [~]c, Pcarry
+    b.alu(Op::IMAD, k.opc, layouts,
+          {fixed(S::variant, static_cast<uint8_t>(k.v), k.text), u32Bit(), fixed(S::ex, 1, ".X"),
+           R(16).def().w(k.width), R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1),
+           srcC(ImmFmt::SHex).inv(75).reuse(2).w(k.width), P(87).inv(90)});
+    b.fix(bits(74, 1), 1);
+    b.fix(bits(81, 3), 7);
+  }
+}
+
+void addIadd3(Builder &b) {
+  // IADD3 Rd, [Pu], [Pv], [-]Ra, [-]b, [-]c   (carry-outs hidden when PT)
+  const std::vector<unsigned> iadd3Layouts = {RR, IR, CR, UR_}; // c is always a register
+  b.alu(Op::IADD3, 0x010, iadd3Layouts,
+        {R(16).def(), P(81).def().opt(1, pt()), P(84).def().opt(2, pt()), R(24).neg(72).reuse(0),
+         srcB(ImmFmt::SHex).neg(63).reuse(1), srcC(ImmFmt::SHex).neg(75).reuse(2)});
+  b.fix(bits(74, 1), 0);
+  b.fix(bits(77, 4), 0xf);
+  b.fix(bits(87, 4), 0xf);
+  // IADD3.X Rd, [Pu], [Pv], [~]Ra, [~]b, [~]c, Pp, Pq
+  b.alu(Op::IADD3, 0x010, iadd3Layouts,
+        {fixed(S::ex, 1, ".X"), R(16).def(), P(81).def().opt(1, pt()), P(84).def().opt(2, pt()),
+         R(24).inv(72).reuse(0), srcB(ImmFmt::SHex).inv(63).reuse(1), srcC(ImmFmt::SHex).inv(75).reuse(2),
+         P(87).inv(90), P(77).inv(80)});
+  b.fix(bits(74, 1), 1);
+}
+
+void addIsetp(Builder &b) {
+  // ISETP.cmp{.U32}.bool Pu, Pv, Ra, b, Pp
+  b.alu(Op::ISETP, 0x00c, kBSources,
+        {mod(S::cmp, bits(76, 3), maps::intCmp()), u32Bit(), mod(S::boolOp, bits(74, 2), maps::boolOp()),
+         P(81).def(), P(84).def(), R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1), P(87).inv(90)});
+  b.fix(bits(72, 1), 0);
+  b.fix(bits(64, 4), 0);
+  b.fix(bits(68, 4), 7);
+  // ISETP.cmp{.U32}.bool.EX Pu, Pv, Ra, b, Pp, Pq   (compares the high words of a 64-bit pair)
+  b.alu(Op::ISETP, 0x00c, kBSources,
+        {mod(S::cmp, bits(76, 3), maps::intCmp()), u32Bit(), mod(S::boolOp, bits(74, 2), maps::boolOp()),
+         fixed(S::ex, 1, ".EX"), P(81).def(), P(84).def(), R(24).reuse(0),
+         srcB(ImmFmt::SHex).reuse(1), P(87).inv(90), P(68).inv(71)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(64, 4), 0);
+}
+
+void addLogic(Builder &b) {
+  // LOP3.LUT{.PAND} [Pu], Rd, Ra, b, c, lut, Pp
+  b.alu(Op::LOP3, 0x012, kBSources,
+        {text(".LUT"), flag(S::pand, 80, ".PAND"), P(81).def().opt(1, pt()), R(16).def(),
+         R(24).reuse(0), srcB().reuse(1), srcC().reuse(2), slotOperand(S::lut, bits(72, 8)),
+         P(87).inv(90)});
+  b.fix(bits(84, 3), 0);
+  // SHF.{L|R}{.W}.{S64|U64|S32|U32}{.HI} Rd, Ra, b, c
+  b.alu(Op::SHF, 0x019, kAllSources,
+        {mod(S::shift, bits(76, 1), {V(0, isa::ShiftDir::L, ".L"), V(1, isa::ShiftDir::R, ".R")}),
+         flag(S::wrap, 75, ".W"),
+         mod(S::intType, bits(73, 2),
+             {V(0, IntType::S64, ".S64"), V(1, IntType::U64, ".U64"), V(2, IntType::S32, ".S32"),
+              V(3, IntType::U32, ".U32")}),
+         mod(S::variant, bits(80, 1), {V(0, Variant::None, ""), V(1, Variant::HI, ".HI")}),
+         R(16).def(), R(24).reuse(0), srcB().reuse(1), srcC().reuse(2)});
+  b.fix(bits(72, 1), 0);
+  b.fix(bits(81, 10), 0);
+  // LEA{.HI}{.X}{.SX32} Rd, [Pu], [-]Ra, [-]b, {c,} shift {, Pcarry}   (.X: ~ instead of -).
+  // c (the high word) exists only for .HI without .SX32; otherwise its field holds RZ.
+  enum { Lo, Hi, HiSx32 };
+  for (int kind : {Lo, Hi, HiSx32})
+    for (bool x : {false, true}) {
+      bool hasC = kind == Hi;
+      std::vector<E> el;
+      if (kind != Lo)
+        el.push_back(fixed(S::variant, static_cast<uint8_t>(Variant::HI), ".HI"));
+      if (x)
+        el.push_back(fixed(S::ex, 1, ".X"));
+      if (kind == HiSx32)
+        el.push_back(fixed(S::sx32, 1, ".SX32"));
+      el.push_back(R(16).def());
+      el.push_back(P(81).def().opt(1, pt()));
+      el.push_back(x ? R(24).inv(72).reuse(0) : R(24).neg(72).reuse(0));
+      el.push_back(x ? srcB().inv(63).reuse(1) : srcB().neg(63).reuse(1));
+      if (hasC)
+        el.push_back(srcC().reuse(2));
+      el.push_back(Imm(bits(75, 5)));
+      if (x)
+        el.push_back(P(87).inv(90));
+      b.alu(Op::LEA, 0x011, kBSources, el);
+      b.fix(bits(80, 1), kind != Lo);
+      b.fix(bits(74, 1), x);
+      b.fix(bits(84, 3), 0);
+      if (kind != HiSx32)
+        b.fix(bits(73, 1), 0);
+      if (kind == HiSx32)
+        b.fix(bits(73, 1), 1);
+      if (!hasC)
+        b.fix(bits(64, 8), 0xff);
+      if (!x)
+        b.fix(bits(87, 4), 0xf);
+    }
+}
+
+} // namespace
+
+void addIntegerForms(Builder &b) {
+  addImad(b);
+  addIadd3(b);
+  addIsetp(b);
+  addLogic(b);
+}
+
+#undef V
+} // namespace optxas::sass::sm90

@@ -1,0 +1,209 @@
+// DUMPIR (both instances), DumpCFG, DumpKnobs and --keep on the corpus programs.
+#include <regex>
+
+#include "Harness.h"
+
+using namespace optxas;
+using namespace optxas::phases;
+using namespace optxas::phases::test;
+
+namespace {
+
+// The IR text part of a dump (everything after the '#' header).
+std::string irOf(const std::string &dump) {
+  std::string ir;
+  for (const auto &l : splitLines(dump))
+    if (!l.empty() && l[0] != '#' && l.rfind("//---", 0) != 0) ir += l + "\n";
+  return ir;
+}
+
+std::string dumpAfter(const std::string &corpusName, const std::string &phase, Harness &h) {
+  h.knob("DUMPIR=" + phase);
+  auto m = h.parse(corpus(corpusName));
+  EXPECT_TRUE(h.run(*m)) << h.allDiags();
+  return h.dumped;
+}
+
+TEST(DumpIR, AfterSeveralPhasesOnVecadd) {
+  // phase 3: control flow known, nothing removed yet (21 instructions).
+  Harness a;
+  std::string cfg = dumpAfter("vecadd.ori", "analyzecontrolflow", a);
+  EXPECT_EQ(countOf(cfg, "//--- DUMPIR after AnalyzeControlFlow (phase 3), function _Z3addPKfS0_Pfi"), 1u) << cfg;
+  EXPECT_NE(cfg.find("# 21 instructions, 7 R-regs [urregs=2]\n"), std::string::npos) << cfg;
+  EXPECT_NE(cfg.find("preds: bb0  succs: bb2"), std::string::npos) << cfg;
+  EXPECT_NE(cfg.find("[19] %r17 = IADD3 %r15, 0x1, RZ"), std::string::npos);
+
+  // phase 18 (after EarlyOriSimpleLiveDead, 11): the dead IADD3 is gone.
+  Harness b;
+  std::string dce = dumpAfter("vecadd.ori", "OriPerformLiveDeadFirst", b);
+  EXPECT_NE(dce.find("# 20 instructions"), std::string::npos) << dce;
+  EXPECT_EQ(dce.find("IADD3"), std::string::npos);
+  EXPECT_NE(dce.find("[12] %r12 = PSEUDO_COPY %r3"), std::string::npos);
+
+  // phase 22: the copy is forwarded and deleted.
+  Harness c;
+  std::string cp = dumpAfter("vecadd.ori", "ORICOPYPROP", c);
+  EXPECT_NE(cp.find("# 19 instructions"), std::string::npos) << cp;
+  EXPECT_EQ(cp.find("PSEUDO_COPY"), std::string::npos);
+  EXPECT_NE(cp.find("[13] %r9 = IMAD.WIDE %r3, 0x4, %r4"), std::string::npos) << cp;
+  EXPECT_NE(cp.find("[est fp=1]"), std::string::npos);
+  EXPECT_NE(cp.find("[est trancedental=0]"), std::string::npos);
+
+  // A phase that is still a no-op dumps too: the dump belongs to the schedule position.
+  Harness d;
+  std::string gvn = dumpAfter("vecadd.ori", "GvnCse", d);
+  EXPECT_EQ(countOf(gvn, "//--- DUMPIR after GvnCse (phase 56)"), 1u);
+  EXPECT_EQ(irOf(gvn), irOf(cp));
+}
+
+TEST(DumpIR, TheDumpedIRReadsBack) {
+  Harness h;
+  h.knob("DUMPIR=OriCopyProp");
+  auto m = h.parse(corpus("loop.ori"));
+  ASSERT_TRUE(h.run(*m)) << h.allDiags();
+  std::string ir = irOf(h.dumped);
+  ASSERT_NE(ir.find(".function \"_Z3sumPKfPfi\" entry"), std::string::npos) << h.dumped;
+  auto back = ori::parseModule(ir, h.diags, "dump.ori");
+  ASSERT_TRUE(back) << h.allDiags();
+  // No later phase changes this program, so the dump equals the final IR.
+  ori::PrintOptions plain;
+  plain.cfgComments = false;
+  EXPECT_EQ(ori::toString(*back->functions()[0], plain), ori::toString(*m->functions()[0], plain));
+  EXPECT_NE(h.dumped.find("loop-header"), std::string::npos);
+  EXPECT_NE(h.dumped.find("# [partially unrolled loops=0] [non-unrolled loops=1]"), std::string::npos);
+}
+
+TEST(DumpIR, EveryFunctionIsDumpedOncePerScheduleOccurrence) {
+  Harness h;
+  h.knob("NamedPhases=AnalyzeControlFlow+OriCopyProp+AnalyzeControlFlow");
+  h.knob("DumpIR=AnalyzeControlFlow");
+  auto m = h.parse(corpus("vecadd.ori") + corpus("loop.ori").substr(corpus("loop.ori").find(".function")));
+  ASSERT_TRUE(h.run(*m)) << h.allDiags();
+  EXPECT_EQ(countOf(h.dumped, "//--- DUMPIR after AnalyzeControlFlow (phase 3), function _Z3addPKfS0_Pfi"), 2u);
+  EXPECT_EQ(countOf(h.dumped, "//--- DUMPIR after AnalyzeControlFlow (phase 3), function _Z3sumPKfPfi"), 2u);
+}
+
+TEST(DumpIR, AllocatedFunctionsUseThePostAllocationHeaderAndPhysicalRegisters) {
+  Harness h;
+  h.knob("DumpIR=ReportAfterRegisterAllocation");
+  auto m = h.parse(R"(.function "k" entry
+.frame allocated
+.reg %r0 -> R0
+.reg %r1 x2 -> R2
+bb0:
+  [1] %r1 = IMAD.WIDE %r0, 0x4, c[0x0][0x210]
+  [2] STG.E [%r1], %r0
+  [3] EXIT
+.end
+)");
+  ASSERT_TRUE(h.run(*m)) << h.allDiags();
+  EXPECT_NE(h.dumped.find("# [est latency = "), std::string::npos);
+  EXPECT_NE(h.dumped.find("[SSpillB=0] [SRefillB=0] [SpillSize=0]"), std::string::npos) << h.dumped;
+  EXPECT_NE(h.dumped.find("# [est adu=1] [est alu=0]"), std::string::npos) << h.dumped;
+  EXPECT_NE(h.dumped.find("[1] R2 = IMAD.WIDE R0, 0x4, c[0x0][0x210]"), std::string::npos) << h.dumped;
+  EXPECT_NE(h.dumped.find("[2] STG.E [R2.64], R0"), std::string::npos) << h.dumped;
+}
+
+TEST(DumpIR, UnknownPhaseNamesResolveToNopAndWarnUnderVerbose) {
+  Harness h;
+  h.opts.verbose = true;
+  h.knob("DumpIR=AllocateRegister");   // misspelled
+  auto m = h.parse(corpus("vecadd.ori"));
+  ASSERT_TRUE(h.run(*m));
+  EXPECT_TRUE(h.dumped.empty());       // NOP is not in the default schedule
+  EXPECT_NE(h.allDiags().find("ptxas warning : DumpIR: unknown phase name 'AllocateRegister' resolves to NOP"),
+            std::string::npos)
+      << h.allDiags();
+  Harness quiet;
+  quiet.knob("DumpIR=AllocateRegister");
+  auto m2 = quiet.parse(corpus("vecadd.ori"));
+  ASSERT_TRUE(quiet.run(*m2));
+  EXPECT_TRUE(quiet.diagLines.empty());   // ptxas's silence without -v
+}
+
+TEST(DumpIR, TheMercuryInstanceIsIndependent) {
+  Harness h;
+  h.knob("DAG:DumpIR=MercGenerateWARs1");
+  auto m = h.parse(corpus("vecadd.ori"));
+  ASSERT_TRUE(h.run(*m));
+  EXPECT_EQ(countOf(h.dumped, "//--- DAG:DumpIR after MercGenerateWARs1 (phase 144), function _Z3addPKfS0_Pfi"), 1u);
+  EXPECT_EQ(countOf(h.dumped, "//--- DUMPIR"), 0u);
+
+  Harness both;
+  both.opts.verbose = true;
+  both.knob("DAG:DumpIR=OriCopyProp");
+  both.knob("DumpIR=MercConverter");
+  auto m2 = both.parse(corpus("vecadd.ori"));
+  ASSERT_TRUE(both.run(*m2));
+  EXPECT_EQ(countOf(both.dumped, "//--- DUMPIR after MercConverter (phase 141)"), 1u);
+  EXPECT_EQ(countOf(both.dumped, "//--- DAG:DumpIR after OriCopyProp"), 1u);
+  EXPECT_NE(both.allDiags().find("DAG:DumpIR names 'OriCopyProp', which is not a late SASS (Mercury) phase"),
+            std::string::npos);
+}
+
+TEST(DumpCFG, ShowsEdgesDominatorsAndLoops) {
+  Harness h;
+  h.knob("DumpCFG=AnalyzeControlFlow");
+  auto m = h.parse(corpus("loop.ori"));
+  ASSERT_TRUE(h.run(*m));
+  EXPECT_EQ(h.dumped,
+            "//--- DumpCFG after AnalyzeControlFlow (phase 3), function _Z3sumPKfPfi\n"
+            "bb0: preds: -  succs: bb3 bb1\n"
+            "bb1: preds: bb0 bb1  succs: bb1 bb2  idom: bb0  depth: 1  loop-header\n"
+            "bb2: preds: bb1  succs: bb3  idom: bb1\n"
+            "bb3: preds: bb0 bb2  succs: -  idom: bb0\n"
+            "loop bb1: depth 1 blocks: bb1 latches: bb1\n");
+}
+
+TEST(DumpKnobs, ListsTheKnobsThatAreSet) {
+  Harness h;
+  h.knob("DumpKnobs");
+  h.knob("OptBudget=0x10");
+  auto m = h.parse(corpus("vecadd.ori"));
+  ASSERT_TRUE(h.run(*m));
+  EXPECT_EQ(h.dumped.rfind("//--- DumpKnobs\nDumpKnobs (OCG 268, bool) = true\nOptBudget (OCG 499, int) = 16\n", 0),
+            0u)
+      << h.dumped;
+}
+
+TEST(Keep, ReportPhasesKeepTheirFiles) {
+  Harness h;
+  h.opts.keep = true;
+  h.opts.verbose = true;
+  auto m = h.parse(corpus("vecadd.ori"));
+  ASSERT_TRUE(h.run(*m)) << h.allDiags();
+  std::vector<std::string> names;
+  for (auto &[n, c] : h.kept) names.push_back(n);
+  EXPECT_EQ(names, (std::vector<std::string>{"_Z3addPKfS0_Pfi.ReportAfterRegisterAllocation.ori",
+                                             "_Z3addPKfS0_Pfi.ReportBeforeRegisterAllocation.ori",
+                                             "_Z3addPKfS0_Pfi.ReportBeforeScheduling.ori",
+                                             "_Z3addPKfS0_Pfi.ReportInitialRepresentation.ori",
+                                             "_Z3addPKfS0_Pfi.sass"}));
+  // The initial representation is the IR before any phase changed it.
+  EXPECT_NE(h.kept["_Z3addPKfS0_Pfi.ReportInitialRepresentation.ori"].find("# 21 instructions"), std::string::npos);
+  EXPECT_NE(h.kept["_Z3addPKfS0_Pfi.ReportBeforeScheduling.ori"].find("# 19 instructions"), std::string::npos);
+  const std::string &sass = h.kept["_Z3addPKfS0_Pfi.sass"];
+  EXPECT_NE(sass.find("/*0000*/"), std::string::npos) << sass;
+  EXPECT_NE(sass.find("S2R %r0, SR_TID.X ;"), std::string::npos) << sass;   // not allocated yet: vregs
+  EXPECT_NE(sass.find("@%p7 BRA bb2 ;"), std::string::npos) << sass;
+  EXPECT_EQ(sass.find("PSEUDO"), std::string::npos);
+  // No encoder output yet: no .hex file, and -v says why.
+  EXPECT_NE(h.allDiags().find("DumpNVuCodeHex: function '_Z3addPKfS0_Pfi' has no encoded instructions"),
+            std::string::npos);
+}
+
+TEST(Keep, HexOfEncodedInstructions) {
+  Harness h;
+  h.opts.keep = true;
+  auto m = h.parse(corpus("vecadd.ori"));
+  // Two instructions as the encoder would store them (little-endian 128-bit words).
+  auto &code = m->functions()[0]->sassCode;
+  uint64_t words[4] = {0x000000000000794dull, 0x000fea0003800000ull, 0xfffffffc00fc7947ull, 0x000fc0000383ffffull};
+  for (uint64_t w : words)
+    for (int b = 0; b < 8; ++b) code.push_back(static_cast<uint8_t>(w >> (8 * b)));
+  ASSERT_TRUE(h.run(*m));
+  EXPECT_EQ(h.kept["_Z3addPKfS0_Pfi.hex"],
+            "/*0000*/ 0x000000000000794d 0x000fea0003800000\n/*0010*/ 0xfffffffc00fc7947 0x000fc0000383ffff\n");
+}
+
+} // namespace

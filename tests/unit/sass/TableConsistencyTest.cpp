@@ -1,0 +1,90 @@
+// Static checks of the sm_90 form table, and the sampled encode/decode round trip of every form.
+#include "optxas/sass/Codec.h"
+#include "optxas/sass/Sampler.h"
+#include "sass/FormTable.h"
+
+#include <gtest/gtest.h>
+
+using namespace optxas::sass;
+using namespace optxas::sass::tbl;
+
+namespace {
+int popcount(const Word &w) { return __builtin_popcountll(w[0]) + __builtin_popcountll(w[1]); }
+bool compatible(const Form &a, const Form &b) {
+  for (int i = 0; i < 2; ++i)
+    if ((a.fixedBits[i] ^ b.fixedBits[i]) & a.fixedMask[i] & b.fixedMask[i])
+      return false;
+  return true;
+}
+} // namespace
+
+TEST(FormTable, Sm90Exists) {
+  const FormTable *t = tableFor(Target::SM90);
+  ASSERT_NE(t, nullptr);
+  EXPECT_GT(t->forms().size(), 50u);
+  EXPECT_EQ(tableFor(Target::SM80), nullptr);
+}
+
+TEST(FormTable, FixedBitsDoNotOverlapFields) {
+  // A field of a form must not also be a fixed bit of the same form.
+  for (const Form &f : tableFor(Target::SM90)->forms()) {
+    Word fields{0, 0};
+    for (const Elem &e : f.elems) {
+      for (Field x : {e.field, e.fieldHi, e.selField, e.mem.base, e.mem.ur, e.mem.offset,
+                      e.mem.scale, e.cb.bank, e.cb.offset, e.cb.index})
+        if (x.valid()) {
+          Word m = fieldMask(x);
+          EXPECT_FALSE((m[0] & f.fixedMask[0]) || (m[1] & f.fixedMask[1]))
+              << f.syntax << ": field at bit " << int(x.pos) << " overlaps fixed bits";
+          fields[0] |= m[0];
+          fields[1] |= m[1];
+        }
+    }
+  }
+}
+
+TEST(FormTable, OverlappingFormsAreStrictlyOrdered) {
+  // Two forms a word could match must differ in specificity, so the decoder (which tries the
+  // form with more fixed bits first) is never left to guess.
+  const auto &forms = tableFor(Target::SM90)->forms();
+  for (size_t i = 0; i < forms.size(); ++i)
+    for (size_t j = i + 1; j < forms.size(); ++j) {
+      const Form &a = forms[i], &b = forms[j];
+      if ((a.fixedBits[0] & 0xfff) != (b.fixedBits[0] & 0xfff) || !compatible(a, b))
+        continue;
+      EXPECT_NE(popcount(a.fixedMask), popcount(b.fixedMask))
+          << "ambiguous forms: " << a.syntax << " / " << b.syntax;
+    }
+}
+
+TEST(FormTable, EveryFormRoundTripsThroughEncodeDecode) {
+  auto samples = sampleForms(Target::SM90, 7, 8);
+  ASSERT_FALSE(samples.empty());
+  size_t n = 0;
+  for (const Sample &s : samples) {
+    EncodeResult e = encode(s.inst);
+    ASSERT_TRUE(e) << s.form << ": " << e.error;
+    DecodeResult d = decode(e.bits);
+    ASSERT_TRUE(d) << s.form << ": " << d.error;
+    EXPECT_EQ(d.inst, s.inst) << s.form << " decodes differently: " << print(d.inst).text
+                              << " vs " << print(s.inst).text;
+    EncodeResult e2 = encode(d.inst);
+    ASSERT_TRUE(e2);
+    EXPECT_EQ(e2.bits, e.bits) << s.form;
+    ++n;
+  }
+  EXPECT_EQ(n, samples.size());
+}
+
+TEST(FormTable, PrintedTextParsesBack) {
+  for (const Sample &s : sampleForms(Target::SM90, 11, 4)) {
+    TextResult t = print(s.inst, Target::SM90, 0x100);
+    ASSERT_TRUE(t) << s.form << ": " << t.error;
+    ParseResult p = parse(t.text, Target::SM90, 0x100);
+    ASSERT_TRUE(p) << s.form << ": " << p.error << " in '" << t.text << "'";
+    p.inst.ctrl = s.inst.ctrl;
+    TextResult t2 = print(p.inst, Target::SM90, 0x100);
+    ASSERT_TRUE(t2) << t2.error;
+    EXPECT_EQ(t2.text, t.text) << s.form;
+  }
+}
