@@ -21,14 +21,12 @@ bool ControlFlowInfo::dominates(const BasicBlock *a, const BasicBlock *b) const 
   return false;
 }
 
-std::vector<BasicBlock *> computeSuccessors(const Function &f, const BasicBlock *bb) {
+namespace {
+std::vector<BasicBlock *> successorsWith(const BasicBlock *bb, BasicBlock *fallthrough) {
   std::vector<BasicBlock *> out;
   auto add = [&](BasicBlock *b) {
     if (b && std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
   };
-  const auto &blocks = f.blocks();
-  auto it = std::find(blocks.begin(), blocks.end(), bb);
-  BasicBlock *fallthrough = (it != blocks.end() && it + 1 != blocks.end()) ? *(it + 1) : nullptr;
   const Instr *t = bb->terminator();
   if (!t) {
     add(fallthrough);
@@ -39,6 +37,14 @@ std::vector<BasicBlock *> computeSuccessors(const Function &f, const BasicBlock 
   // A guarded terminator may not be taken; then control falls through.
   if (t->isPredicated()) add(fallthrough);
   return out;
+}
+} // namespace
+
+std::vector<BasicBlock *> computeSuccessors(const Function &f, const BasicBlock *bb) {
+  const auto &blocks = f.blocks();
+  auto it = std::find(blocks.begin(), blocks.end(), bb);
+  BasicBlock *fallthrough = (it != blocks.end() && it + 1 != blocks.end()) ? *(it + 1) : nullptr;
+  return successorsWith(bb, fallthrough);
 }
 
 // The analysis proper; a class so it can reach the private fields of blocks and the result.
@@ -65,8 +71,10 @@ private:
       bb->loopDepth_ = 0;
       bb->rpo_ = 0;
     }
-    for (BasicBlock *bb : f_.blocks()) {
-      bb->succs_ = computeSuccessors(f_, bb);
+    const auto &blocks = f_.blocks();
+    for (size_t k = 0; k < blocks.size(); ++k) {
+      BasicBlock *bb = blocks[k];
+      bb->succs_ = successorsWith(bb, k + 1 < blocks.size() ? blocks[k + 1] : nullptr);
       for (BasicBlock *s : bb->succs_) s->preds_.push_back(bb);
     }
   }

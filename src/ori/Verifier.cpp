@@ -1,6 +1,7 @@
 #include "optxas/ori/Verifier.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -9,7 +10,7 @@ namespace {
 
 class Verifier {
 public:
-  Verifier(const Function &f, DiagEngine &diags) : f_(f), diags_(diags) {}
+  Verifier(const Function &f, DiagEngine &diags) : f_(f), diags_(diags), blocks_(f.blocks().begin(), f.blocks().end()) {}
 
   bool run() {
     for (BasicBlock *bb : f_.blocks()) {
@@ -78,7 +79,7 @@ private:
       if (o.reg != kNoVReg) checkReg(bb, i, o);
       break;
     case OperandKind::Label:
-      if (!o.block || std::find(f_.blocks().begin(), f_.blocks().end(), o.block) == f_.blocks().end())
+      if (!o.block || !blocks_.count(o.block))
         problem(bb, i, "branch target is not a block of this function");
       break;
     case OperandKind::Symbol:
@@ -116,6 +117,7 @@ private:
 
   const Function &f_;
   DiagEngine &diags_;
+  std::unordered_set<const BasicBlock *> blocks_;
   unsigned problems_ = 0;
 };
 

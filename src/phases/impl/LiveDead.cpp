@@ -1,7 +1,7 @@
 // The live/dead phases (EarlyOriSimpleLiveDead, OriPerformLiveDead{First..Fourth},
 // OriSimpleLiveDead): dead code elimination. An instruction without side effects whose every
 // result register is never read anywhere in the function is deleted; deleting it may make its
-// operands dead in turn, so the scan repeats until nothing changes. Registers with any reader are
+// operands dead in turn, so their writers are looked at again. Registers with any reader are
 // kept even if that reader is itself unreachable, which keeps the pass simple and safe.
 // Optimizing: consults the OptBudget gate once per run.
 #include <vector>
@@ -19,21 +19,31 @@ public:
   void execute(PhaseContext &ctx) override {
     if (!ctx.mayOptimize()) return;
     ori::Function &f = ctx.function();
+    // Read counts and writers of every register; a worklist revisits only the writers of
+    // registers whose last reader was just deleted, so the pass is linear in the IR size.
     std::vector<unsigned> reads(f.numVRegs(), 0);
+    std::vector<std::vector<ori::Instr *>> writers(f.numVRegs());
+    std::vector<ori::Instr *> work;
     for (ori::BasicBlock *bb : f.blocks())
-      for (ori::Instr *i : *bb) ori::Liveness::forEachUse(*i, [&](ori::VRegId r) { ++reads[r]; });
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (ori::BasicBlock *bb : f.blocks())
-        for (auto it = bb->begin(); it != bb->end();) {
-          ori::Instr *i = *it++;
-          if (!isDead(*i, reads)) continue;
-          ori::Liveness::forEachUse(*i, [&](ori::VRegId r) { --reads[r]; });
-          i->eraseFromParent();
-          changed = true;
-        }
+      for (ori::Instr *i : *bb) {
+        ori::Liveness::forEachUse(*i, [&](ori::VRegId r) { ++reads[r]; });
+        ori::Liveness::forEachDef(*i, [&](ori::VRegId r) { writers[r].push_back(i); });
+        work.push_back(i);
+      }
+    // Instructions are erased at the end, so pointers on the worklist stay valid.
+    std::vector<bool> dead(f.instrIdLimit(), false);
+    std::vector<ori::Instr *> doomed;
+    while (!work.empty()) {
+      ori::Instr *i = work.back();
+      work.pop_back();
+      if (dead[i->id()] || !isDead(*i, reads)) continue;
+      ori::Liveness::forEachUse(*i, [&](ori::VRegId r) {
+        if (--reads[r] == 0) work.insert(work.end(), writers[r].begin(), writers[r].end());
+      });
+      dead[i->id()] = true;
+      doomed.push_back(i);
     }
+    for (ori::Instr *i : doomed) i->eraseFromParent();
   }
 
 private:

@@ -46,7 +46,9 @@ TEST(PhaseFactory, UnimplementedPhasesAreNoOps) {
   ctx.enter(m->functions()[0].get(), 56);
   for (PhaseId id = 0; id < kNumPhases; ++id) {
     auto p = createPhase(id);
-    if (!p->implemented()) EXPECT_TRUE(p->isNoOp(ctx)) << phaseName(id);
+    if (!p->implemented()) {
+      EXPECT_TRUE(p->isNoOp(ctx)) << phaseName(id);
+    }
   }
 }
 
