@@ -1,0 +1,196 @@
+// One Ori instruction -> one sass::Inst (see Emit.h for the conventions).
+#include "optxas/codegen/Emit.h"
+
+#include <fmt/format.h>
+
+#include "optxas/ori/Printer.h"
+#include "optxas/sass/Codec.h"
+
+namespace optxas::codegen {
+
+using namespace ori;
+using isa::Opcode;
+
+namespace {
+
+// Instructions whose address carries a global memory descriptor on sm_90.
+bool takesDescriptor(Opcode op) {
+  switch (op) {
+  case Opcode::LDG: case Opcode::STG: case Opcode::ATOMG: case Opcode::REDG:
+  case Opcode::LD: case Opcode::ST: case Opcode::ATOM: case Opcode::RED:
+  case Opcode::LDGSTS:
+    return true;
+  default:
+    return false;
+  }
+}
+
+struct Converter {
+  const Function &f;
+  const Layout &layout;
+  uint32_t pc;
+  std::string &error;
+
+  bool phys(VRegId r, unsigned off, int &out) {
+    if (r >= f.numVRegs() || f.vreg(r).phys < 0) {
+      error = fmt::format("register %{} has no physical register", r);
+      return false;
+    }
+    out = f.vreg(r).phys + static_cast<int>(off);
+    return true;
+  }
+
+  bool reg(const Operand &o, sass::Operand &s) {
+    int n;
+    if (!phys(o.reg, o.subOff, n)) return false;
+    unsigned width = o.subWidth ? o.subWidth : f.vreg(o.reg).width;
+    bool neg = o.hasFlag(OpNeg), abs = o.hasFlag(OpAbs), inv = o.hasFlag(OpNot);
+    switch (o.cls) {
+    case RegClass::R: s = sass::Operand::r(static_cast<uint8_t>(n), static_cast<uint8_t>(width)); break;
+    case RegClass::UR: s = sass::Operand::ur(static_cast<uint8_t>(n), static_cast<uint8_t>(width)); break;
+    case RegClass::P: s = sass::Operand::p(static_cast<uint8_t>(n), inv); inv = false; break;
+    case RegClass::UP: s = sass::Operand::up(static_cast<uint8_t>(n), inv); inv = false; break;
+    }
+    s.negate = s.negate || neg;
+    s.absolute = abs;
+    s.invert = inv;
+    return true;
+  }
+
+  bool operand(const Operand &o, sass::Operand &s) {
+    switch (o.kind) {
+    case OperandKind::Reg:
+      return reg(o, s);
+    case OperandKind::Zero:
+      s = isUniformClass(o.cls) ? sass::Operand::ur(sass::URZ) : sass::Operand::r(sass::RZ);
+      s.negate = o.hasFlag(OpNeg);
+      s.invert = o.hasFlag(OpNot);
+      return true;
+    case OperandKind::True:
+      s = o.cls == RegClass::UP ? sass::Operand::up(sass::PT, o.hasFlag(OpNot))
+                                : sass::Operand::p(sass::PT, o.hasFlag(OpNot));
+      return true;
+    case OperandKind::Imm:
+      s = sass::Operand::i(o.value);
+      return true;
+    case OperandKind::FImm: {
+      s = sass::Operand{};
+      s.kind = sass::OperandKind::FImm;
+      uint64_t bits = static_cast<uint64_t>(o.value);
+      // Double-precision forms hold the high 32 bits of the f64.
+      s.imm = o.fType == isa::FloatType::F64 ? static_cast<int64_t>(bits >> 32) : static_cast<int64_t>(bits);
+      s.negate = o.hasFlag(OpNeg);
+      s.absolute = o.hasFlag(OpAbs);
+      return true;
+    }
+    case OperandKind::CBank: {
+      s = sass::Operand::cbank(static_cast<uint8_t>(o.bank), o.value);
+      if (o.reg != kNoVReg) {
+        int n;
+        if (!phys(o.reg, o.subOff, n)) return false;
+        if (isUniformClass(o.cls)) s.ureg = static_cast<uint8_t>(n);
+        else s.base = static_cast<uint8_t>(n);
+      }
+      return true;
+    }
+    case OperandKind::Addr: {
+      s = sass::Operand::mem(sass::kNoReg, false, o.value);
+      if (o.reg != kNoVReg) {
+        int n;
+        if (!phys(o.reg, o.subOff, n)) return false;
+        if (isUniformClass(o.cls)) {
+          s.ureg = static_cast<uint8_t>(n);
+        } else {
+          s.base = static_cast<uint8_t>(n);
+          unsigned width = o.subWidth ? o.subWidth : f.vreg(o.reg).width;
+          s.base64 = width == 2;
+        }
+      }
+      return true;
+    }
+    case OperandKind::Label: {
+      auto it = layout.blockOffset.find(o.block);
+      if (it == layout.blockOffset.end()) {
+        error = "branch to a block that is not in the layout";
+        return false;
+      }
+      s = sass::Operand::target(static_cast<int64_t>(it->second) - static_cast<int64_t>(pc + 16));
+      return true;
+    }
+    case OperandKind::SReg: {
+      uint8_t idx;
+      std::string_view name = specialRegName(o.specialReg());
+      if (!sass::specialRegFromName(name, idx)) {
+        error = fmt::format("special register {} has no sm_90 encoding", name);
+        return false;
+      }
+      s = sass::Operand::sr(idx);
+      return true;
+    }
+    case OperandKind::Symbol:
+      // The value is filled in by a relocation (or resolved by the cubin writer).
+      s = sass::Operand::i(0);
+      return true;
+    case OperandKind::None:
+      error = "empty operand";
+      return false;
+    }
+    return false;
+  }
+};
+
+} // namespace
+
+bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc, sass::Inst &out,
+            std::string &error) {
+  Converter cv{f, layout, pc, error};
+  out = sass::Inst{};
+  out.op = i.opcode();
+  if (out.op == Opcode::PSEUDO_SPILL) out.op = Opcode::STL;
+  if (out.op == Opcode::PSEUDO_FILL) out.op = Opcode::LDL;
+  if (isa::hasFlag(out.op, isa::Pseudo)) {
+    error = fmt::format("pseudo-instruction {} reached the encoder", isa::opcodeName(out.op));
+    return false;
+  }
+  out.mods = i.mods();
+  if (i.isPredicated()) {
+    const Operand &g = i.guard();
+    int n;
+    if (!cv.phys(g.reg, g.subOff, n)) return false;
+    out.guard.pred = static_cast<uint8_t>(n);
+    out.guard.negate = g.hasFlag(OpNot);
+    out.guard.uniform = g.cls == RegClass::UP;
+  } else if (i.guard().kind == OperandKind::True && i.guard().hasFlag(OpNot)) {
+    out.guard.negate = true;   // @!PT: never executes
+    out.guard.uniform = i.guard().cls == RegClass::UP;
+  }
+  bool desc = takesDescriptor(out.op);
+  int pendingDesc = -1;
+  for (const Operand &o : i.operands()) {
+    if (desc && o.kind == OperandKind::Reg && o.cls == RegClass::UR &&
+        (o.subWidth ? o.subWidth : f.vreg(o.reg).width) == 2) {
+      if (!cv.phys(o.reg, o.subOff, pendingDesc)) return false;
+      continue;
+    }
+    sass::Operand s;
+    if (!cv.operand(o, s)) return false;
+    if (s.kind == sass::OperandKind::Mem && pendingDesc >= 0) {
+      s.desc = static_cast<uint8_t>(pendingDesc);
+      pendingDesc = -1;
+    }
+    out.ops.push_back(s);
+  }
+  if (pendingDesc >= 0) {
+    error = "memory descriptor without an address";
+    return false;
+  }
+  const ControlInfo &c = i.ctrl();
+  out.ctrl.stall = c.stall;
+  out.ctrl.yield = c.yield;
+  out.ctrl.wbar = c.writeBarrier;
+  out.ctrl.rbar = c.readBarrier;
+  out.ctrl.wait = c.waitMask;
+  return true;
+}
+
+} // namespace optxas::codegen
