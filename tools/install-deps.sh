@@ -3,7 +3,7 @@
 # NVIDIA's nvdisasm/cuobjdump (through ../shared/tools/fetch-nvdisasm.sh). Safe to re-run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-pkgs=(cmake ninja-build g++ clang llvm-14-dev libfmt-dev libzstd-dev libgtest-dev libgmock-dev pkg-config python3)
+pkgs=(cmake ninja-build g++ clang libclang-rt-14-dev llvm-14-dev libfmt-dev libzstd-dev libgtest-dev libgmock-dev pkg-config python3)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -54,7 +54,9 @@ std::unique_ptr<ptx::Module> Compiler::parseAndCheck(std::string_view text, std:
   ptx::Checker checker(copts, diags_);
   ptx::ParseOptions popts;
   popts.checker = &checker;
-  return ptx::parseModule(text, fileId, diags_, popts);
+  auto m = ptx::parseModule(text, fileId, diags_, popts);
+  terminated_ = terminated_ || checker.terminated();
+  return m;
 }
 
 CompileResult Compiler::compile(std::span<const Input> inputs) {
@@ -68,6 +70,7 @@ CompileResult Compiler::compile(std::span<const Input> inputs) {
   }
   if (diags_.errorCount() == errorsBefore) checkProgram(r.modules, diags_);
   r.parseSeconds = secondsSince(t0);
+  r.terminated = terminated_;
   if (diags_.errorCount() != errorsBefore) return r;
 
   if (backEnd_ && !opts_.arch.isVirtual()) {

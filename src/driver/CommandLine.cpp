@@ -151,7 +151,7 @@ public:
         continue;
       }
       if (!hasValue) {
-        if (spec->id == OptId::OptLevel) {  // bare -O: keeps the default level
+        if (spec->id == OptId::OptLevel && !isLong) {  // bare -O: keeps the default level
           continue;
         }
         if (i + 1 >= args.size()) throw CmdLineError{fmt::format("argument expected after '{}'", spelled)};

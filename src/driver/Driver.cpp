@@ -112,6 +112,7 @@ int main(int argc, char **argv) {
 
   api::Compiler compiler(opts, diags);
   api::CompileResult r = compiler.compile(inputs);
+  if (r.terminated) return kFailure;
   if (!r.ok || diags.hasErrors()) return abortWithErrors(diags);
 
   for (const std::string &e : opts.entries) {

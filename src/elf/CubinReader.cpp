@@ -35,6 +35,7 @@ public:
 
 private:
   void readHeader();
+  void readMercury();
   void readNotes();
   void readSymbols();
   void readFunctions();
@@ -71,6 +72,7 @@ private:
 
 void Reader::run() {
   readHeader();
+  readMercury();
   readSymbols();
   readNotes();
   readFunctions();
@@ -102,6 +104,37 @@ void Reader::readHeader() {
   use(img_.shstrndx);
 }
 
+// sm_100+: the Mercury sections are carried as they are (see Cubin.h).
+void Reader::readMercury() {
+  for (size_t si = 1; si < img_.sections.size(); ++si) {
+    const auto &s = img_.sections[si];
+    if (!(s.flags & SHF_CUDA_MERC)) continue;
+    use(static_cast<int>(si));
+    MercurySection m;
+    m.name = s.name;
+    m.type = s.type;
+    m.flags = s.flags;
+    m.align = s.align;
+    m.entsize = s.entsize;
+    if (s.link) m.link = img_.sections.at(s.link).name;
+    if (s.flags & SHF_INFO_LINK) m.info = img_.sections.at(s.info).name;
+    else m.infoRaw = s.info;
+    m.size = s.size;
+    m.data = s.data;
+    for (const auto &o : img_.sections)
+      if (!(o.flags & SHF_CUDA_MERC) && o.type != SHT_NOBITS && o.type != SHT_NULL && o.offset == s.offset &&
+          o.size == s.size && s.size)
+        m.aliasOf = o.name;
+    out_.mercury.push_back(std::move(m));
+  }
+  // They follow every other section.
+  for (size_t si = 1, seen = 0; si < img_.sections.size(); ++si) {
+    bool merc = img_.sections[si].flags & SHF_CUDA_MERC;
+    if (merc) ++seen;
+    else if (seen) fail("Mercury sections are not last");
+  }
+}
+
 void Reader::readSymbols() {
   symtab_ = img_.findSection(".symtab");
   strtab_ = img_.findSection(".strtab");
@@ -109,6 +142,12 @@ void Reader::readSymbols() {
   use(symtab_);
   use(strtab_);
   syms_ = decodeSymbols(section(symtab_), section(strtab_));
+  {
+    const auto &st = section(strtab_), &sy = section(symtab_);
+    uint64_t end = st.offset + st.size, aligned = (end + 7) / 8 * 8;
+    if (out_.target.sm >= 100 && sy.offset > aligned && strtab_ + 1 == symtab_)
+      out_.strtabPadding = static_cast<uint32_t>(sy.offset - end);
+  }
   if (syms_.empty()) fail("empty symbol table");
   useSym(0);
   // Section symbols are derived by the writer; mark them used once their section is read.
@@ -332,6 +371,11 @@ void Reader::readFunctionInfo(Function &f, const ElfSection &s) {
     }
   }
   if (sawParamSize != sawParamCbank) fail("{}: CBANK_PARAM_SIZE without PARAM_CBANK", s.name);
+  // ptxas lists parameters last first; the model keeps declaration order (the writer reverses).
+  std::stable_sort(f.params.begin(), f.params.end(),
+                   [](const KernelParam &a, const KernelParam &b) { return a.ordinal < b.ordinal; });
+  for (size_t i = 0; i < f.params.size(); ++i)
+    if (f.params[i].ordinal != i) fail("{}: parameter ordinals are not 0..n-1", s.name);
   if (sawParamCbank && paramCbankSize != f.paramBlockSize) fail("{}: PARAM_CBANK size mismatch", s.name);
 }
 
@@ -376,6 +420,7 @@ void Reader::readData() {
     } else if (n == ".nv.shared.reserved.0") {
       use(si);
       out_.reservedSharedSize = s.size;
+      out_.reservedSharedAlign = static_cast<uint32_t>(s.align);
     } else if (startsWith(n, ".nv.shared.")) {
       use(si);
       Function *f = out_.findFunction(n.substr(11));
@@ -453,27 +498,25 @@ void Reader::readData() {
 void Reader::readReservedSymbols() {
   static const char *unified[] = {"__UDT_OFFSET", "__UFT_OFFSET", "__UFT_CANONICAL", "__UDT_CANONICAL",
                                   "__UFT",        "__UDT",        "__UFT_END",       "__UDT_END"};
-  out_.reservedSmemSymbol = false;
   int unifiedSeen = 0;
+  int reserved = img_.findSection(".nv.shared.reserved.0");
   for (uint32_t i = 1; i < syms_.size(); ++i) {
     const auto &y = syms_[i];
-    auto weakUndefObject = [&](uint64_t size) {
-      return y.shndx == SHN_UNDEF && y.info == symInfo(STB_WEAK, STT_OBJECT) && y.other == 0 && y.value == 0 &&
-             y.size == size;
-    };
-    if (y.name == ".nv.reservedSmem.offset0") {
-      if (!weakUndefObject(4)) fail("unexpected .nv.reservedSmem.offset0 symbol");
-      out_.reservedSmemSymbol = true;
+    if (y.name.starts_with(".nv.reservedSmem.") || y.name.starts_with("__nv_reservedSMEM")) {
+      ReservedSymbol r{y.name, y.info, y.other, false, y.value, y.size};
+      if (y.shndx == reserved && reserved >= 0) r.inReservedSection = true;
+      else if (y.shndx != SHN_UNDEF) fail("reserved symbol {} in unexpected section", y.name);
+      out_.reservedSymbols.push_back(r);
       useSym(i);
-    } else if (y.name == "__nv_reservedSMEM_offset_0_alias") {
-      if (y.info != symInfo(STB_WEAK, STT_NOTYPE) || y.other != STO_CUDA_RESERVED_SHARED || y.value || y.size ||
-          y.shndx >= img_.sections.size() || img_.sections[y.shndx].name != ".nv.shared.reserved.0")
-        fail("unexpected __nv_reservedSMEM_offset_0_alias symbol");
+    } else if (reserved >= 0 && y.shndx == reserved && symType(y.info) == STT_SECTION) {
+      out_.reservedSectionSymbol = true;
       useSym(i);
     } else {
       for (int k = 0; k < 8; ++k)
         if (y.name == unified[k]) {
-          if (k != unifiedSeen || !weakUndefObject(8)) fail("unexpected unified-table symbol {}", y.name);
+          if (k != unifiedSeen || y.shndx != SHN_UNDEF || y.info != symInfo(STB_WEAK, STT_OBJECT) || y.other ||
+              y.value || y.size != 8)
+            fail("unexpected unified-table symbol {}", y.name);
           ++unifiedSeen;
           useSym(i);
         }
@@ -491,9 +534,10 @@ void Reader::readReservedSymbols() {
   }
   bool anyStaticShared = false;
   for (const auto &f : out_.functions) anyStaticShared |= f.staticShared;
-  if (erased != (anyStaticShared && out_.target.sm >= 90 ? 1 : 0)) fail("unexpected erased symbols");
+  bool expectErased = anyStaticShared && out_.target.sm >= 90 && out_.target.sm < 100;
+  if (erased != (expectErased ? 1 : 0)) fail("unexpected erased symbols");
   out_.unifiedTableSymbols = unifiedSeen == 8;
-  if (out_.reservedSharedSize.has_value() != (img_.findSection(".nv.shared.reserved.0") >= 0)) fail("reserved shared");
+
 }
 
 void Reader::readCallGraph() {

@@ -22,6 +22,8 @@ int WriterState::symbolIndex(const std::string &name) const {
 
 namespace {
 
+constexpr const char *kReservedCap = ".nv.reservedSmem.cap";
+
 constexpr const char *kUnifiedTableSymbols[] = {"__UDT_OFFSET", "__UFT_OFFSET", "__UFT_CANONICAL", "__UDT_CANONICAL",
                                                 "__UFT",        "__UDT",        "__UFT_END",       "__UDT_END"};
 
@@ -33,11 +35,15 @@ public:
 private:
   void createFunction(const Function &f, bool first);
   void createModuleVariables();
+  void createReservedSymbols(bool first);
   void createVariable(const Variable &v);
   enum class RelocOrder { RelThenRela, RelaThenRel, RelaOnly, RelOnly };
   void ensureRelocationSectionsByUse(int target, const std::string &targetName, const std::vector<Relocation> &relocs);
   void createLegacyParamBank(const Function &f);
   void ensureResolvedRelocationSections(int target, const std::string &targetName, const ResolvedRelocations &r);
+  void createParamBanks();
+  void createMercury();
+  void renameBankSection(int section, const std::string &newName);
   void ensureRelocationSections(int target, const std::string &targetName, RelocOrder order);
   void finishRelocationSections(int target, const std::vector<Relocation> &relocs, bool keepEmptyRela);
   void createFunctionRelocations(const Function &f);
@@ -83,7 +89,7 @@ void Creator::run() {
   }
 
   for (size_t i = 0; i < c_.functions.size(); ++i) createFunction(c_.functions[i], i == 0);
-  if (c_.functions.empty()) createModuleVariables();
+  if (c_.functions.empty()) createReservedSymbols(true), createModuleVariables();
 
   // Debug sections, each followed by its relocation sections (.debug_frame's come last).
   for (const auto &d : c_.debugSections) {
@@ -109,7 +115,11 @@ void Creator::run() {
       continue;
     }
     const char *oldName = bank == 4 ? ".nv.constant.pic" : bank == 3 ? ".nv.constant.user" : nullptr;
-    ensureRelocationSections(sec, oldName ? oldName : fmt::format(".nv.constant{}", bank), RelocOrder::RelThenRela);
+    bool any = false;
+    for (const auto &cb : c_.constantBanks)
+      if (cb.bank == bank) any = !cb.relocations.empty();
+    if (any)
+      ensureRelocationSections(sec, oldName ? oldName : fmt::format(".nv.constant{}", bank), RelocOrder::RelThenRela);
   }
   if (w_.globalInit >= 0 && c_.globalInitResolved.any()) {
     ensureResolvedRelocationSections(w_.globalInit, ".nv.global.init", c_.globalInitResolved);
@@ -150,6 +160,41 @@ void Creator::run() {
 
   createGlobalSymbols();
 
+  b_.namePendingSymbols();
+  createParamBanks();
+  createMercury();
+}
+
+void Creator::createMercury() {
+  std::map<std::string, int> byName;
+  for (const auto &m : c_.mercury) {
+    int s = b_.addSection(m.name, m.type, m.flags, m.align, SectionGroup::Mercury, /*inStrtab=*/false);
+    auto &sec = b_.section(s);
+    sec.entsize = m.entsize;
+    sec.data = m.data;
+    sec.size = m.size;
+    sec.infoRaw = m.infoRaw;
+    if (!m.aliasOf.empty()) {
+      sec.aliasOf = b_.findSection(m.aliasOf);
+      if (sec.aliasOf < 0) throw WriteError(fmt::format("Mercury section aliases unknown section {}", m.aliasOf));
+    }
+    byName[m.name] = s;
+  }
+  auto resolve = [&](const std::string &name) {
+    if (name.empty()) return -1;
+    if (auto it = byName.find(name); it != byName.end()) return it->second;
+    int s = b_.findSection(name);
+    if (s < 0) throw WriteError(fmt::format("Mercury section refers to unknown section {}", name));
+    return s;
+  };
+  for (const auto &m : c_.mercury) {
+    auto &sec = b_.section(byName[m.name]);
+    sec.linkSection = resolve(m.link);
+    sec.infoSection = resolve(m.info);
+  }
+}
+
+void Creator::createParamBanks() {
   for (const auto &f : c_.functions) {
     if (!f.isKernel() || w_.legacy()) continue;
     auto &fs = w_.fn[f.name];
@@ -163,9 +208,12 @@ void Creator::run() {
 void Creator::createFunction(const Function &f, bool first) {
   auto &fs = w_.fn[f.name];
   uint8_t bind = f.weak ? STB_WEAK : f.global ? STB_GLOBAL : STB_LOCAL;
-  bool earlySymbol = !f.isKernel() && bind != STB_GLOBAL;
+  // Local and weak functions (static device functions, CUDA helpers, template kernels) get their
+  // symbol before their section; global ones after all sections.
+  bool earlySymbol = bind != STB_GLOBAL;
   if (earlySymbol)
-    fs.symbol = b_.addSymbol(f.name, symInfo(bind, STT_FUNC), f.visibility, -1, 0, f.code.size());
+    fs.symbol = b_.addSymbol(f.name, symInfo(bind, STT_FUNC), f.visibility | (f.isKernel() ? STO_CUDA_ENTRY : 0), -1,
+                             0, f.code.size());
   fs.text = b_.addSection(".text." + f.name, SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 128, SectionGroup::Text);
   b_.section(fs.text).linkSection = w_.symtab;
   if (fs.symbol >= 0) b_.symbol(fs.symbol).section = fs.text;
@@ -189,22 +237,18 @@ void Creator::createFunction(const Function &f, bool first) {
   if (first) {
     if (c_.unifiedTableSymbols)
       for (const char *n : kUnifiedTableSymbols) b_.addSymbol(n, symInfo(STB_WEAK, STT_OBJECT), 0, -1, 0, 8);
-    if (c_.reservedSmemSymbol)
-      b_.addSymbol(".nv.reservedSmem.offset0", symInfo(STB_WEAK, STT_OBJECT), 0, -1, 0, 4);
-    if (c_.reservedSharedSize) {
-      w_.reservedShared = b_.addSection(".nv.shared.reserved.0", SHT_NOBITS, SHF_WRITE | SHF_ALLOC, 1, SectionGroup::Uninit);
-      b_.section(w_.reservedShared).size = *c_.reservedSharedSize;
-      b_.addSymbol("__nv_reservedSMEM_offset_0_alias", symInfo(STB_WEAK, STT_NOTYPE), STO_CUDA_RESERVED_SHARED,
-                   w_.reservedShared);
-    }
+    createReservedSymbols(true);
     createModuleVariables();
   }
   if (!f.isKernel()) createInfo();
   // Before the module's first static shared variable ptxas creates, and erases, a symbol with a
   // 20-character name: the name's bytes stay behind as zeros, the symbol as an empty entry.
-  if (f.staticShared && !erasedPlaceholder_ && !w_.legacy()) {
+  // From sm_100 on, the reserved-shared-memory cap symbol appears at that point instead.
+  if (f.staticShared && !erasedPlaceholder_ && c_.target.sm >= 90) {
     erasedPlaceholder_ = true;
-    b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
+    if (c_.target.sm < 100) b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
+    for (const auto &r : c_.reservedSymbols)
+      if (r.name == kReservedCap) b_.addSymbol(r.name, r.info, r.other, -1, r.value, r.size);
   }
   // Shared variables owned by this function (relocatable objects keep their symbols).
   for (const auto &v : c_.variables)
@@ -215,7 +259,7 @@ void Creator::createFunction(const Function &f, bool first) {
                              SHF_ALLOC | SHF_INFO_LINK, 4, SectionGroup::ConstantData);
     b_.section(fs.bank2).infoSection = fs.text;
     b_.section(fs.bank2).data = *f.constant2;
-    if (!w_.legacy()) b_.renameSection(fs.bank2, ".nv.constant2." + f.name);
+    if (!w_.legacy()) renameBankSection(fs.bank2, ".nv.constant2." + f.name);
     b_.addSectionSymbol(fs.bank2);
     if (!w_.relocatable() && !w_.legacy()) ensureRelocationSections(fs.bank2, bank2Name, RelocOrder::RelaOnly);
   }
@@ -269,6 +313,14 @@ void Creator::ensureRelocationSectionsByUse(int target, const std::string &targe
     ensureRelocationSections(target, targetName, r.explicitAddend ? RelocOrder::RelaOnly : RelocOrder::RelOnly);
 }
 
+// sm_90 renames a section in both string tables in place; from sm_100 on only in .shstrtab, and
+// the section's symbol gets the new name appended to .strtab late (namePendingSymbols).
+void Creator::renameBankSection(int section, const std::string &newName) {
+  bool late = c_.target.sm >= 100;
+  b_.renameSection(section, newName, !late);
+  b_.section(section).deferSymbolName = late;
+}
+
 bool Creator::isFunction(const std::string &name) const {
   for (const auto &g : c_.functions)
     if (g.name == name) return true;
@@ -319,6 +371,36 @@ void Creator::createFunctionRelocations(const Function &f) {
     if (v.space == VarSpace::Shared && v.owner == f.name) b_.nameSymbol(b_.findSymbol(v.name));
 }
 
+// The reserved-shared-memory symbols; .nv.shared.reserved.0 appears just before the first
+// symbol defined in it (or after them all when none is).
+void Creator::createReservedSymbols(bool first) {
+  auto createSection = [&] {
+    if (w_.reservedShared >= 0 || !c_.reservedSharedSize) return;
+    w_.reservedShared = b_.addSection(".nv.shared.reserved.0",
+                                      w_.relocatable() ? SHT_CUDA_SHARED_RESERVED : SHT_NOBITS,
+                                      SHF_WRITE | SHF_ALLOC, c_.reservedSharedAlign, SectionGroup::Uninit);
+    b_.section(w_.reservedShared).size = *c_.reservedSharedSize;
+    if (c_.reservedSectionSymbol) b_.addSectionSymbol(w_.reservedShared);
+  };
+  // The first part ends with the alias (relocatable objects: with offset0); an address bank whose
+  // first slot is not a module variable is created between the two parts.
+  size_t split = 0;
+  for (size_t i = 0; i < c_.reservedSymbols.size(); ++i)
+    if (c_.reservedSymbols[i].name == "__nv_reservedSMEM_offset_0_alias" ||
+        (c_.reservedSymbols[i].name == ".nv.reservedSmem.offset0" && !split))
+      split = i + 1;
+  for (size_t i = first ? 0 : split; i < (first ? split : c_.reservedSymbols.size()); ++i) {
+    const auto &r = c_.reservedSymbols[i];
+    if (r.name == kReservedCap) continue; // created with the first static shared variable
+    if (r.inReservedSection) {
+      createSection();
+      if (w_.reservedShared < 0) throw WriteError(fmt::format("{} needs .nv.shared.reserved.0", r.name));
+    }
+    b_.addSymbol(r.name, r.info, r.other, r.inReservedSection ? w_.reservedShared : -1, r.value, r.size);
+  }
+  if (!first) createSection();
+}
+
 void Creator::createModuleVariables() {
   // bank 4 ("pic") holds addresses; it is created right after the variable its first slot names.
   const ConstantBank *pic = nullptr;
@@ -334,6 +416,7 @@ void Creator::createModuleVariables() {
   for (const auto &v : c_.variables)
     if (v.name == firstSlot) firstSlotIsVariable = true;
   if (pic && !firstSlotIsVariable) createBank(4);
+  createReservedSymbols(false);
   for (const auto &v : c_.variables) {
     if (v.space == VarSpace::Shared || v.space == VarSpace::OptimizerConstant) continue;
     createVariable(v);
@@ -354,7 +437,7 @@ int Creator::createBank(unsigned bank) {
   if (w_.legacy()) oldName = nullptr;
   int s = b_.addSection(oldName ? oldName : name, w_.relocatable() ? SHT_CUDA_CONSTANT + bank : SHT_PROGBITS, SHF_ALLOC,
                         cb ? cb->align : 4, SectionGroup::ConstantData);
-  if (oldName) b_.renameSection(s, name);
+  if (oldName) renameBankSection(s, name);
   if (cb) b_.section(s).data = cb->data;
   b_.addSectionSymbol(s);
   w_.banks[bank] = s;
@@ -443,24 +526,42 @@ void Creator::finishRelocationSections(int target, const std::vector<Relocation>
   }
 }
 
+// Global function symbols in function order, each followed by the external symbols its relocations
+// (newest first) and EXTERNS name first; externals named by debug information or by no function
+// follow the first global function symbol.
 void Creator::createGlobalSymbols() {
-  auto createExternalsOf = [&](const Function &f) {
-    // Externals are declared in the order of the relocation list as written (newest first).
+  auto createExternal = [&](const ExternalSymbol &e) {
+    if (createdExternals_.count(e.name)) return;
+    createdExternals_.insert(e.name);
+    uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
+    uint8_t other = 0;
+    if (w_.relocatable() && e.kind == ExternalSymbol::Kind::Variable) other = 0x20;
+    if (w_.relocatable() && e.kind == ExternalSymbol::Kind::SharedVariable) other = 0x40;
+    b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), other, -1, 0, e.size);
+  };
+  auto refsOf = [](const Function &f) {
     std::vector<std::string> refs;
     for (auto r = f.relocations.rbegin(); r != f.relocations.rend(); ++r) refs.push_back(r->symbol);
     if (const Attribute *a = f.find(NvInfoKind::EXTERNS))
       for (const auto &s : a->symbols) refs.push_back(s);
-    for (const auto &n : refs)
-      for (const auto &e : c_.externals)
-        if (e.name == n && !createdExternals_.count(n)) {
-          createdExternals_.insert(n);
-          uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
-          uint8_t other = 0;
-          if (w_.relocatable() && e.kind == ExternalSymbol::Kind::Variable) other = 0x20;
-          if (w_.relocatable() && e.kind == ExternalSymbol::Kind::SharedVariable) other = 0x40;
-          b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), other, -1, 0, e.size);
-        }
+    return refs;
   };
+  // Debug information names its externals earlier than any function does.
+  std::set<std::string> namedByFunctions, namedByDebug;
+  for (const auto &f : c_.functions)
+    for (const auto &n : refsOf(f)) namedByFunctions.insert(n);
+  for (const auto &d : c_.debugSections)
+    for (const auto &r : d.relocations) namedByDebug.insert(r.symbol);
+  auto createExternalsOf = [&](const Function &f) {
+    for (const auto &n : refsOf(f))
+      for (const auto &e : c_.externals)
+        if (e.name == n) createExternal(e);
+  };
+  auto createUnnamedExternals = [&] {
+    for (const auto &e : c_.externals)
+      if (namedByDebug.count(e.name) || !namedByFunctions.count(e.name)) createExternal(e);
+  };
+  bool first = true;
   for (const auto &f : c_.functions) {
     auto &fs = w_.fn[f.name];
     if (fs.symbol < 0) {
@@ -469,16 +570,17 @@ void Creator::createGlobalSymbols() {
                                other, fs.text, 0, f.code.size());
     }
     b_.section(fs.text).infoSymbol = fs.symbol;
+    if (w_.legacy()) b_.section(fs.text).infoHighByte = f.registerCount;
     for (const auto &sub : f.subroutines) // global clones follow their function's symbol
       if (sub.global) b_.addSymbol(sub.name, symInfo(STB_GLOBAL, STT_FUNC), 0, fs.text, sub.offset, sub.size);
-    if (w_.legacy()) b_.section(fs.text).infoHighByte = f.registerCount;
+    if (first && f.global && !f.weak) {
+      first = false;
+      createUnnamedExternals();
+    }
     createExternalsOf(f);
   }
-  for (const auto &e : c_.externals)
-    if (!createdExternals_.count(e.name)) {
-      uint8_t type = e.kind == ExternalSymbol::Kind::Function ? uint8_t(STT_FUNC) : variableType();
-      b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), 0, -1, 0, e.size);
-    }
+  createUnnamedExternals();
+  for (const auto &e : c_.externals) createExternal(e);
 }
 
 } // namespace

@@ -79,7 +79,7 @@ std::optional<std::string> parseElf(std::span<const uint8_t> bytes, ElfImage &ou
       s.info = h.u32();
       s.align = h.u64();
       s.entsize = h.u64();
-      if (s.type != SHT_NOBITS && s.type != SHT_NULL) {
+      if (!occupiesNoFileBytes(s.type, s.flags) && s.type != SHT_NULL) {
         if (s.offset + s.size > bytes.size() || s.offset + s.size < s.offset)
           return fmt::format("section {} lies outside the file", i);
         s.data.assign(bytes.begin() + s.offset, bytes.begin() + s.offset + s.size);
@@ -105,7 +105,7 @@ std::vector<uint8_t> serializeElf(const ElfImage &img) {
   total = std::max<size_t>(total, img.shoff + 64 * img.sections.size());
   total = std::max<size_t>(total, img.phoff + 56 * img.segments.size());
   for (const auto &s : img.sections)
-    if (s.type != SHT_NOBITS) total = std::max<size_t>(total, s.offset + s.data.size());
+    if (!occupiesNoFileBytes(s.type, s.flags)) total = std::max<size_t>(total, s.offset + s.data.size());
   out.assign(total, 0);
 
   std::vector<uint8_t> hdr;
@@ -136,7 +136,7 @@ std::vector<uint8_t> serializeElf(const ElfImage &img) {
   std::copy(hdr.begin(), hdr.end(), out.begin());
 
   for (const auto &s : img.sections)
-    if (s.type != SHT_NOBITS && !s.data.empty())
+    if (!occupiesNoFileBytes(s.type, s.flags) && !s.data.empty())
       std::copy(s.data.begin(), s.data.end(), out.begin() + s.offset);
 
   for (size_t i = 0; i < img.sections.size(); ++i) {

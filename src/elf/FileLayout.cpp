@@ -13,13 +13,13 @@ namespace {
 uint64_t alignUp(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
 
 bool occupiesNoFileSpace(const BuildSection &s) {
-  return s.type == SHT_NOBITS || s.type == SHT_CUDA_GLOBAL || s.type == SHT_CUDA_SHARED ||
-         s.type == SHT_CUDA_SHARED_RESERVED;
+  return occupiesNoFileBytes(s.type, s.flags) || (s.group == SectionGroup::Mercury && s.data.empty() && s.size);
 }
 
-// ptxas places .strtab after .shstrtab plus a gap that grows with the functions it compiled:
-// 14 bytes plus (18 + name length) per function. (Measured; the bytes are zero.)
+// ptxas places .strtab after .shstrtab plus a gap of zero bytes: on sm_90, 14 bytes plus
+// (18 + name length) per function; from sm_100 on, 36 bytes. (Measured.)
 uint64_t shstrtabSlack(const Cubin &c) {
+  if (c.target.sm >= 100) return 36;
   uint64_t n = 14;
   for (const auto &f : c.functions) n += 18 + f.name.size();
   return n;
@@ -92,9 +92,14 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
       img.sections.push_back(e);
       continue;
     }
-    if (occupiesNoFileSpace(s)) {
+    if (s.aliasOf >= 0) {
+      e.data = s.data;
+      e.size = s.data.size();
+      e.offset = img.sections[finalIndex[s.aliasOf]].offset;
+    } else if (occupiesNoFileSpace(s)) {
       e.size = s.size;
-      e.offset = alignUp(pos, s.align);
+      pos = alignUp(pos, s.align); // the position advances to the alignment, not past the size
+      e.offset = pos;
     } else {
       e.data = s.data;
       e.size = s.data.size();
@@ -102,6 +107,7 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
       pos = e.offset + e.size;
     }
     if (i == w.shstrtab && !w.legacy()) pos += shstrtabSlack(c);
+    if (i == w.strtab) pos += c.strtabPadding;
     img.sections.push_back(std::move(e));
   }
   img.shoff = alignUp(pos, 8);
@@ -134,8 +140,9 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
         const ElfSection &e = img.sections[k];
         if (!any) seg.offset = e.offset;
         any = true;
+        // The file part reaches the end of the last bytes, or the (aligned) start of NOBITS data.
         if (!occupiesNoFileSpace(s)) seg.filesz = e.offset + e.size - seg.offset;
-        else nobits += e.size;
+        else nobits += e.size, seg.filesz = std::max(seg.filesz, e.offset - seg.offset);
       }
       seg.memsz = seg.filesz + nobits; // the NOBITS sections are counted one after another
       if (any) loads.push_back(seg);

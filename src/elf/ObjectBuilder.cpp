@@ -91,8 +91,21 @@ void ObjectBuilder::nameSymbol(int symbol) {
 int ObjectBuilder::addSectionSymbol(int section) {
   auto &s = sections_[section];
   if (s.symbol >= 0) return s.symbol;
-  s.symbol = addSymbol(s.name, symInfo(STB_LOCAL, STT_SECTION), 0, section);
+  if (s.deferSymbolName) {
+    s.symbol = addUnnamedSymbol(s.name, symInfo(STB_LOCAL, STT_SECTION), 0, section, 0, 0);
+    symbols_[s.symbol].pendingName = true;
+  } else {
+    s.symbol = addSymbol(s.name, symInfo(STB_LOCAL, STT_SECTION), 0, section);
+  }
   return s.symbol;
+}
+
+void ObjectBuilder::namePendingSymbols() {
+  for (auto &y : symbols_)
+    if (y.pendingName) {
+      y.stName = strtab_.add(y.name);
+      y.pendingName = false;
+    }
 }
 
 void ObjectBuilder::renameSection(int section, const std::string &newName, bool inStrtab) {

@@ -47,6 +47,7 @@ enum class SectionGroup : uint8_t {
   InitData,     // .nv.global.init
   Uninit,       // NOBITS: .nv.shared.*, .nv.global
   ParamBank,    // .nv.constant0.<fn>
+  Mercury,      // sm_100+: .nv.capmerc.* and .nv.merc.*
 };
 
 struct BuildSection {
@@ -65,6 +66,8 @@ struct BuildSection {
   SectionGroup group = SectionGroup::Null;
   bool dropped = false;
   int symbol = -1; // its STT_SECTION symbol, if created
+  bool deferSymbolName = false; // sm_100+ renamed sections: symbol named by namePendingSymbols
+  int aliasOf = -1; // shares the file bytes of that section (Mercury copies)
 };
 
 struct BuildSymbol {
@@ -73,6 +76,7 @@ struct BuildSymbol {
   uint8_t info = 0, other = 0;
   int section = -1; // creation index of its section, -1 = SHN_UNDEF
   uint64_t value = 0, size = 0;
+  bool pendingName = false;
 };
 
 class ObjectBuilder {
@@ -93,6 +97,8 @@ public:
   bool isNamed(int symbol) const { return symbols_[symbol].stName != 0 || symbols_[symbol].name.empty(); }
   // Renames in place in .shstrtab, and in .strtab too when `inStrtab`.
   void renameSection(int section, const std::string &newName, bool inStrtab = true);
+  // sm_100+: section symbols of renamed sections are named late; this interns the pending names.
+  void namePendingSymbols();
   void eraseSymbol(int symbol); // name zeroed, symbol becomes LOCAL INTERNAL NOTYPE UND
   void addString(const std::string &s) { strtab_.add(s); }
 

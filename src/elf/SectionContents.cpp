@@ -54,7 +54,7 @@ std::vector<uint8_t> cudaNote(const CudaNote &n) {
 
 uint8_t k(NvInfoKind kind) { return static_cast<uint8_t>(kind); }
 
-// Module .nv.info: functions from last to first, then the minimum stack sizes first to last.
+// Module .nv.info: functions from last to first, then the minimum stack sizes.
 std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
   std::vector<NvInfoRecord> recs;
   const auto &fns = w.cubin.functions;
@@ -71,10 +71,13 @@ std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
     recs.push_back(NvInfoRecord::sized(k(NvInfoKind::FRAME_SIZE), std::vector<uint32_t>{s, f.frameSize}));
     if (f.genErrbarAtExit) recs.push_back(NvInfoRecord::flag(k(NvInfoKind::GEN_ERRBAR_AT_EXIT)));
   }
+  // Minimum stack sizes follow in symbol-table order.
+  std::vector<std::pair<uint32_t, uint32_t>> minStacks;
   for (const auto &f : fns)
-    if (f.minStackSize)
-      recs.push_back(
-          NvInfoRecord::sized(k(NvInfoKind::MIN_STACK_SIZE), std::vector<uint32_t>{sym(f.name), *f.minStackSize}));
+    if (f.minStackSize) minStacks.push_back({sym(f.name), *f.minStackSize});
+  std::sort(minStacks.begin(), minStacks.end());
+  for (auto [s, v] : minStacks)
+    recs.push_back(NvInfoRecord::sized(k(NvInfoKind::MIN_STACK_SIZE), std::vector<uint32_t>{s, v}));
   return recs;
 }
 

@@ -83,13 +83,13 @@ std::string_view knobTypeName(KnobType t) {
 }
 std::string_view knobScopeName(KnobScope s) { return s == KnobScope::OCG ? "OCG" : "DAG"; }
 
-KnobSet::KnobSet() : KnobSet(builtinKnobs()) {}
+KnobRegistry::KnobRegistry() : KnobRegistry(builtinKnobs()) {}
 
-KnobSet::KnobSet(std::span<const KnobInfo> table) : table_(table), values_(table.size()) {
+KnobRegistry::KnobRegistry(std::span<const KnobInfo> table) : table_(table), values_(table.size()) {
   for (size_t i = 0; i < table_.size(); ++i) applyDefault(i);
 }
 
-void KnobSet::applyDefault(size_t i) {
+void KnobRegistry::applyDefault(size_t i) {
   KnobValue v;
   std::string ignored;
   if (!table_[i].defaultValue.empty()) parseValue(table_[i], table_[i].defaultValue, v, ignored);
@@ -97,7 +97,7 @@ void KnobSet::applyDefault(size_t i) {
   values_[i] = std::move(v);
 }
 
-const KnobInfo *KnobSet::find(std::string_view name) const {
+const KnobInfo *KnobRegistry::find(std::string_view name) const {
   name = trim(name);
   std::optional<KnobScope> scope;
   if (size_t colon = name.find(':'); colon != std::string_view::npos) {
@@ -115,7 +115,7 @@ const KnobInfo *KnobSet::find(std::string_view name) const {
   return nullptr;
 }
 
-std::string KnobSet::suggest(std::string_view name) const {
+std::string KnobRegistry::suggest(std::string_view name) const {
   if (size_t colon = name.find(':'); colon != std::string_view::npos) name = name.substr(colon + 1);
   const KnobInfo *best = nullptr;
   size_t bestDist = SIZE_MAX;
@@ -131,7 +131,7 @@ std::string KnobSet::suggest(std::string_view name) const {
   return std::string(best->name);
 }
 
-bool KnobSet::parseValue(const KnobInfo &info, std::string_view text, KnobValue &out, std::string &error) const {
+bool KnobRegistry::parseValue(const KnobInfo &info, std::string_view text, KnobValue &out, std::string &error) const {
   std::string t(trim(text));
   out.raw = t;
   switch (info.type) {
@@ -205,7 +205,7 @@ bool KnobSet::parseValue(const KnobInfo &info, std::string_view text, KnobValue 
   return false;
 }
 
-bool KnobSet::set(std::string_view name, std::string_view value, DiagEngine &diags, SourceLoc loc) {
+bool KnobRegistry::set(std::string_view name, std::string_view value, DiagEngine &diags, SourceLoc loc) {
   const KnobInfo *info = find(name);
   if (!info) {
     std::string_view n = trim(name);
@@ -232,7 +232,7 @@ bool KnobSet::set(std::string_view name, std::string_view value, DiagEngine &dia
   return true;
 }
 
-bool KnobSet::setAssignment(std::string_view assignment, DiagEngine &diags, SourceLoc loc) {
+bool KnobRegistry::setAssignment(std::string_view assignment, DiagEngine &diags, SourceLoc loc) {
   size_t eq = assignment.find('=');
   if (eq == std::string_view::npos) {
     const KnobInfo *info = find(assignment);
@@ -245,13 +245,13 @@ bool KnobSet::setAssignment(std::string_view assignment, DiagEngine &diags, Sour
   return set(assignment.substr(0, eq), assignment.substr(eq + 1), diags, loc);
 }
 
-bool KnobSet::setAll(std::span<const std::pair<std::string, std::string>> pairs, DiagEngine &diags) {
+bool KnobRegistry::setAll(std::span<const std::pair<std::string, std::string>> pairs, DiagEngine &diags) {
   bool ok = true;
   for (const auto &[n, v] : pairs) ok &= set(n, v, diags);
   return ok;
 }
 
-bool KnobSet::parseFileText(std::string_view text, std::string_view fileName, DiagEngine &diags) {
+bool KnobRegistry::parseFileText(std::string_view text, std::string_view fileName, DiagEngine &diags) {
   uint32_t file = diags.addFile(std::string(fileName));
   size_t header = text.find("[knobs]");
   if (header == std::string_view::npos) {
@@ -280,7 +280,7 @@ bool KnobSet::parseFileText(std::string_view text, std::string_view fileName, Di
   return ok;
 }
 
-bool KnobSet::loadFile(const std::string &path, DiagEngine &diags) {
+bool KnobRegistry::loadFile(const std::string &path, DiagEngine &diags) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     diags.error(SourceLoc{}, "Cannot open knobs file '{}'", path);
@@ -291,7 +291,7 @@ bool KnobSet::loadFile(const std::string &path, DiagEngine &diags) {
   return parseFileText(ss.str(), path, diags);
 }
 
-std::string KnobSet::describeSetKnobs() const {
+std::string KnobRegistry::describeSetKnobs() const {
   std::string out;
   for (size_t i = 0; i < table_.size(); ++i) {
     const KnobValue &v = values_[i];

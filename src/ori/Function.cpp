@@ -124,6 +124,17 @@ size_t Function::numInstrs() const {
 }
 
 void Function::setCFG(std::unique_ptr<ControlFlowInfo> info) { cfg_ = std::move(info); }
-void Function::invalidateCFG() { cfg_.reset(); }
+void Function::invalidateCFG() {
+  if (!cfg_) return;
+  cfg_.reset();
+  // Clear what the analysis stored in the blocks, so nobody reads stale edges by accident.
+  for (BasicBlock *bb : blocks_) {
+    bb->preds_.clear();
+    bb->succs_.clear();
+    bb->idom_ = nullptr;
+    bb->rpo_ = bb->loopDepth_ = 0;
+    bb->reachable_ = bb->loopHeader_ = false;
+  }
+}
 
 } // namespace optxas::ori

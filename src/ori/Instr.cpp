@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "optxas/ori/BasicBlock.h"
 #include "optxas/ori/Function.h"
@@ -11,7 +12,9 @@ namespace optxas::ori {
 Function *Instr::function() const { return fn_; }
 
 void Instr::grow(unsigned minCapacity) {
-  unsigned cap = std::max<unsigned>({minCapacity, capacity_ * 2u, 4u});
+  // Operand counts are 16-bit; no SASS instruction comes anywhere near.
+  if (minCapacity > UINT16_MAX) throw std::length_error("too many operands on one instruction");
+  unsigned cap = std::min<unsigned>(std::max<unsigned>({minCapacity, capacity_ * 2u, 4u}), UINT16_MAX);
   bool detached = parent_ == nullptr;
   size_t before = detached ? fn_->footprint(this) : 0;
   Operand *fresh = fn_->pool().allocateArray<Operand>(cap);

@@ -14,6 +14,8 @@
 namespace optxas::ori {
 namespace {
 
+constexpr unsigned kMaxOperands = 255;
+
 struct ParseError {
   size_t col;
   std::string message;
@@ -621,8 +623,10 @@ private:
     }
     std::vector<Operand> defs;
     if (c.hasDefsAhead()) {
-      do defs.push_back(parseOperand(c));
-      while (c.accept(','));
+      do {
+        if (defs.size() == kMaxOperands) c.fail("more than 255 results");
+        defs.push_back(parseOperand(c));
+      } while (c.accept(','));
       c.expect('=', "'='");
     }
     Instr *i = nullptr;
@@ -630,8 +634,10 @@ private:
     bb->append(i);
     if (hasGuard) i->setGuard(guard);
     if (!c.atEnd() && c.peek() != '{') {
-      do i->addUse(parseOperand(c));
-      while (c.accept(','));
+      do {
+        if (i->numUses() == kMaxOperands) c.fail("more than 255 operands");
+        i->addUse(parseOperand(c));
+      } while (c.accept(','));
     }
     if (c.accept('{')) parseAttrs(c, i);
   }

@@ -11,7 +11,21 @@
 
 namespace optxas::phases {
 
+// Dumps must not change what later phases see: analyses a dump computes are dropped again.
+class AnalysisScope {
+public:
+  explicit AnalysisScope(ori::Function &f) : f_(f), had_(f.cfg() != nullptr) {}
+  ~AnalysisScope() {
+    if (!had_) f_.invalidateCFG();
+  }
+
+private:
+  ori::Function &f_;
+  bool had_;
+};
+
 std::string formatIRDump(ori::Function &f, std::string_view title) {
+  AnalysisScope scope(f);
   std::string out = fmt::format("//--- {}\n", title);
   out += ori::formatStatsHeader(ori::computeStats(f), f.isAllocated());
   ori::PrintOptions opts;
@@ -21,6 +35,7 @@ std::string formatIRDump(ori::Function &f, std::string_view title) {
 }
 
 std::string formatCFGDump(ori::Function &f, std::string_view title) {
+  AnalysisScope scope(f);
   ori::ControlFlowInfo &cfg = ori::ensureControlFlow(f);
   std::string out = fmt::format("//--- {}\n", title);
   auto list = [&](const std::vector<ori::BasicBlock *> &v) {

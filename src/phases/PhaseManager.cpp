@@ -9,7 +9,7 @@ namespace optxas::phases {
 
 using knobs::Knob;
 
-PhaseManager::PhaseManager(const knobs::KnobSet &knobs, DiagEngine &diags, PhaseRunOptions opts, PhaseSinks sinks)
+PhaseManager::PhaseManager(const knobs::KnobRegistry &knobs, DiagEngine &diags, PhaseRunOptions opts, PhaseSinks sinks)
     : knobs_(knobs), diags_(diags), opts_(opts), sinks_(std::move(sinks)),
       budget_(knobs.isSet(Knob::OptBudget) ? knobs.getInt(Knob::OptBudget) : -1) {
   for (PhaseId id = 0; id < kNumPhases; ++id) phases_[id] = createPhase(id);

@@ -17,6 +17,23 @@ uint32_t Variable::alignment() const {
 
 uint32_t Operand::regId() const { return reg ? reg->firstId + regIndex : 0; }
 
+std::string Operand::name() const {
+  switch (kind) {
+  case OperandKind::Reg:
+    if (!reg) return "";
+    return reg->parameterized ? std::string(reg->name.str()) + std::to_string(regIndex) : std::string(reg->name.str());
+  case OperandKind::SReg: return std::string(sregName(sreg));
+  case OperandKind::Symbol: return sym ? std::string(sym->name.str()) : "";
+  case OperandKind::Address:
+    if (base == BaseKind::Reg && reg)
+      return reg->parameterized ? std::string(reg->name.str()) + std::to_string(regIndex) : std::string(reg->name.str());
+    if (base == BaseKind::Symbol && sym) return std::string(sym->name.str());
+    return "";
+  case OperandKind::Sink: return "_";
+  default: return "";
+  }
+}
+
 int Operand::componentIndex() const {
   switch (component) {
   case Mod::X: case Mod::R: return 0;

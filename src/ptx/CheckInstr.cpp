@@ -12,9 +12,9 @@ namespace {
 } // namespace
 
 // The name ptxas uses for an instruction in messages: a few modifiers are part of it.
-std::string Checker::Impl::instrName(const Instruction &ins) const {
+std::string InstrNameRef::str() const {
   std::string n(opcodeName(ins.op));
-  if (ins.op == Opcode::Mul || ins.op == Opcode::Mad) {
+  if (ins.op == Opcode::Mul || ins.op == Opcode::Mad || ins.op == Opcode::Mul24 || ins.op == Opcode::Mad24) {
     if (Mod m = ins.firstOf({Mod::Hi, Mod::Lo, Mod::Wide}); m != Mod::NumMods) {
       n += '.';
       n += modName(m);
@@ -105,7 +105,7 @@ void Checker::Impl::checkGates(const Instruction &ins) {
 void Checker::Impl::checkSRegGate(const Operand &o) {
   if (o.kind == OperandKind::SReg) {
     unsigned ptx = sregMinPtx(o.sreg), sm = sregMinSm(o.sreg);
-    if (ptx || sm) gate(o.loc, GateKind::Feature, sregName(o.sreg), ptx, sm);
+    if (ptx || sm) gate(o.loc.in(m ? m->fileId : 0), GateKind::Feature, sregName(o.sreg), ptx, sm);
   }
   for (const Operand &e : o.elems) checkSRegGate(e);
 }
@@ -113,7 +113,7 @@ void Checker::Impl::checkSRegGate(const Operand &o) {
 void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) {
   (void)f;
   const InstrDesc &d = instrDesc(ins.op);
-  const std::string name = instrName(ins);
+  const InstrNameRef name{ins};
   const SourceLoc at = ins.loc;
   unsigned before = diags.errorCount();
 
@@ -138,13 +138,26 @@ void Checker::Impl::checkInstruction(const Instruction &ins, const Function &f) 
       return;
     }
   }
+  // Vector operands of memory and move instructions have 1, 2, 4 or 8 elements.
+  switch (ins.op) {
+  case Opcode::Ld: case Opcode::Ldu: case Opcode::St: case Opcode::Mov: case Opcode::Atom: case Opcode::Red:
+    for (const Operand &o : ins.operands)
+      if (o.kind == OperandKind::Vector && o.elems.size() != 1 && o.elems.size() != 2 && o.elems.size() != 4 &&
+          o.elems.size() != 8) {
+        error(at, fmt::format("Illegal vector size: {}", o.elems.size()));
+        return;
+      }
+    break;
+  default:
+    break;
+  }
   if (!checkOpcodeRules(ins, name)) return;
   if (diags.errorCount() != before) return;
   if (!d.anyOperands) checkOperands(ins, d, name);
 }
 
 // Rules particular to one opcode (required or forbidden modifiers for given types, ...).
-bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   Type t0 = ins.type(0);
   switch (ins.op) {
@@ -183,6 +196,10 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
         error(at, fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name));
         return false;
       }
+      if (ins.op == Opcode::Div && t0 == Type::F64 && (ins.has(Mod::Approx) || ins.has(Mod::Full))) {
+        error(at, fmt::format("Illegal modifier '.{}' for instruction '{}'", ins.has(Mod::Approx) ? "approx" : "full", name));
+        return false;
+      }
       if ((ins.op == Opcode::Mad) && t0 == Type::F64 && ins.rounding() == Mod::NumMods) {
         error(at, fmt::format("Rounding modifier required for instruction '{}'", name));
         return false;
@@ -190,6 +207,24 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
     }
     return true;
   }
+  case Opcode::Fma:
+    if ((t0 == Type::F32 || t0 == Type::F64) && ins.rounding() == Mod::NumMods) {
+      error(at, fmt::format("Rounding modifier required for instruction '{}'", name));
+      return false;
+    }
+    return true;
+  case Opcode::Shf:
+    if (!ins.has(Mod::L) && !ins.has(Mod::R)) {
+      error(at, "Not a name of any known instruction: 'shf'");
+      return false;
+    }
+    return true;
+  case Opcode::Lop3:
+    if (!ins.has(Mod::And) && !ins.has(Mod::Or) && ins.operands.size() != 5) {
+      error(at, fmt::format("Arguments mismatch for instruction '{}'", name));
+      return false;
+    }
+    return true;
   case Opcode::Rcp: case Opcode::Sqrt:
     if (ins.firstOf({Mod::Rn, Mod::Rz, Mod::Rm, Mod::Rp, Mod::Approx}) == Mod::NumMods) {
       error(at, fmt::format("Rounding modifier or '.approx' modifier required for instruction '{}'", name));
@@ -251,7 +286,9 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
         if (o.kind == OperandKind::List) continue;
         if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Label &&
             !static_cast<const Label *>(o.sym)->defined)
-          error(at, fmt::format("Call to '{}' requires call prototype", o.symName.str()));
+          error(at, fmt::format("Call to '{}' requires call prototype", o.sym->name.str()));
+        else if (o.kind == OperandKind::Symbol && o.sym && o.sym->kind == DeclKind::Variable)
+          error(at, fmt::format("Label expected for argument 0 of instruction '{}'", name));
         break;
       }
     }
@@ -261,10 +298,15 @@ bool Checker::Impl::checkOpcodeRules(const Instruction &ins, const std::string &
   }
 }
 
-bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkCvt(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
+  if (ins.has(Mod::Pack)) return true;  // cvt.pack: three types, four operands
+  if (ins.numTypes > 2) {
+    error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
+    return false;
+  }
   if (ins.numTypes < 2) {
-    if (!ins.has(Mod::Pack)) {
+    {
       error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
       return false;
     }
@@ -323,7 +365,7 @@ bool Checker::Impl::checkCvt(const Instruction &ins, const std::string &name) {
   return true;
 }
 
-bool Checker::Impl::checkShflVote(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkShflVote(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   Type t0 = ins.type(0);
   bool sync = ins.has(Mod::Sync);
@@ -360,7 +402,7 @@ bool Checker::Impl::checkShflVote(const Instruction &ins, const std::string &nam
 
 // mov d, a: a register, immediate, special register or the address of a variable/function;
 // vector forms pack/unpack (mov.b64 %rd, {%r1, %r2}).
-bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkMov(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   if (ins.numTypes != 1) {
     error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
@@ -398,7 +440,8 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
       error(at, fmt::format("Argument vector size mismatch for instruction '{}'", name));
       return false;
     }
-    ok = ok && t != Type::Pred && typeBits(t) <= typeBits(sregType(s.sreg)) && !isFloat(t);
+    ok = ok && (t == Type::Pred ? sregType(s.sreg) == Type::Pred
+                                : sregType(s.sreg) != Type::Pred && typeBits(t) <= typeBits(sregType(s.sreg)) && !isFloat(t));
     break;
   case OperandKind::Symbol:
     ok = ok && (t == Type::U32 || t == Type::U64 || t == Type::B32 || t == Type::B64 || t == Type::S32 ||
@@ -416,7 +459,7 @@ bool Checker::Impl::checkMov(const Instruction &ins, const std::string &name) {
 }
 
 // Checks operands against the opcode's role pattern (InstrTable.def).
-void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, const std::string &name) {
+void Checker::Impl::checkOperands(const Instruction &ins, const InstrDesc &d, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   auto ops = ins.operands;
   size_t required = 0;

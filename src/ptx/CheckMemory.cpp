@@ -5,7 +5,7 @@
 namespace optxas::ptx {
 using namespace check;
 
-bool Checker::Impl::checkLoadStore(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkLoadStore(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   bool isStore = ins.op == Opcode::St;
   unsigned spaces = 0;
@@ -19,7 +19,7 @@ bool Checker::Impl::checkLoadStore(const Instruction &ins, const std::string &na
     error(at, fmt::format("State space incorrect for instruction '{}'", name));
     return false;
   }
-  if (ins.numTypes != 1) {
+  if (ins.numTypes != 1 || ins.type(0) == Type::Pred) {
     error(at, fmt::format("Unexpected instruction types specified for '{}'", name));
     return false;
   }
@@ -44,7 +44,7 @@ bool Checker::Impl::checkLoadStore(const Instruction &ins, const std::string &na
     Type rt = addr.reg->type;
     if (isFloat(rt) || rt == Type::Pred) {
       error(at, fmt::format("Illegal to use symbol '{}' of type .{} as address operand. Use integer or bit only.",
-                            addr.symName.str(), typeName(rt)));
+                            addr.name(), typeName(rt)));
       return false;
     }
   }
@@ -87,7 +87,7 @@ bool Checker::Impl::checkLoadStore(const Instruction &ins, const std::string &na
 
 // atom/red: exactly one operation, a state space that can hold atomics, and a type the
 // operation allows (messages list the allowed types as ptxas does).
-bool Checker::Impl::checkAtom(const Instruction &ins, const std::string &name) {
+bool Checker::Impl::checkAtom(const Instruction &ins, const InstrNameRef &name) {
   const SourceLoc at = ins.loc;
   if (ins.has(Mod::Async)) return true;  // red.async: different shape
   StateSpace sp = ins.space();
@@ -109,6 +109,10 @@ bool Checker::Impl::checkAtom(const Instruction &ins, const std::string &name) {
       }
   if (op == Mod::NumMods) {
     error(at, fmt::format("Illegal operation '' for instruction '{}'", name));
+    return false;
+  }
+  if (ins.op == Opcode::Red && (op == Mod::Cas || op == Mod::Exch)) {
+    error(at, fmt::format("Illegal modifier '.{}' for instruction '{}'", modName(op), name));
     return false;
   }
   if (ins.numTypes != 1) {

@@ -19,6 +19,12 @@ bool isPowerOfTwo(uint64_t x) { return x && !(x & (x - 1)); }
 //   sm_XYf  -> sm_XZ, sm_XZa, sm_XZf of the same family (X) with Z >= Y
 void Checker::Impl::checkTarget() {
   if (!m || m->target.archs.empty() || opts.archSm == 0) return;
+  unsigned before = diags.errorCount();
+  checkTargetAgainstArch();
+  terminated = diags.errorCount() != before;
+}
+
+void Checker::Impl::checkTargetAgainstArch() {
   const TargetArch &t = m->target.archs[0];
   if (t.prefix == TargetArch::Lto) return;
   TargetArch arch;
@@ -57,6 +63,9 @@ void Checker::Impl::finishModule() {
 
 void Checker::Impl::checkVariable(const Variable &v) {
   if (v.isParam) return;
+  // Independent samplers exist only in texmode_independent modules.
+  if (v.type == Type::SamplerRef && m && !m->target.texmodeIndependent)
+    error(v.loc, "Instruction or declaration violates .target texmode_unified setting");
   if (v.align && !isPowerOfTwo(v.align)) error(v.loc, "Alignment must be a power of two");
   bool unsized = false;
   for (uint64_t d : v.dims) unsized = unsized || d == 0;
@@ -90,6 +99,9 @@ void Checker::Impl::checkInitializer(const Variable &v, const Initializer &in, u
     return;
   }
   if (in.kind == InitKind::Int && isFloat(v.type)) fatal(in.loc.valid() ? in.loc : v.loc, "Initial value type mismatch");
+  // Addresses initialize integer variables only (.u64 p = g;), not untyped .bN or floats.
+  bool isAddress = in.kind == InitKind::Address || in.kind == InitKind::Generic || in.kind == InitKind::Mask;
+  if (isAddress && !isInteger(v.type)) fatal(in.loc.valid() ? in.loc : v.loc, "Initial value type mismatch");
   if (in.kind == InitKind::Float && (isInteger(v.type) || v.type == Type::Pred))
     fatal(in.loc.valid() ? in.loc : v.loc, "Initial value type mismatch");
 }
@@ -103,14 +115,22 @@ void Checker::Impl::checkFunctionHeader(const Function &f) {
   }
   const PerfDirectives &pd = f.perf;
   bool maxntid = pd.maxntid[0] != 0, reqntid = pd.reqntid[0] != 0;
+  auto later = [](SourceLoc a, SourceLoc b) { return a.line > b.line || (a.line == b.line && a.col > b.col) ? a : b; };
   if (maxntid && reqntid)
-    error(f.loc, "Conflicting directives: .maxntid and .reqntid cannot both be specified");
+    error(later(pd.maxntidLoc, pd.reqntidLoc), "Conflicting directives: .maxntid and .reqntid cannot both be specified");
+  if (pd.reqnctapercluster[0] && pd.maxclusterrank)
+    error(later(pd.reqnctaperclusterLoc, pd.maxclusterrankLoc),
+          "Conflicting directives: .reqnctapercluster and .maxclusterrank cannot both be specified");
   if (pd.reqnctapercluster[0] || pd.explicitcluster || pd.maxclusterrank) {
     std::string_view which = pd.reqnctapercluster[0] ? ".reqnctapercluster"
                              : pd.explicitcluster ? ".explicitcluster" : ".maxclusterrank";
     gate(f.loc, GateKind::Feature, which, 78, 90);
   }
-  if (f.noreturn) gate(f.loc, GateKind::Feature, ".noreturn", 64, 0);
+  if (f.noreturn) {
+    gate(f.loc, GateKind::Feature, ".noreturn", 64, 0);
+    if (!f.results.empty() || f.isEntry)
+      error(f.headerEnd, fmt::format("Invalid directive '.noreturn' for function '{}'", f.name.str()));
+  }
   if (f.abiPreserve >= 0) gate(f.loc, GateKind::Feature, ".abi_preserve", 90, 0);
   if (f.abiPreserveControl >= 0) gate(f.loc, GateKind::Feature, ".abi_preserve_control", 90, 0);
   if (pd.blocksareclusters) gate(f.loc, GateKind::Feature, ".blocksareclusters", 90, 90);

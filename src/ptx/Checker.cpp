@@ -14,6 +14,7 @@ void Checker::checkFunctionHeader(const Function &f) { impl_->checkFunctionHeade
 void Checker::checkInstruction(const Instruction &ins, const Function &f) { impl_->checkInstruction(ins, f); }
 void Checker::checkFunctionEnd(const Function &f) { impl_->checkFunctionEnd(f); }
 void Checker::finishModule() { impl_->finishModule(); }
+bool Checker::terminated() const { return impl_->terminated; }
 
 bool checkModule(const Module &m, const CheckOptions &opts, DiagEngine &diags) {
   unsigned before = diags.errorCount();

@@ -56,11 +56,19 @@ inline Type operandRegType(const Operand &o) {
 
 } // namespace check
 
+// The name of an instruction as ptxas prints it (mul.lo, cvta.to), built only when a message
+// needs it: formatting it for every instruction would cost more than the checks themselves.
+struct InstrNameRef {
+  const Instruction &ins;
+  std::string str() const;
+};
+
 struct Checker::Impl {
   Impl(const CheckOptions &o, DiagEngine &d) : opts(o), diags(d) {}
   const Module *m = nullptr;
   CheckOptions opts;
   DiagEngine &diags;
+  bool terminated = false;
 
   void error(SourceLoc at, const std::string &msg) { diags.report(Severity::Error, at, msg); }
   void warning(SourceLoc at, const std::string &msg) { diags.report(Severity::Warning, at, msg); }
@@ -68,6 +76,7 @@ struct Checker::Impl {
 
   // CheckModule.cpp
   void checkTarget();
+  void checkTargetAgainstArch();
   void checkVariable(const Variable &v);
   void checkInitializer(const Variable &v, const Initializer &in, unsigned depth);
   void checkFunctionHeader(const Function &f);
@@ -76,19 +85,24 @@ struct Checker::Impl {
 
   // CheckInstr.cpp
   void checkInstruction(const Instruction &ins, const Function &f);
-  std::string instrName(const Instruction &ins) const;
   bool targetAtLeast(unsigned sm) const;
   void gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm,
             bool targetFirst = false);
   void checkGates(const Instruction &ins);
   void checkSRegGate(const Operand &o);
-  bool checkOpcodeRules(const Instruction &ins, const std::string &name);
-  bool checkCvt(const Instruction &ins, const std::string &name);
-  bool checkLoadStore(const Instruction &ins, const std::string &name);
-  bool checkAtom(const Instruction &ins, const std::string &name);
-  bool checkMov(const Instruction &ins, const std::string &name);
-  bool checkShflVote(const Instruction &ins, const std::string &name);
-  void checkOperands(const Instruction &ins, const InstrDesc &d, const std::string &name);
+  bool checkOpcodeRules(const Instruction &ins, const InstrNameRef &name);
+  bool checkCvt(const Instruction &ins, const InstrNameRef &name);
+  bool checkLoadStore(const Instruction &ins, const InstrNameRef &name);
+  bool checkAtom(const Instruction &ins, const InstrNameRef &name);
+  bool checkMov(const Instruction &ins, const InstrNameRef &name);
+  bool checkShflVote(const Instruction &ins, const InstrNameRef &name);
+  void checkOperands(const Instruction &ins, const InstrDesc &d, const InstrNameRef &name);
 };
 
 } // namespace optxas::ptx
+
+template <> struct fmt::formatter<optxas::ptx::InstrNameRef> : fmt::formatter<std::string> {
+  template <typename Ctx> auto format(const optxas::ptx::InstrNameRef &n, Ctx &ctx) const {
+    return fmt::formatter<std::string>::format(n.str(), ctx);
+  }
+};

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <charconv>
+
+#include "optxas/ptx/Arena.h"
 #include <cstring>
 
 namespace optxas::ptx {
@@ -128,8 +130,10 @@ Token Lexer::next() {
   auto finish = [&](Tok k) { t.kind = k; t.text = std::string_view(s, p_ - s); return t; };
 
   if (is(c, kIdentStart)) {
+    uint32_t h = hashStep(kHashSeed, static_cast<unsigned char>(c));
     ++p_;
-    while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
+    while (p_ < end_ && is(*p_, kIdentRest)) h = hashStep(h, static_cast<unsigned char>(*p_++));
+    t.hash = h;
     if (p_ - s == 1 && c == '%') return finish(Tok::Error);
     return finish(Tok::Ident);
   }
@@ -145,20 +149,24 @@ Token Lexer::next() {
       bool exponent = q < end_ && (*q == 'e' || *q == 'E') && q + 1 < end_ &&
                       (is(q[1], kDigit) || ((q[1] == '+' || q[1] == '-') && q + 2 < end_ && is(q[2], kDigit)));
       if (q < end_ && is(*q, kIdentRest) && !exponent) {
-        p_ = q;
-        while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
+        uint32_t h = kHashSeed;
+        while (p_ < end_ && is(*p_, kIdentRest)) h = hashStep(h, static_cast<unsigned char>(*p_++));
+        t.hash = h;
         return finish(Tok::DotIdent);
       }
       p_ = s;
       return lexNumber(t);
     }
     if (p_ < end_ && is(*p_, kIdentStart) && *p_ != '%') {
-      while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
+      uint32_t h = kHashSeed;
+      while (p_ < end_ && is(*p_, kIdentRest)) h = hashStep(h, static_cast<unsigned char>(*p_++));
       // Sub-qualifiers: .shared::cluster, .mbarrier::complete_tx::bytes
       while (p_ + 2 < end_ && p_[0] == ':' && p_[1] == ':' && is(p_[2], kIdentRest)) {
+        h = hashStep(hashStep(h, ':'), ':');
         p_ += 2;
-        while (p_ < end_ && is(*p_, kIdentRest)) ++p_;
+        while (p_ < end_ && is(*p_, kIdentRest)) h = hashStep(h, static_cast<unsigned char>(*p_++));
       }
+      t.hash = h;
       return finish(Tok::DotIdent);
     }
     return finish(Tok::Error);

@@ -14,6 +14,7 @@ void Parser::parseBody(Function *fn) {
   body_.clear();
   instrs_.clear();
   regs_.clear();
+  simpleRegs_.clear();
   locals_.clear();
   debugLocs_.clear();
   labels_.clear();
@@ -71,6 +72,7 @@ void Parser::parseStatement() {
   SourceLoc start = loc();
   switch (tok_.kind) {
   case Tok::LBrace: {
+    NestGuard guard(*this, 6);
     advance();
     auto *b = m_->arena.make<ScopeStmt>(StmtKind::ScopeBegin);
     b->loc = start;
@@ -298,7 +300,7 @@ void Parser::parseLoc() {
 void Parser::parseInstruction(SourceLoc startLoc, Guard guard) {
   std::string_view opText = tok_.text;
   SourceLoc opLoc = loc();
-  auto op = opcodeFromName(opText);
+  auto op = opcodeFromName(opText, tok_.hash);
   if (!op) {
     error(opLoc, fmt::format("Not a name of any known instruction: '{}'", opText));
     // Skip the rest of the instruction; a syntax error inside it is still fatal in ptxas,
@@ -345,11 +347,12 @@ void Parser::parseModifiers(Instruction &ins, std::string_view opcodeText) {
   modBuf_.clear();
   while (at(Tok::DotIdent)) {
     std::string_view s = tok_.text.substr(1);
-    if (auto t = typeFromName(s)) {
-      if (ins.numTypes < ins.typeList.size()) ins.typeList[ins.numTypes++] = *t;
+    Suffix sfx = lookupSuffix(s, tok_.hash);
+    if (sfx.kind == Suffix::IsType) {
+      if (ins.numTypes < ins.typeList.size()) ins.typeList[ins.numTypes++] = sfx.type();
       else error(loc(), fmt::format("Unknown modifier '{}'", tok_.text));
-    } else if (auto m = modFromName(s)) {
-      modBuf_.push_back(*m);
+    } else if (sfx.kind == Suffix::IsMod) {
+      modBuf_.push_back(sfx.mod());
     } else if (Shape sh; parseShape(s, sh)) {
       ins.shape = sh;
       modBuf_.push_back(Mod::Shape);
@@ -369,6 +372,10 @@ void Parser::parseOperands(Instruction &ins) {
   ops.clear();
   ++operandDepth_;
   for (;;) {
+    // `_` (sink) is a destination: first operand, or inside a vector or pair.
+    if (at(Tok::Ident) && tok_.text == "_" && !operandBufs_[operandDepth_ - 1].empty() &&
+        ins.op != Opcode::Call)
+      syntaxError();
     Operand o = parseOperand(ins, true);
     operandBufs_[operandDepth_ - 1].push_back(o);
     if (!accept(Tok::Comma)) break;
@@ -388,12 +395,12 @@ Operand Parser::parseOperand(Instruction &ins, bool allowList) {
       ConstValue v = parseUnary();
       o.kind = OperandKind::ImmInt;
       o.bits = v.isFloat ? v.asDouble() == 0 : v.bits == 0;
-      o.loc = at;
+      o.loc = {at.line, at.col};
       return o;
     }
     o = parseIdentOperand(ins);
     o.negated = true;
-    o.loc = at;
+    o.loc = {at.line, at.col};
     return o;
   }
   case Tok::LBrace:
@@ -422,7 +429,7 @@ Operand Parser::parseOperand(Instruction &ins, bool allowList) {
   default:
     syntaxError();
   }
-  o.loc = at;
+  o.loc = {at.line, at.col};
   // p|q: a pair of destinations (setp, tex, elect, ...)
   if (o.kind == OperandKind::Reg || o.kind == OperandKind::Sink) {
     if (this->at(Tok::Pipe)) {
@@ -432,7 +439,7 @@ Operand Parser::parseOperand(Instruction &ins, bool allowList) {
       Operand pair[2] = {o, second};
       Operand p;
       p.kind = OperandKind::Pair;
-      p.loc = at;
+      p.loc = {at.line, at.col};
       p.elems = m_->arena.copy(std::span<const Operand>(pair, 2));
       return p;
     }
@@ -442,15 +449,14 @@ Operand Parser::parseOperand(Instruction &ins, bool allowList) {
 
 Operand Parser::parseIdentOperand(Instruction &ins) {
   Operand o;
-  o.loc = loc();
+  o.loc = lineCol();
   std::string_view text = tok_.text;
   if (text == "_") {
     o.kind = OperandKind::Sink;
     advance();
     return o;
   }
-  Ident name = intern(text);
-  o.symName = name;
+  Ident name = m_->names.intern(text, tok_.hash);
   advance();
   Decl *d = lookup(name);
   if (d) {
@@ -468,13 +474,13 @@ Operand Parser::parseIdentOperand(Instruction &ins) {
     o.kind = OperandKind::SReg;
     o.sreg = *sr;
   } else if (text[0] == '%') {
-    deferred_.emplace_back(o.loc, fmt::format("Unknown symbol '{}'", text));
+    deferred_.emplace_back(o.loc.in(fileId_), fmt::format("Unknown symbol '{}'", text));
     o.kind = OperandKind::Reg;  // unresolved register (reg == nullptr)
   } else {
     // Not declared (yet): a label defined later in the body, or an error at the end.
     o.kind = OperandKind::Symbol;
-    if (fn_) o.sym = labelRef(name, o.loc);
-    else error(o.loc, fmt::format("Unknown symbol '{}'", text));
+    if (fn_) o.sym = labelRef(name, o.loc.in(fileId_));
+    else error(o.loc.in(fileId_), fmt::format("Unknown symbol '{}'", text));
   }
   // %v.x, %tid.y, %r1.b0: a component selector written right after the name.
   if (at(Tok::DotIdent) && !tok_.spaceBefore) {
@@ -496,8 +502,9 @@ Operand Parser::parseIdentOperand(Instruction &ins) {
 
 // [reg], [reg+imm], [sym+imm], [imm], or a bracketed list [tex, sampler, {coords}].
 Operand Parser::parseAddress(Instruction &ins) {
+  NestGuard guard(*this, 6);
   Operand o;
-  o.loc = loc();
+  o.loc = lineCol();
   advance();  // '['
   Operand first;
   bool haveFirst = false;
@@ -523,12 +530,10 @@ Operand Parser::parseAddress(Instruction &ins) {
       o.base = BaseKind::Reg;
       o.reg = first.reg;
       o.regIndex = first.regIndex;
-      o.symName = first.symName;
       o.component = first.component;
     } else if (first.kind == OperandKind::Symbol) {
       o.base = BaseKind::Symbol;
       o.sym = first.sym;
-      o.symName = first.symName;
       o.offset = first.offset;
     } else if (first.kind == OperandKind::SReg) {
       syntaxError();
@@ -557,8 +562,9 @@ Operand Parser::parseAddress(Instruction &ins) {
 }
 
 Operand Parser::parseVectorOperand(Instruction &ins) {
+  NestGuard guard(*this, 6);
   Operand o;
-  o.loc = loc();
+  o.loc = lineCol();
   o.kind = OperandKind::Vector;
   advance();  // '{'
   std::vector<Operand> elems;
@@ -577,7 +583,7 @@ Operand Parser::parseVectorOperand(Instruction &ins) {
 
 Operand Parser::parseParenList(Instruction &ins) {
   Operand o;
-  o.loc = loc();
+  o.loc = lineCol();
   o.kind = OperandKind::List;
   o.bracket = Bracket::Paren;
   advance();  // '('

@@ -148,6 +148,8 @@ ConstValue Parser::parseBinary(int minPrec) {
 }
 
 ConstValue Parser::parseUnary() {
+  // Unary operators cost two parser-stack entries in ptxas, parentheses one (see NestGuard).
+  NestGuard guard(*this, tok_.kind == Tok::LParen ? 1 : 2);
   switch (tok_.kind) {
   case Tok::Minus: {
     advance();
@@ -220,10 +222,10 @@ ConstValue Parser::parsePrimary() {
 
 // One scalar element or a nested aggregate.
 Initializer Parser::parseInitElem(const Variable &v, int depth) {
+  NestGuard guard(*this, 6);
   Initializer in;
   in.loc = loc();
   if (at(Tok::LBrace)) {
-    if (depth > 16) syntaxError();
     advance();
     std::vector<Initializer> elems;
     if (!at(Tok::RBrace)) {

@@ -6,14 +6,42 @@
 #include <algorithm>
 #include <charconv>
 
+#include <pthread.h>
+
 #include <fmt/format.h>
 
 namespace optxas::ptx {
 
+// The parser recurses on nested expressions and blocks (up to ptxas's own nesting limit, see
+// NestGuard), which can need more stack than a default thread has, especially under
+// sanitizers. It therefore runs on a thread with a large, lazily committed stack.
+namespace {
+struct ParseJob {
+  Parser *parser;
+  std::unique_ptr<Module> result;
+};
+void *runParseJob(void *arg) {
+  auto *job = static_cast<ParseJob *>(arg);
+  job->result = job->parser->run();
+  return nullptr;
+}
+} // namespace
+
 std::unique_ptr<Module> parseModule(std::string_view text, uint32_t fileId, DiagEngine &diags,
                                     const ParseOptions &opts) {
   Parser p(text, fileId, diags, opts);
-  return p.run();
+  ParseJob job{&p, nullptr};
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = false;
+  if (pthread_attr_init(&attr) == 0) {
+    started = pthread_attr_setstacksize(&attr, size_t(512) << 20) == 0 &&
+              pthread_create(&thread, &attr, runParseJob, &job) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (started) pthread_join(thread, nullptr);
+  else runParseJob(&job);
+  return std::move(job.result);
 }
 
 Parser::Parser(std::string_view text, uint32_t fileId, DiagEngine &diags, const ParseOptions &opts)
@@ -71,6 +99,10 @@ void Parser::syntaxError() {
     if (v.kind == Tok::Float) near += " " + std::string(v.text);
   }
   fatal(loc(), fmt::format("Parsing error near '{}': syntax error", near));
+}
+
+void Parser::nestingExhausted() {
+  fatal(loc(), fmt::format("Parsing error near '{}': memory exhausted", tok_.text));
 }
 
 void Parser::fatal(SourceLoc at, std::string msg) {
@@ -140,7 +172,10 @@ void Parser::parseHeader() {
     m_->hasAddressSize = true;
     if (n != 32 && n != 64) error(at, "Illegal value for .address_size directive (must be 32 or 64)");
   }
-  if (checker_) checker_->checkTarget();
+  if (checker_) {
+    checker_->checkTarget();
+    if (checker_->terminated()) throw ParseAbort{};
+  }
 }
 
 void Parser::parseTarget() {
@@ -369,6 +404,11 @@ void Parser::parseSection() {
         v.symName = intern(tok_.text);
         v.sym = lookup(v.symName);
         advance();
+        if (at(Tok::Minus) && peek().kind == Tok::Ident) {  // $L__end - $L__start
+          advance();
+          v.minusName = intern(tok_.text);
+          advance();
+        }
         if (at(Tok::Plus) || at(Tok::Minus)) {
           bool neg = at(Tok::Minus);
           advance();
@@ -391,216 +431,6 @@ void Parser::parseSection() {
   sec.items = m_->arena.copy(items);
   m_->order.push_back({TopLevel::Section, static_cast<uint32_t>(m_->sections.size())});
   m_->sections.push_back(sec);
-}
-
-// ------------------------------------------------------------------------------------------
-// Declarations
-// ------------------------------------------------------------------------------------------
-
-// Parses the part of a variable declaration between the state space and the name:
-// [.align N] [.v2|.v4|.v8] .type [.ptr ...] [.attribute(...)], in any order ptxas accepts.
-bool Parser::parseTypeAndAttrs(Variable &v) {
-  bool haveType = false;
-  while (at(Tok::DotIdent)) {
-    std::string_view d = tok_.text;
-    if (d == ".align") {
-      advance();
-      v.align = static_cast<uint32_t>(expectUInt());
-      continue;
-    }
-    if (d == ".v2" || d == ".v4" || d == ".v8") {
-      v.vecWidth = static_cast<uint8_t>(d[2] - '0');
-      advance();
-      continue;
-    }
-    if (d == ".ptr") {
-      // .ptr [.space] [.align N] on kernel parameters
-      v.isPtr = true;
-      advance();
-      if (at(Tok::DotIdent)) {
-        std::string_view s = tok_.text;
-        if (s == ".global") { v.ptrSpace = StateSpace::Global; advance(); }
-        else if (s == ".shared") { v.ptrSpace = StateSpace::Shared; advance(); }
-        else if (s == ".const") { v.ptrSpace = StateSpace::Const; advance(); }
-        else if (s == ".local") { v.ptrSpace = StateSpace::Local; advance(); }
-      }
-      if (atDot(".align")) {
-        advance();
-        v.ptrAlign = static_cast<uint32_t>(expectUInt());
-      }
-      continue;
-    }
-    if (d == ".attribute") {
-      advance();
-      expect(Tok::LParen);
-      for (;;) {
-        if (atDot(".managed")) { v.attrs.managed = true; advance(); }
-        else if (atDot(".unified")) {
-          v.attrs.unified = true;
-          advance();
-          if (accept(Tok::LParen)) {
-            v.attrs.unifiedId[0] = expectUInt();
-            expect(Tok::Comma);
-            v.attrs.unifiedId[1] = expectUInt();
-            expect(Tok::RParen);
-          }
-        } else syntaxError();
-        if (!accept(Tok::Comma)) break;
-      }
-      expect(Tok::RParen);
-      continue;
-    }
-    if (haveType) break;
-    auto t = typeFromName(d.substr(1));
-    if (!t) syntaxError();
-    v.type = *t;
-    haveType = true;
-    advance();
-  }
-  return haveType;
-}
-
-void Parser::parseVarDecl(StateSpace space, Linkage linkage, Function *owner, SourceLoc startLoc,
-                          std::vector<Variable *> *out) {
-  Variable proto;
-  proto.space = space;
-  proto.linkage = linkage;
-  proto.owner = owner;
-  if (!parseTypeAndAttrs(proto)) syntaxError();
-  std::vector<uint64_t> dims;
-  for (;;) {
-    if (!at(Tok::Ident)) syntaxError();
-    auto *v = m_->arena.make<Variable>(proto);
-    v->name = intern(tok_.text);
-    v->loc = loc();
-    advance();
-    dims.clear();
-    bool paramCount = false;
-    uint64_t count = 0;
-    if (at(Tok::LAngle)) {
-      // name<N>: N variables name0..name(N-1) (rare outside .reg)
-      advance();
-      if (!at(Tok::Int)) syntaxError();
-      count = tok_.intValue;
-      advance();
-      expect(Tok::RAngle);
-      paramCount = true;
-    }
-    while (accept(Tok::LBracket)) {
-      if (at(Tok::RBracket)) dims.push_back(0);
-      else dims.push_back(expectUInt());
-      expect(Tok::RBracket);
-    }
-    if (accept(Tok::Equal)) {
-      v->init = parseInitializer(*v);
-      // `a[] = {...}` takes its size from the initializer.
-      if (!dims.empty() && dims[0] == 0 && v->init->kind == InitKind::Aggregate) dims[0] = v->init->elems.size();
-    }
-    v->dims = m_->arena.copy(dims);
-    (void)paramCount;
-    (void)count;
-    Decl *prev = owner ? nullptr : lookup(v->name);
-    if (prev && prev->kind == DeclKind::Variable &&
-        (static_cast<Variable *>(prev)->linkage == Linkage::Extern || v->linkage == Linkage::Extern)) {
-      // An .extern declaration is resolved by a later visible definition (or repeats).
-      auto *pv = static_cast<Variable *>(prev);
-      if (v->linkage == Linkage::None || pv->linkage == Linkage::None)
-        error(v->loc, fmt::format("'.extern' variable '{}' cannot be resolved by a '.static'", v->name.str()));
-      else if (v->linkage != Linkage::Extern)
-        binding_[v->name.id()] = v;
-    } else {
-      declare(v->name, v, v->loc, "variable");
-    }
-    if (checker_) checker_->checkVariable(*v);
-    if (out) out->push_back(v);
-    if (!accept(Tok::Comma)) break;
-  }
-  (void)startLoc;
-  expect(Tok::Semi);
-}
-
-void Parser::parseRegDecl(Function *owner, std::vector<RegDecl *> *out) {
-  RegDecl proto;
-  proto.owner = owner;
-  bool haveType = false;
-  while (at(Tok::DotIdent)) {
-    std::string_view d = tok_.text;
-    if (d == ".v2" || d == ".v4" || d == ".v8") proto.vecWidth = static_cast<uint8_t>(d[2] - '0');
-    else if (d == ".align") { advance(); proto.align = static_cast<uint32_t>(expectUInt()); continue; }
-    else {
-      if (haveType) syntaxError();
-      auto t = typeFromName(d.substr(1));
-      if (!t) syntaxError();
-      proto.type = *t;
-      haveType = true;
-    }
-    advance();
-  }
-  if (!haveType) syntaxError();
-  if (accept(Tok::Semi)) return;  // `.reg .b32;` declares nothing (ptxas accepts it)
-  for (;;) {
-    if (!at(Tok::Ident)) syntaxError();
-    auto *r = m_->arena.make<RegDecl>(proto);
-    r->name = intern(tok_.text);
-    r->loc = loc();
-    advance();
-    if (accept(Tok::LAngle)) {
-      if (!at(Tok::Int)) syntaxError();
-      uint64_t n = tok_.intValue;
-      advance();
-      expect(Tok::RAngle);
-      r->parameterized = true;
-      r->count = static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX));
-    }
-    r->firstId = numRegs_;
-    numRegs_ += r->count;
-    checkRegisterClash(*r);
-    if (r->parameterized) {
-      // %r<N> binds the prefix for %r0..%r(N-1); it does not bind "%r" itself.
-      uint32_t id = r->name.id();
-      if (regPrefix_.size() <= id) regPrefix_.resize(id + 1024, nullptr);
-      regUndo_.push_back({id, regPrefix_[id]});
-      regPrefix_[id] = r;
-      ++regGen_;
-    } else {
-      declare(r->name, r, r->loc, "variable");
-    }
-    if (out) out->push_back(r);
-    if (!accept(Tok::Comma)) break;
-  }
-  expect(Tok::Semi);
-}
-
-// `.reg .b32 %r<10>` and `.reg .b32 %r3` in one scope name the same register twice.
-void Parser::checkRegisterClash(const RegDecl &r) {
-  if (!r.parameterized) {
-    uint32_t idx;
-    const RegDecl *p = lookupRegister(r.name, idx);
-    if (p && p->owner == r.owner && inCurrentRegScope(p))
-      error(r.loc, fmt::format("Duplicate definition of variable '{}'", r.name.str()));
-    return;
-  }
-  if (r.count > 4096) return;
-  std::string name(r.name.str());
-  size_t base = name.size();
-  for (uint32_t i = 0; i < r.count; ++i) {
-    name.resize(base);
-    name += std::to_string(i);
-    Ident id = m_->names.find(name);
-    if (!id) continue;
-    Decl *d = lookup(id);
-    if (d && d->kind == DeclKind::Register && static_cast<RegDecl *>(d)->owner == r.owner) {
-      error(r.loc, fmt::format("Duplicate definition of variable '{}'", name));
-      return;
-    }
-  }
-}
-
-bool Parser::inCurrentRegScope(const RegDecl *p) const {
-  size_t mark = regScopeMarks_.empty() ? 0 : regScopeMarks_.back();
-  for (size_t i = mark; i < regUndo_.size(); ++i)
-    if (regPrefix_[regUndo_[i].id] == p) return true;
-  return regScopeMarks_.empty();
 }
 
 // ------------------------------------------------------------------------------------------
@@ -660,12 +490,16 @@ void Parser::parsePerfDirectives(Function *fn) {
       break;
     if (fn->isEntry && (d == ".noreturn" || d == ".abi_preserve" || d == ".abi_preserve_control")) break;
     if (d == ".maxnreg") { advance(); fn->perf.maxnreg = static_cast<uint32_t>(expectUInt()); }
-    else if (d == ".maxntid") dims(fn->perf.maxntid);
-    else if (d == ".reqntid") dims(fn->perf.reqntid);
-    else if (d == ".reqnctapercluster") dims(fn->perf.reqnctapercluster);
+    else if (d == ".maxntid") { fn->perf.maxntidLoc = loc(); dims(fn->perf.maxntid); }
+    else if (d == ".reqntid") { fn->perf.reqntidLoc = loc(); dims(fn->perf.reqntid); }
+    else if (d == ".reqnctapercluster") { fn->perf.reqnctaperclusterLoc = loc(); dims(fn->perf.reqnctapercluster); }
     else if (d == ".minnctapersm") { advance(); fn->perf.minnctapersm = static_cast<uint32_t>(expectUInt()); }
     else if (d == ".maxnctapersm") { advance(); fn->perf.maxnctapersm = static_cast<uint32_t>(expectUInt()); }
-    else if (d == ".maxclusterrank") { advance(); fn->perf.maxclusterrank = static_cast<uint32_t>(expectUInt()); }
+    else if (d == ".maxclusterrank") {
+      fn->perf.maxclusterrankLoc = loc();
+      advance();
+      fn->perf.maxclusterrank = static_cast<uint32_t>(expectUInt());
+    }
     else if (d == ".minperctamemory") { advance(); fn->perf.minperctamemory = static_cast<uint32_t>(expectUInt()); }
     else if (d == ".explicitcluster") { advance(); fn->perf.explicitcluster = true; }
     else if (d == ".blocksareclusters") { advance(); fn->perf.blocksareclusters = true; }
@@ -710,6 +544,7 @@ Function *Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLo
          fatal(nameLoc, fmt::format("Inconsistent redefinition of symbol '{}'", fn->name.str()));
   }
   bool isDefinition = at(Tok::LBrace);
+  fn->headerEnd = loc();
   if (prev) {
     std::string why;
     if (prev->isDefinition && isDefinition)
@@ -735,82 +570,6 @@ Function *Parser::parseFunction(Linkage linkage, bool isEntry, SourceLoc startLo
     expect(Tok::Semi);
   }
   return fn;
-}
-
-// ------------------------------------------------------------------------------------------
-// Names
-// ------------------------------------------------------------------------------------------
-
-void Parser::pushScope() {
-  scopeMarks_.push_back(undo_.size());
-  regScopeMarks_.push_back(regUndo_.size());
-}
-
-void Parser::popScope() {
-  size_t mark = scopeMarks_.back();
-  scopeMarks_.pop_back();
-  while (undo_.size() > mark) {
-    binding_[undo_.back().id] = undo_.back().prev;
-    undo_.pop_back();
-  }
-  size_t rmark = regScopeMarks_.back();
-  regScopeMarks_.pop_back();
-  if (regUndo_.size() > rmark) ++regGen_;
-  while (regUndo_.size() > rmark) {
-    regPrefix_[regUndo_.back().id] = static_cast<RegDecl *>(regUndo_.back().prev);
-    regUndo_.pop_back();
-  }
-}
-
-bool Parser::declare(Ident name, Decl *d, SourceLoc at, std::string_view what) {
-  uint32_t id = name.id();
-  if (binding_.size() <= id) binding_.resize(id * 2 + 1024, nullptr);
-  Decl *prev = binding_[id];
-  // Redefinition in the same scope is an error; shadowing an outer scope is allowed.
-  if (prev) {
-    size_t mark = scopeMarks_.empty() ? 0 : scopeMarks_.back();
-    bool sameScope = scopeMarks_.empty();
-    for (size_t i = mark; i < undo_.size() && !sameScope; ++i)
-      if (undo_[i].id == id) sameScope = true;
-    if (sameScope) {
-      error(at, fmt::format("Duplicate definition of {} '{}'", what, name.str()));
-      return false;
-    }
-  }
-  if (!scopeMarks_.empty()) undo_.push_back({id, prev});
-  binding_[id] = d;
-  return true;
-}
-
-Decl *Parser::lookup(Ident name) const {
-  uint32_t id = name.id();
-  return id < binding_.size() ? binding_[id] : nullptr;
-}
-
-const RegDecl *Parser::lookupRegister(Ident name, uint32_t &index) {
-  uint32_t id = name.id();
-  if (id < regCache_.size() && regCache_[id].gen == regGen_) {
-    index = regCache_[id].index;
-    return regCache_[id].decl;
-  }
-  const RegDecl *found = nullptr;
-  uint32_t idx = 0;
-  std::string_view s = name.str();
-  size_t n = s.size();
-  while (n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9') --n;
-  if (n > 0 && n < s.size() && s.size() - n <= 10) {
-    Ident prefix = m_->names.find(s.substr(0, n));
-    uint64_t v = 0;
-    for (size_t i = n; i < s.size(); ++i) v = v * 10 + static_cast<uint64_t>(s[i] - '0');
-    if (prefix && prefix.id() < regPrefix_.size()) {
-      const RegDecl *r = regPrefix_[prefix.id()];
-      if (r && v < r->count) { found = r; idx = static_cast<uint32_t>(v); }
-    }
-  }
-  if (regCache_.size() <= id) regCache_.resize(id * 2 + 1024, RegCache{nullptr, 0, 0});
-  regCache_[id] = {found, idx, regGen_};
-  index = idx;
-  return found;
 }
 
 } // namespace optxas::ptx

@@ -43,8 +43,23 @@ public:
   void error(SourceLoc loc, std::string msg);
   SourceLoc loc() const { return {fileId_, tok_.line, tok_.col}; }
   SourceLoc locOf(const Token &t) const { return {fileId_, t.line, t.col}; }
+  LineCol lineCol() const { return {tok_.line, tok_.col}; }
   uint64_t expectUInt();                    // a non-negative integer constant expression
   std::string_view expectString();          // a string literal, without quotes
+
+  // Nesting budget. ptxas's generated parser has a 10000-entry stack and fails with "memory
+  // exhausted" on deeper input; we fail the same way, which also bounds our own recursion.
+  struct NestGuard {
+    Parser &p;
+    unsigned cost;
+    NestGuard(Parser &parser, unsigned c) : p(parser), cost(c) {
+      p.nesting_ += cost;
+      if (p.nesting_ > kNestLimit) p.nestingExhausted();
+    }
+    ~NestGuard() { p.nesting_ -= cost; }
+  };
+  static constexpr unsigned kNestLimit = 9978;
+  [[noreturn]] void nestingExhausted();
 
   // ---- module level (Parser.cpp) ----
   void parseHeader();
@@ -114,6 +129,7 @@ public:
   Checker *checker_;
   std::unique_ptr<Module> m_;
   unsigned errors_ = 0;
+  unsigned nesting_ = 0;
   std::vector<std::pair<SourceLoc, std::string>> deferred_;  // reported after the instruction
 
   // Name bindings: indexed by Ident id; scopes restore previous bindings on exit.
@@ -134,6 +150,7 @@ public:
   std::vector<Stmt *> body_;
   std::vector<Instruction *> instrs_;
   std::vector<RegDecl *> regs_;
+  std::vector<const RegDecl *> simpleRegs_;   // non-parameterized registers of the function
   std::vector<Variable *> locals_;
   std::vector<DebugLoc> debugLocs_;
   std::vector<Label *> labelByIdent_;   // per function, indexed by Ident id (reset per function)

@@ -1,10 +1,13 @@
 // Name tables for the PTX vocabulary enums (generated from the .def files).
 #include "optxas/ptx/Types.h"
 
+#include "optxas/ptx/Arena.h"
+
 #include <algorithm>
 #include <array>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace optxas::ptx {
 namespace {
@@ -45,7 +48,56 @@ std::unordered_map<std::string_view, E> buildMap(const std::string_view (&names)
   return m;
 }
 
+// Open-addressing table keyed by identHash, for the hot lookups of the parser.
+template <typename V> class HashedNames {
+public:
+  void add(std::string_view s, V v) {
+    if (slots_.empty()) slots_.resize(1024);
+    uint32_t h = identHash(s);
+    size_t mask = slots_.size() - 1;
+    size_t i = h & mask;
+    while (slots_[i].used) i = (i + 1) & mask;
+    slots_[i] = {s, h, v, true};
+  }
+  const V *find(std::string_view s, uint32_t h) const {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot &e = slots_[i];
+      if (!e.used) return nullptr;
+      if (e.hash == h && sameText(e.text, s)) return &e.value;
+    }
+  }
+
+private:
+  struct Slot { std::string_view text; uint32_t hash = 0; V value{}; bool used = false; };
+  std::vector<Slot> slots_;
+};
+
 } // namespace
+
+Suffix lookupSuffix(std::string_view s, uint32_t hash) {
+  static const auto table = [] {
+    HashedNames<Suffix> t;
+    for (size_t i = 1; i < std::size(kTypes); ++i)
+      t.add(kTypes[i].name, Suffix{Suffix::IsType, static_cast<uint16_t>(i)});
+    for (size_t i = 0; i < std::size(kMods); ++i)
+      if (!kMods[i].empty()) t.add(kMods[i], Suffix{Suffix::IsMod, static_cast<uint16_t>(i)});
+    return t;
+  }();
+  const Suffix *r = table.find(s, hash);
+  return r ? *r : Suffix{};
+}
+
+std::optional<Opcode> opcodeFromName(std::string_view s, uint32_t hash) {
+  static const auto table = [] {
+    HashedNames<Opcode> t;
+    for (size_t i = 0; i < std::size(kOpcodes); ++i) t.add(kOpcodes[i], static_cast<Opcode>(i));
+    return t;
+  }();
+  const Opcode *r = table.find(s, hash);
+  if (!r) return std::nullopt;
+  return *r;
+}
 
 std::string_view typeName(Type t) { return kTypes[static_cast<size_t>(t)].name; }
 unsigned typeBits(Type t) { return kTypes[static_cast<size_t>(t)].bits; }

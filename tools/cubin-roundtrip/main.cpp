@@ -1,5 +1,7 @@
 // cubin-roundtrip: read a cubin into the model, write it back, compare the bytes.
-// usage: cubin-roundtrip IN.cubin [-o OUT.cubin]
+// usage: cubin-roundtrip IN.cubin [-o OUT.cubin] [--derive-padding]
+// --derive-padding  do not carry the sm_100+ .strtab padding the model records (docs/elf.md);
+//                   prints "padding N" when the model had any
 // Exit status: 0 identical, 1 different (first differences are described), 2 read/write error.
 #include "optxas/elf/CubinReader.h"
 #include "optxas/elf/CubinWriter.h"
@@ -99,27 +101,40 @@ static void describe(const std::vector<uint8_t> &a, const std::vector<uint8_t> &
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::fputs("usage: cubin-roundtrip IN.cubin [-o OUT.cubin]\n", stderr);
+  const char *in = nullptr, *outPath = nullptr;
+  bool derivePadding = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-o" && i + 1 < argc) outPath = argv[++i];
+    else if (arg == "--derive-padding") derivePadding = true;
+    else if (!in && arg[0] != '-') in = argv[i];
+    else in = nullptr, i = argc;
+  }
+  if (!in) {
+    std::fputs("usage: cubin-roundtrip IN.cubin [-o OUT.cubin] [--derive-padding]\n", stderr);
     return 2;
   }
-  auto a = load(argv[1]);
+  auto a = load(in);
   Cubin c;
   if (auto err = readCubin(a, c)) {
-    fmt::print(stderr, "{}: read error: {}\n", argv[1], *err);
+    fmt::print(stderr, "{}: read error: {}\n", in, *err);
     return 2;
+  }
+  if (derivePadding && c.strtabPadding) {
+    fmt::print("padding {}\n", c.strtabPadding);
+    c.strtabPadding = 0;
   }
   std::vector<uint8_t> b;
   if (auto err = writeCubin(c, b)) {
-    fmt::print(stderr, "{}: write error: {}\n", argv[1], *err);
+    fmt::print(stderr, "{}: write error: {}\n", in, *err);
     return 2;
   }
-  if (argc >= 4 && std::string(argv[2]) == "-o") {
-    std::ofstream out(argv[3], std::ios::binary);
+  if (outPath) {
+    std::ofstream out(outPath, std::ios::binary);
     out.write(reinterpret_cast<const char *>(b.data()), static_cast<std::streamsize>(b.size()));
   }
   if (a == b) return 0;
-  fmt::print("{}: written cubin differs ({} vs {} bytes)\n", argv[1], a.size(), b.size());
+  fmt::print("{}: written cubin differs ({} vs {} bytes)\n", in, a.size(), b.size());
   describe(a, b);
   return 1;
 }

@@ -37,6 +37,7 @@ struct Input {
 struct CompileResult {
   bool ok = false;                       // no errors (warnings allowed unless -Werror)
   bool codeGenerated = false;            // the back end ran and produced `cubin`
+  bool terminated = false;               // stopped by a fatal check that ptxas does not summarize
   std::vector<uint8_t> cubin;            // the ELF image to write to the output file
   std::vector<std::unique_ptr<ptx::Module>> modules;  // parsed modules, one per input
   double parseSeconds = 0;               // lexing+parsing+checking (checks run inline)
@@ -72,6 +73,7 @@ private:
   const Options &opts_;
   DiagEngine &diags_;
   BackEnd backEnd_;
+  bool terminated_ = false;
 };
 
 } // namespace optxas::api

@@ -204,6 +204,30 @@ struct Prototype {
   bool operator==(const Prototype &) const = default;
 };
 
+// sm_100 and later: ptxas adds a second, "Mercury" description of the code for the driver's
+// finaliser (.nv.capmerc.text.<fn>, .nv.merc.*, with its own symbol table). The model carries
+// these sections as they are; producing them is outside this layer (docs/elf.md).
+struct MercurySection {
+  std::string name;
+  uint32_t type = 0;
+  uint64_t flags = 0, align = 1, entsize = 0;
+  std::string link; // section named by sh_link ("" for 0)
+  std::string info; // section named by sh_info when SHF_INFO_LINK is set
+  uint32_t infoRaw = 0;
+  uint64_t size = 0; // for sections without file data
+  std::vector<uint8_t> data;
+  std::string aliasOf; // shares its bytes (and file offset) with this main section
+  bool operator==(const MercurySection &) const = default;
+};
+
+struct ReservedSymbol {
+  std::string name;
+  uint8_t info = 0, other = 0;       // st_info, st_other as ptxas writes them
+  bool inReservedSection = false;    // defined in .nv.shared.reserved.0 (else undefined)
+  uint64_t value = 0, size = 0;
+  bool operator==(const ReservedSymbol &) const = default;
+};
+
 struct Cubin {
   Target target;
   ObjectKind kind = ObjectKind::Executable;
@@ -216,10 +240,13 @@ struct Cubin {
   std::vector<Variable> variables;
   std::vector<ExternalSymbol> externals;
   std::vector<ConstantBank> constantBanks;
-  // ptxas's reserved-shared-memory protocol: the weak ".nv.reservedSmem.offset0" symbol, and in
-  // executables the .nv.shared.reserved.0 section with its __nv_reservedSMEM_offset_0_alias.
-  bool reservedSmemSymbol = true;
-  std::optional<uint64_t> reservedSharedSize;
+  // ptxas's reserved-shared-memory protocol: weak symbols such as ".nv.reservedSmem.offset0"
+  // (undefined), "__nv_reservedSMEM_offset_0_alias" and, on some targets, ".nv.reservedSmem.cap"
+  // and "__nv_reservedSMEM_gb10b_war_var", some of them in the .nv.shared.reserved.0 section.
+  std::vector<ReservedSymbol> reservedSymbols; // in the order ptxas declares them
+  std::optional<uint64_t> reservedSharedSize;  // .nv.shared.reserved.0, when present
+  uint32_t reservedSharedAlign = 1;
+  bool reservedSectionSymbol = false;          // sm_110: that section has a section symbol
   // Relocatable objects declare the eight weak unified-table symbols (__UFT, __UDT_OFFSET, ...).
   bool unifiedTableSymbols = false;
   std::optional<uint64_t> globalSize;           // .nv.global (NOBITS)
@@ -233,6 +260,11 @@ struct Cubin {
   // .nv.rel.action (sm_8x executables): how the driver applies relocation types newer than it.
   std::optional<std::vector<uint8_t>> relocationActions;
   std::vector<DebugSection> debugSections; // .debug_frame first when present
+  std::vector<MercurySection> mercury;     // sm_100+, in file order
+  // sm_100+ with renamed constant banks: ptxas leaves extra zero bytes between .strtab and
+  // .symtab whose count we cannot derive yet (docs/elf.md). The reader records them here; 0
+  // means "alignment only", which is what the writer does for cubins it builds.
+  uint32_t strtabPadding = 0;
 
   Function *findFunction(std::string_view name);
   const Function *findFunction(std::string_view name) const;

@@ -68,6 +68,14 @@ enum SegmentFlag : uint32_t { PF_X = 1, PF_W = 2, PF_R = 4 };
 inline constexpr uint32_t kNoteCudaInfo = 1000;    // .note.nv.cuinfo
 inline constexpr uint32_t kNoteToolkitInfo = 2000; // .note.nv.tkinfo
 
+// Sections that, like SHT_NOBITS ones, have a size but no bytes in the file. (The Mercury copy of
+// .nv.shared.reserved.0 has the same type but does take file space.)
+inline bool occupiesNoFileBytes(uint32_t type, uint64_t flags) {
+  if (type == SHT_NOBITS) return true;
+  if (flags & SHF_CUDA_MERC) return false;
+  return type == SHT_CUDA_GLOBAL || type == SHT_CUDA_SHARED || type == SHT_CUDA_SHARED_RESERVED;
+}
+
 inline uint8_t symBind(uint8_t info) { return info >> 4; }
 inline uint8_t symType(uint8_t info) { return info & 0xf; }
 inline uint8_t symInfo(uint8_t bind, uint8_t type) { return static_cast<uint8_t>((bind << 4) | (type & 0xf)); }

@@ -2,7 +2,7 @@
 // the data in knobs/knobs.tsv (docs/knobs.md). The library parses and validates; it never prints:
 // problems go to the DiagEngine, and callers read typed values back.
 //
-//   knobs::KnobSet knobs;                                  // every knob at its default
+//   knobs::KnobRegistry knobs;                              // every knob at its default
 //   knobs.setAssignment("DUMPIR=AllocateRegisters", diags); // names are case-insensitive
 //   knobs.loadFile("my.knobs", diags);                      // "[knobs]" then NAME=VALUE lines
 //   if (knobs.isSet(knobs::Knob::DumpIR)) ... knobs.getString(knobs::Knob::DumpIR) ...
@@ -56,10 +56,10 @@ struct KnobValue {
   std::string raw;            // the text it was parsed from
 };
 
-class KnobSet {
+class KnobRegistry {
 public:
-  KnobSet();                                          // the built-in table
-  explicit KnobSet(std::span<const KnobInfo> table);  // another table (tests)
+  KnobRegistry();                                         // the built-in table
+  explicit KnobRegistry(std::span<const KnobInfo> table); // another table (tests)
 
   // Finds a knob by name or alias, case-insensitively. "OCG:" / "DAG:" select the table;
   // unqualified names look in OCG first, then DAG. Returns nullptr if there is none.

@@ -69,6 +69,7 @@ public:
   // --- control flow (see CFG.h) ---
   ControlFlowInfo *cfg() const { return cfg_.get(); }
   void setCFG(std::unique_ptr<ControlFlowInfo> info);
+  // Drops the analysis and the edges/loop facts it stored in the blocks.
   void invalidateCFG();
 
   // --- facts recorded by later phases ---

@@ -1,8 +1,11 @@
-// How the IR text spells isa::Modifiers: one dotted token per set slot, in a fixed SASS-like
-// order (E; mufu, var, shift, cmp, ftype, type, sftype, stype, bool, rnd, mem, atom, redux, shfl,
-// vote, match, bar, cache, order, scope; FTZ, SAT, EX, TRUNC; LUT:n, ID:n). A value spelling that
-// an earlier slot also uses is written with its slot key, e.g. ATOMG.E.atom:AND or
-// I2F.F32.stype:S32, so every token parses back to exactly one slot.
+// How the IR text spells isa::Modifiers: one dotted token per slot that is not zero, covering
+// every slot of OPTXAS_MODIFIER_SLOTS. The order is SASS-like for the common slots (E, mufu,
+// variant, shift, cmp, floatType, intType, srcFloatType, srcIntType, boolOp, round, memType, atom,
+// atomType, redux, shfl, vote, match, bar, cache, order, scope), then declaration order. An enum
+// value prints as its name and a flag as its SASS spelling (FTZ, SAT, E, W, ...) unless an earlier
+// slot uses the same spelling; then, and for numeric slots and values without a name, the token
+// carries the slot name: ATOMG.E.atom:AND, I2F.F32.srcIntType:S32, LOP3.lut:0x96, memType:0x9 (numbers are hex).
+// So every token parses back to exactly one slot and value.
 #pragma once
 
 #include <string>

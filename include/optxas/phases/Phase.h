@@ -43,13 +43,13 @@ struct PhaseSinks {
 
 class PhaseContext {
 public:
-  PhaseContext(ori::Module &m, const knobs::KnobSet &knobs, DiagEngine &diags, OptBudget &budget,
+  PhaseContext(ori::Module &m, const knobs::KnobRegistry &knobs, DiagEngine &diags, OptBudget &budget,
                const PhaseRunOptions &opts, const PhaseSinks &sinks)
       : module_(m), knobs_(knobs), diags_(diags), budget_(budget), opts_(opts), sinks_(sinks) {}
 
   ori::Module &module() { return module_; }
   ori::Function &function() { return *function_; }
-  const knobs::KnobSet &knobs() const { return knobs_; }
+  const knobs::KnobRegistry &knobs() const { return knobs_; }
   DiagEngine &diags() { return diags_; }
   unsigned smVersion() const { return module_.smVersion(); }
   int optLevel() const { return opts_.optLevel; }
@@ -77,7 +77,7 @@ public:
 
 private:
   ori::Module &module_;
-  const knobs::KnobSet &knobs_;
+  const knobs::KnobRegistry &knobs_;
   DiagEngine &diags_;
   OptBudget &budget_;
   const PhaseRunOptions &opts_;

@@ -17,7 +17,7 @@ namespace optxas::phases {
 
 class PhaseManager {
 public:
-  PhaseManager(const knobs::KnobSet &knobs, DiagEngine &diags, PhaseRunOptions opts = {}, PhaseSinks sinks = {});
+  PhaseManager(const knobs::KnobRegistry &knobs, DiagEngine &diags, PhaseRunOptions opts = {}, PhaseSinks sinks = {});
 
   // False when the NamedPhases recipe was malformed (the errors are in diags); run() then fails.
   bool valid() const { return valid_; }
@@ -38,7 +38,7 @@ private:
   void afterPhase(PhaseContext &ctx, ori::Function &f, PhaseId id);
   void statLine(PhaseContext &ctx, std::string_view label, const ori::Module &m);
 
-  const knobs::KnobSet &knobs_;
+  const knobs::KnobRegistry &knobs_;
   DiagEngine &diags_;
   PhaseRunOptions opts_;
   PhaseSinks sinks_;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -81,6 +82,7 @@ struct Initializer {
   uint64_t mask = 0;         // Mask
   const Decl *sym = nullptr; // Address / Generic / Mask: a Variable or Function
   Ident symName;             // its name as written
+  Ident minusName;           // DWARF sections: `end - start` label differences (symName - minusName)
   int64_t offset = 0;
   std::span<const Initializer> elems; // Aggregate
 };
@@ -124,45 +126,76 @@ struct Variable : Decl {
 
 enum class OperandKind : uint8_t {
   None,
-  Reg,        // reg.decl/reg.index; optional component (%v.x) and negation (!%p)
+  Reg,        // reg/regIndex; optional component (%v.x) and negation (!%p)
   Sink,       // `_`
   SReg,       // %tid.x: sreg + component
-  ImmInt,     // exact 64-bit value (constant expressions are folded)
-  ImmFloat,   // IEEE bits; isSingle for 0f, otherwise double (0d or decimal)
-  Symbol,     // a variable, function or label, plus a byte offset (sym+4)
-  Address,    // [base+offset] where base is a register, a symbol, or nothing ([imm])
-  Vector,     // {a, b, _, d}
-  List,       // (a, b) in call, or [a, b, {c, d}] in tex/tensor operands; see bracket
-  Pair,       // p|q destinations (setp, tex)
+  ImmInt,     // bits: exact 64-bit value (constant expressions are folded)
+  ImmFloat,   // bits: IEEE bits; isSingle for 0f (f32 bits), otherwise f64 bits (0d or decimal)
+  Symbol,     // sym (a Variable, Function or Label) plus a byte offset (sym+4)
+  Address,    // [base+offset] where base is a register (reg), a symbol (sym), or nothing ([imm])
+  Vector,     // {a, b, _, d}: elems
+  List,       // (a, b) in call, or [a, b, {c, d}] in tex/tensor operands (see bracket): elems
+  Pair,       // p|q destinations (setp, tex, elect): elems[0], elems[1]
 };
 
 enum class BaseKind : uint8_t { None, Reg, Symbol };
 enum class Bracket : uint8_t { Paren, Square };
 
+// A line/column position inside the module's own file (the file is Module::fileId).
+struct LineCol {
+  uint32_t line = 0, col = 0;
+  SourceLoc in(uint32_t fileId) const { return {fileId, line, col}; }
+};
+
+// A view of arena-owned elements (a std::span that costs 12 bytes instead of 16: operands are
+// the most numerous nodes, so their size sets the parser's memory traffic).
+template <typename T> class List {
+public:
+  List() = default;
+  template <typename U>
+  List(std::span<U> s) : data_(s.data()), size_(static_cast<uint32_t>(s.size())) {}
+  T *begin() const { return data_; }
+  T *end() const { return data_ + size_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T &operator[](size_t i) const { return data_[i]; }
+  T &front() const { return data_[0]; }
+  T &back() const { return data_[size_ - 1]; }
+  operator std::span<T>() const { return {data_, size_}; }
+
+private:
+  T *data_ = nullptr;
+  uint32_t size_ = 0;
+} __attribute__((packed));
+
 struct Operand {
   OperandKind kind = OperandKind::None;
   bool negated = false;          // '!' on a predicate
-  Mod component = Mod::NumMods;  // .x/.y/.z/.w/.r/.g/.b/.a or a video selector; NumMods = none
   BaseKind base = BaseKind::None;// Address
   Bracket bracket = Bracket::Paren; // List
   bool isSingle = false;         // ImmFloat written 0f
   bool unified = false;          // Address followed by .unified (ld)
+  Mod component = Mod::NumMods;  // .x/.y/.z/.w/.r/.g/.b/.a or a video selector; NumMods = none
   SReg sreg = SReg::NumSRegs;
-  SourceLoc loc;
-  const RegDecl *reg = nullptr;  // Reg, Address with BaseKind::Reg
-  uint32_t regIndex = 0;         // element of a parameterized declaration
+  uint32_t regIndex = 0;         // element of a parameterized declaration (%r5 of %r<10> -> 5)
+  LineCol loc;
+  const RegDecl *reg = nullptr;  // Reg, Address with BaseKind::Reg (null: unresolved name)
   const Decl *sym = nullptr;     // Symbol, Address with BaseKind::Symbol
-  Ident symName;                 // as written (also set when unresolved for diagnostics)
-  uint64_t bits = 0;             // ImmInt / ImmFloat bits
-  int64_t offset = 0;            // Symbol / Address byte offset
-  std::span<const Operand> elems;// Vector / List / Pair
+  union {
+    uint64_t bits = 0;           // ImmInt / ImmFloat
+    int64_t offset;              // Symbol / Address byte offset
+  };
+  List<const Operand> elems;     // Vector / List / Pair
 
   int64_t imm() const { return static_cast<int64_t>(bits); }
   uint32_t regId() const;        // dense per-function register id (Reg / Address reg base)
   int componentIndex() const;    // 0..3 for x/y/z/w (r/g/b/a), -1 if none
   bool isReg() const { return kind == OperandKind::Reg; }
   bool isImm() const { return kind == OperandKind::ImmInt || kind == OperandKind::ImmFloat; }
+  // The name as written: "%r5", "%tid", "sym" (registers of a <N> declaration are rebuilt).
+  std::string name() const;
 };
+static_assert(sizeof(Operand) == 64, "keep operands one cache line");
 
 // ---------------------------------------------------------------------------------------------
 // Statements of a function body
@@ -262,12 +295,13 @@ struct Instruction : Stmt {
   Shape shape;
   uint8_t numTypes = 0;
   std::array<Type, 4> typeList{};     // the data-type suffixes, in order (cvt.f32.s32: f32, s32)
-  std::span<const Mod> mods;          // every other modifier, in source order
-  std::span<const Operand> operands;  // destinations first, as written
+  List<const Mod> mods;               // every other modifier, in source order
+  List<const Operand> operands;       // destinations first, as written
   uint32_t debugLoc = 0;              // index+1 into Function::debugLocs of the active .loc; 0 = none
 
   // --- typed accessors over the modifier list ---
   std::span<const Type> types() const { return {typeList.data(), numTypes}; }
+  SourceLoc where() const { return loc; }
   Type type(unsigned i = 0) const { return i < numTypes ? typeList[i] : Type::None; }
   bool has(Mod m) const;
   StateSpace space() const;       // state space modifier (ld.global -> Global), None if generic
@@ -300,6 +334,8 @@ struct PerfDirectives {
   bool blocksareclusters = false;
   uint32_t minperctamemory = 0;
   std::span<const std::string_view> pragmas;       // .pragma strings in the header
+  // Where each directive was written (for ptxas's "conflicting directives" messages).
+  SourceLoc maxntidLoc, reqntidLoc, reqnctaperclusterLoc, maxclusterrankLoc;
 };
 
 struct Function : Decl {
@@ -323,7 +359,8 @@ struct Function : Decl {
   std::span<Variable *const> locals;            // variables declared in the body (any space)
   std::span<const DebugLoc> debugLocs;
   uint32_t numRegs = 0;                         // sum of register counts (dense id space)
-  SourceLoc bodyEnd;
+  SourceLoc headerEnd;                          // the '{' or ';' after the header
+  SourceLoc bodyEnd;                            // the closing '}' 
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ namespace optxas::ptx {
 class Arena {
 public:
   Arena() = default;
+  ~Arena();
   Arena(const Arena &) = delete;
   Arena &operator=(const Arena &) = delete;
 
@@ -54,10 +55,38 @@ public:
 
 private:
   void *slowAllocate(size_t size, size_t align);
-  std::vector<std::unique_ptr<char[]>> slabs_;
+  struct Slab { char *data; size_t size; bool mapped; };
+  std::vector<Slab> slabs_;
   char *cur_ = nullptr, *end_ = nullptr;
   size_t total_ = 0;
 };
+
+// The identifier hash (FNV-1a). The lexer computes it while scanning, so that interning and
+// vocabulary lookups never hash a token twice.
+constexpr uint32_t kHashSeed = 2166136261u;
+constexpr uint32_t hashStep(uint32_t h, unsigned char c) { return (h ^ c) * 16777619u; }
+inline uint32_t identHash(std::string_view s) {
+  uint32_t h = kHashSeed;
+  for (unsigned char c : s) h = hashStep(h, c);
+  return h;
+}
+
+// Short-string equality without a library call (identifiers are usually < 16 bytes).
+inline bool sameText(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  const char *p = a.data(), *q = b.data();
+  size_t n = a.size();
+  while (n >= 8) {
+    uint64_t x, y;
+    std::memcpy(&x, p, 8);
+    std::memcpy(&y, q, 8);
+    if (x != y) return false;
+    p += 8, q += 8, n -= 8;
+  }
+  while (n--)
+    if (*p++ != *q++) return false;
+  return true;
+}
 
 // An interned identifier. Two Idents with the same text are the same pointer.
 struct IdentRec {
@@ -85,13 +114,13 @@ private:
 class StringPool {
 public:
   explicit StringPool(Arena &arena);
-  Ident intern(std::string_view s);
+  Ident intern(std::string_view s) { return intern(s, identHash(s)); }
+  Ident intern(std::string_view s, uint32_t hash);  // hash == identHash(s)
   // Returns the Ident if s was interned before, else an empty Ident (no insertion).
   Ident find(std::string_view s) const;
   size_t size() const { return count_; }
 
 private:
-  static uint32_t hashOf(std::string_view s);
   void grow();
   Arena &arena_;
   std::vector<IdentRec *> table_;

@@ -39,6 +39,10 @@ public:
   void checkFunctionEnd(const Function &f);             // after a function body
   void finishModule();                                  // whole-module checks, at the end
 
+  // True after a check that ends the compilation at once (the target cannot run on -arch):
+  // ptxas stops there without its "aborted due to errors" summary.
+  bool terminated() const;
+
 private:
   struct Impl;
   Impl *impl_;

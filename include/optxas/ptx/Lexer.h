@@ -33,6 +33,7 @@ struct Token {
   std::string_view text;
   uint64_t intValue = 0;      // Int
   uint64_t floatBits = 0;     // Float / FloatHex
+  uint32_t hash = 0;          // Ident: identHash(text); DotIdent: identHash(text without the dot)
 };
 
 class Lexer {

@@ -80,6 +80,17 @@ unsigned sregMinPtx(SReg r);  // 10*major+minor; 0 = always available
 unsigned sregMinSm(SReg r);   // 0 = any target
 std::optional<SReg> sregFromName(std::string_view spelling);
 
+// Fast lookup of an instruction or declaration suffix (".f32", ".global", ...) by its spelling
+// without the dot and its identHash (see Arena.h), as the lexer provides it.
+struct Suffix {
+  enum Kind : uint8_t { None, IsType, IsMod } kind = None;
+  uint16_t value = 0;
+  Type type() const { return static_cast<Type>(value); }
+  Mod mod() const { return static_cast<Mod>(value); }
+};
+Suffix lookupSuffix(std::string_view spelling, uint32_t hash);
+std::optional<Opcode> opcodeFromName(std::string_view spelling, uint32_t hash);
+
 // Linkage of a module-scope symbol.
 enum class Linkage : uint8_t { None, Extern, Visible, Weak, Common };
 std::string_view linkageName(Linkage l);

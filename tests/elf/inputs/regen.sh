@@ -7,7 +7,8 @@ for cu in *.cu; do
   arch=sm_80; extra=()
   case $b in
     cluster) arch=sm_90 ;;
-    extern_fn|features) extra=(-rdc=true) ;;
+    hopper) arch=sm_90a ;;
+    extern_fn|features|big) extra=(-rdc=true) ;;  # visible device functions, weak template kernels
   esac
   nvcc -ptx -arch=$arch "${extra[@]}" "$cu" -o "$b.ptx"
 done
@@ -15,6 +16,6 @@ done
 for b in calls globals local shared; do
   nvcc -ptx -arch=sm_80 -lineinfo "$b.cu" -o "$b.lineinfo.ptx"
 done
-for b in calls globals local; do  # shared memory under -g is not modelled yet (docs/elf.md)
+for b in calls globals local shared; do
   nvcc -ptx -arch=sm_80 -G "$b.cu" -o "$b.g.ptx"
 done

@@ -41,7 +41,7 @@ TEST(Knobs, BuiltinTableHasPtxasNamesAndIndices) {
 }
 
 TEST(Knobs, DefaultsApplyUntilSet) {
-  KnobSet k;
+  KnobRegistry k;
   EXPECT_FALSE(k.isSet(Knob::OptBudget));
   EXPECT_EQ(k.getInt(Knob::OptBudget), -1);
   EXPECT_FALSE(k.getBool(Knob::DumpKnobs));
@@ -50,7 +50,7 @@ TEST(Knobs, DefaultsApplyUntilSet) {
 
 TEST(Knobs, NamesAreCaseInsensitiveAndAliasesWork) {
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   EXPECT_TRUE(k.setAssignment("DUMPIR=AllocateRegisters", c.diags));
   EXPECT_TRUE(k.isSet(Knob::DumpIR));
   EXPECT_EQ(k.getString(Knob::DumpIR), "AllocateRegisters");
@@ -67,7 +67,7 @@ TEST(Knobs, NamesAreCaseInsensitiveAndAliasesWork) {
 
 TEST(Knobs, TypedValues) {
   Capture c;
-  KnobSet k(kAllTypes);
+  KnobRegistry k(kAllTypes);
   EXPECT_EQ(k.value(*k.find("Count")).i, 7);      // default
   EXPECT_DOUBLE_EQ(k.value(*k.find("Ratio")).f, 0.5);
   EXPECT_TRUE(k.setAssignment("Flag", c.diags));  // a bool without value means true
@@ -99,7 +99,7 @@ class KnobErrors : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(KnobErrors, AreReportedAndLeaveTheKnobUnchanged) {
   Capture c;
-  KnobSet k(kAllTypes);
+  KnobRegistry k(kAllTypes);
   std::string before = k.describeSetKnobs();
   EXPECT_FALSE(k.setAssignment(GetParam().assignment, c.diags));
   ASSERT_EQ(c.lines.size(), 1u);
@@ -127,7 +127,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(KnobFiles, ParseAssignmentsAfterTheHeader) {
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   std::string text = "; comments before the header are ignored\nDumpIR=Junk\n[knobs]\n"
                      "# a comment\n\nDumpIR=GvnCse\nOptBudget=12 ~ DumpKnobs\n  DisablePhases=OriCopyProp\n";
   EXPECT_TRUE(k.parseFileText(text, "my.knobs", c.diags)) << c.last();
@@ -139,7 +139,7 @@ TEST(KnobFiles, ParseAssignmentsAfterTheHeader) {
 
 TEST(KnobFiles, ErrorsCarryFileAndLine) {
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   EXPECT_FALSE(k.parseFileText("[knobs]\nOptBudget=3\nOptBudgt=4\nOptBudget=x\n", "my.knobs", c.diags));
   ASSERT_EQ(c.lines.size(), 2u);
   EXPECT_EQ(c.lines[0], "ptxas my.knobs, line 3; error   : Invalid knob identifier 'OptBudgt' (did you mean 'OptBudget'?)");
@@ -149,7 +149,7 @@ TEST(KnobFiles, ErrorsCarryFileAndLine) {
 
 TEST(KnobFiles, MissingHeader) {
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   EXPECT_FALSE(k.parseFileText("OptBudget=3\n", "plain.txt", c.diags));
   EXPECT_EQ(c.last(), "ptxas error   : Knobs header not found in plain.txt");
   EXPECT_FALSE(k.isSet(Knob::OptBudget));
@@ -157,7 +157,7 @@ TEST(KnobFiles, MissingHeader) {
 
 TEST(KnobFiles, MissingFile) {
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   EXPECT_FALSE(k.loadFile("/nonexistent/dir/x.knobs", c.diags));
   EXPECT_EQ(c.last(), "ptxas error   : Cannot open knobs file '/nonexistent/dir/x.knobs'");
 }
@@ -169,7 +169,7 @@ TEST(KnobFiles, LoadFromDisk) {
     out << "[knobs]\nNamedPhases=OriCopyProp+GvnCse\n";
   }
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   EXPECT_TRUE(k.loadFile(path, c.diags)) << c.last();
   EXPECT_EQ(k.getString(Knob::NamedPhases), "OriCopyProp+GvnCse");
   std::remove(path.c_str());
@@ -177,7 +177,7 @@ TEST(KnobFiles, LoadFromDisk) {
 
 TEST(Knobs, PairsFromTheDriver) {
   Capture c;
-  KnobSet k;
+  KnobRegistry k;
   std::vector<std::pair<std::string, std::string>> pairs = {{"OptBudget", "4"}, {"Nope", "1"}, {"DumpKnobs", ""}};
   EXPECT_FALSE(k.setAll(pairs, c.diags));
   EXPECT_EQ(k.getInt(Knob::OptBudget), 4);

@@ -104,6 +104,29 @@ bb0:
   EXPECT_NE(h.dumped.find("[2] STG.E [R2.64], R0"), std::string::npos) << h.dumped;
 }
 
+// A probe that records whether the control flow is known when it runs.
+struct CfgProbe : Phase {
+  std::vector<bool> *seen;
+  CfgProbe(PhaseId id, std::vector<bool> *s) : Phase(id), seen(s) {}
+  void execute(PhaseContext &ctx) override {
+    seen->push_back(ctx.function().cfg() != nullptr || !ctx.function().entry()->succs().empty());
+  }
+};
+
+TEST(DumpIR, DumpingLeavesNoAnalysisBehind) {
+  for (const char *knob : {"DumpIR=OriCheckInitialProgram", "DumpCFG=OriCheckInitialProgram", ""}) {
+    Harness h;
+    if (*knob) h.knob(knob);
+    auto m = h.parse(corpus("vecadd.ori"));
+    std::vector<bool> seen;
+    PhaseManager pm(h.knobs, h.diags, h.opts, h.sinks());
+    pm.setPhase(1, std::make_unique<CfgProbe>(1, &seen));   // runs after the dump of phase 0
+    ASSERT_TRUE(pm.run(*m));
+    EXPECT_EQ(seen, std::vector<bool>{false}) << knob;
+    EXPECT_EQ(h.dumped.empty(), *knob == 0);
+  }
+}
+
 TEST(DumpIR, UnknownPhaseNamesResolveToNopAndWarnUnderVerbose) {
   Harness h;
   h.opts.verbose = true;

@@ -27,7 +27,7 @@ inline std::string corpus(const std::string &name) {
 struct Harness {
   std::vector<std::string> diagLines;
   DiagEngine diags{[this](Severity, const std::string &l) { diagLines.push_back(l); }};
-  knobs::KnobSet knobs;
+  knobs::KnobRegistry knobs;
   PhaseRunOptions opts;
   std::string dumped;
   std::map<std::string, std::string> kept;

@@ -1,5 +1,6 @@
 // NamedPhases recipes: tokenizing and the schedule each keyword produces (docs/recipes.md).
 #include <algorithm>
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -128,6 +129,23 @@ TEST(Recipe, UnknownNamesWarnOnlyWhenVerbose) {
   EXPECT_EQ(s, (std::vector<PhaseId>{22, 158}));
   ASSERT_EQ(loud.lines.size(), 1u);
   EXPECT_EQ(loud.lines[0], "ptxas warning : NamedPhases: unknown phase name 'NoSuchPhase' runs as NOP");
+}
+
+TEST(Recipe, RandomRecipesNeverCrash) {
+  const std::vector<std::string> words = {"swap1", "swap6", "dce3", "cpy1", "shuffle", "reps", "p", "p12",
+                                          "OriCopyProp", "GvnCse", "nop", "bogus", "", "p999999999999"};
+  const std::vector<std::string> params = {"", ",0", ",3", ",-1", ",200", ",GvnCse", ",x", ",", ",99999999999"};
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::string r;
+    int n = 1 + static_cast<int>(rng() % 12);
+    for (int k = 0; k < n; ++k) r += (k ? "+" : "") + words[rng() % words.size()] + params[rng() % params.size()];
+    Capture c;
+    std::vector<PhaseId> s;
+    bool ok = scheduleFromRecipe(r, s, c.diags);
+    EXPECT_EQ(ok, c.lines.empty()) << r;
+    for (PhaseId id : s) EXPECT_LE(id, kMaxRecipeId) << r;
+  }
 }
 
 struct BadRecipe {

@@ -1,0 +1,97 @@
+// The library API (api::Compiler): parse+check, program-wide checks, and the back-end extension
+// point that the lead wires later.
+#include <gtest/gtest.h>
+
+#include "optxas/api/Compiler.h"
+
+using namespace optxas;
+
+namespace {
+const char *kGood = ".version 8.0\n.target sm_80\n.address_size 64\n"
+                    ".visible .entry k(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ret; }\n";
+
+struct Fixture {
+  std::vector<std::string> messages;
+  DiagEngine diags{[this](Severity, const std::string &l) { messages.push_back(l); }};
+  api::Options opts;
+  Fixture() { opts.arch.number = 90; }
+};
+} // namespace
+
+TEST(Compiler, ParsesAndChecksWithoutBackEnd) {
+  Fixture f;
+  api::Compiler c(f.opts, f.diags);
+  EXPECT_FALSE(c.hasBackEnd());
+  auto r = c.compile(kGood, "good.ptx");
+  EXPECT_TRUE(r.ok);
+  EXPECT_FALSE(r.codeGenerated);
+  EXPECT_TRUE(r.cubin.empty());
+  ASSERT_EQ(r.modules.size(), 1u);
+  EXPECT_EQ(r.modules[0]->functions.size(), 1u);
+  EXPECT_TRUE(f.messages.empty());
+}
+
+TEST(Compiler, BackEndReceivesCheckedModulesAndOptions) {
+  Fixture f;
+  f.opts.knobs.push_back({"DUMPIR", "AllocateRegisters"});
+  api::Compiler c(f.opts, f.diags);
+  size_t seenModules = 0;
+  std::string seenKnob;
+  c.setBackEnd([&](std::span<const ptx::Module *const> mods, const api::Options &o, DiagEngine &,
+                   std::vector<uint8_t> &cubin) {
+    seenModules = mods.size();
+    seenKnob = o.knobs.at(0).name;
+    cubin = {0x7f, 'E', 'L', 'F'};
+    return true;
+  });
+  api::Input in[2] = {{"a.ptx", kGood}, {"b.ptx", std::string(kGood).replace(std::string(kGood).find("entry k"), 7, "entry j")}};
+  auto r = c.compile(std::span<const api::Input>(in, 2));
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(r.codeGenerated);
+  EXPECT_EQ(seenModules, 2u);
+  EXPECT_EQ(seenKnob, "DUMPIR");
+  EXPECT_EQ(r.cubin.size(), 4u);
+}
+
+TEST(Compiler, ErrorsStopBeforeTheBackEnd) {
+  Fixture f;
+  api::Compiler c(f.opts, f.diags);
+  bool called = false;
+  c.setBackEnd([&](auto, const auto &, auto &, auto &) { return called = true; });
+  auto r = c.compile(std::string(kGood).replace(std::string(kGood).find("%rd1, [p]"), 9, "%rd9, [p]"), "bad.ptx");
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(called);
+  ASSERT_FALSE(f.messages.empty());
+  EXPECT_EQ(f.messages[0], "ptxas bad.ptx, line 4; error   : Arguments mismatch for instruction 'ld'");
+}
+
+TEST(Compiler, ProgramWideDuplicateDefinition) {
+  Fixture f;
+  api::Compiler c(f.opts, f.diags);
+  api::Input in[2] = {{"a.ptx", kGood}, {"b.ptx", kGood}};
+  auto r = c.compile(std::span<const api::Input>(in, 2));
+  EXPECT_FALSE(r.ok);
+  ASSERT_EQ(f.messages.size(), 1u);
+  EXPECT_EQ(f.messages[0], "ptxas b.ptx, line 4; error   : Duplicate definition of function 'k'");
+}
+
+TEST(Compiler, VirtualArchitectureGeneratesNoCode) {
+  Fixture f;
+  f.opts.arch.kind = api::Arch::Compute;
+  api::Compiler c(f.opts, f.diags);
+  bool called = false;
+  c.setBackEnd([&](auto, const auto &, auto &, auto &) { return called = true; });
+  auto r = c.compile(kGood, "good.ptx");
+  EXPECT_TRUE(r.ok);
+  EXPECT_FALSE(called);
+}
+
+TEST(Compiler, TargetNewerThanArchTerminates) {
+  Fixture f;
+  f.opts.arch.number = 75;
+  api::Compiler c(f.opts, f.diags);
+  auto r = c.compile(kGood, "good.ptx");
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.terminated);
+  EXPECT_EQ(f.messages.at(0), "ptxas fatal   : SM version specified by .target is higher than default SM version assumed");
+}
