@@ -349,6 +349,12 @@ bool Decoder::decodeFloat(const Instruction &ins, DOp &op) {
   op.mode = uint8_t(f);
   op.nd = 1;
   op.ns = uint8_t(srcs);
+  // The most common f32 forms (round to nearest, no .ftz/.sat) execute inline.
+  if (t == Type::F32 && op.rnd == fp::Round::RN && !(op.flags & (F_FTZ | F_SAT | F_RELU))) {
+    if (f == FOp::Add) op.op = XOp::FAdd32;
+    else if (f == FOp::Mul) op.op = XOp::FMul32;
+    else if (f == FOp::Fma) op.op = XOp::FFma32;
+  }
   op.r[0] = f == FOp::Testp ? dst(o(0)) : dst(o(0));
   for (unsigned i = 0; i < srcs; ++i) op.r[1 + i] = src(o(1 + i), t);
   return true;
@@ -551,6 +557,10 @@ bool Decoder::decodeConvert(const Instruction &ins, DOp &op) {
   op.rnd = roundingOf(ins, isIntRnd);
   if (isIntRnd) op.flags |= F_RNDINT;
   op.op = XOp::Cvt;
+  // Classification of the two types, so that execution needs no type-table lookups.
+  op.mode = uint8_t((isFloat(op.type) ? 1 : 0) | (isFloat(op.type2) ? 2 : 0) |
+                    (isSigned(op.type) ? 4 : 0) | (isSigned(op.type2) ? 8 : 0));
+  op.mode2 = uint8_t(typeWidth(op.type2));
   if (ins.has(Mod::Pack)) {
     // cvt.pack.sat.{u16,s16}.s32 d, a, b   /   cvt.pack.sat.{u2..s8}.s32.b32 d, a, b, c
     if (n != 3 && n != 4) return false;
