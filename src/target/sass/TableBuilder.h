@@ -29,6 +29,10 @@ struct E : Elem {
   // Optional operand (run `g`), hidden by nvdisasm when it holds `d` at the end of its run.
   E &opt(int g, Operand d) { group = static_cast<uint8_t>(g); dflt = d; return *this; }
   E &sel(Field f, ModMap m) { selField = f; selMap = std::move(m); return *this; }
+  E &sel(Field f, Field hi, ModMap m) {
+    selFieldHi = hi;
+    return sel(f, std::move(m));
+  }
   E &fmtAs(ImmFmt f) { fmt = f; return *this; }
   E &xored(int m) { xorMask = static_cast<uint8_t>(m); return *this; }
   E &spaced() { spaceSep = true; return *this; }
@@ -139,6 +143,10 @@ inline Operand notUpt() { return Operand::up(PT, true); }
 // Placeholders for the variable sources of ALU forms; `fm` is the immediate spelling.
 E srcB(ImmFmt fm = ImmFmt::Hex);
 E srcC(ImmFmt fm = ImmFmt::Hex);
+// The second source of "c-style" two-source ops (FADD, HADD2, DSETP, HSETP2, HSET2): always in
+// the 32..63 slot, with layouts RR (register), RI (immediate), RC (c[][]), RU (UR).
+E src2(ImmFmt fm = ImmFmt::Hex);
+inline const std::vector<unsigned> kCSources = {1, 2, 3, 7};
 
 // Operand-source layouts of ALU forms (value of bits 9..11).
 enum Layout : unsigned {
