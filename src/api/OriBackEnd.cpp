@@ -68,7 +68,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   }
   unsigned errorsBefore = diags.errorCount();
 
-  knobs::KnobSet knobSet;
+  knobs::KnobRegistry knobSet;
   std::vector<std::pair<std::string, std::string>> pairs;
   for (const Knob &k : opts.knobs) pairs.emplace_back(k.name, k.value);
   if (!knobSet.setAll(pairs, diags)) return false;

@@ -85,8 +85,22 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
   c.compat = compatRecords(opts);
-  c.reservedSmemSymbol = true;
-  if (!opts.relocatable) c.reservedSharedSize = 0;
+  // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
+  // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
+  elf::ReservedSymbol offset0;
+  offset0.name = ".nv.reservedSmem.offset0";
+  offset0.info = 0x21;   // STB_WEAK, STT_OBJECT
+  offset0.size = 4;
+  c.reservedSymbols.push_back(offset0);
+  if (!opts.relocatable) {
+    elf::ReservedSymbol alias;
+    alias.name = "__nv_reservedSMEM_offset_0_alias";
+    alias.info = 0x20;   // STB_WEAK, STT_NOTYPE
+    alias.other = 0xa0;  // STO_CUDA "RESERVED_SHARED"
+    alias.inReservedSection = true;
+    c.reservedSymbols.push_back(alias);
+    c.reservedSharedSize = 0;
+  }
   c.unifiedTableSymbols = opts.relocatable;
 
   // ptxas compiles (and lays out) functions in reverse order of their definition.

@@ -34,11 +34,12 @@ void appendWord(std::vector<uint8_t> &out, const sass::Word &w) {
     for (unsigned b = 0; b < 8; ++b) out.push_back(static_cast<uint8_t>(part >> (8 * b)));
 }
 
-// The epilogue instructions carry no scheduling information (ptxas: stall 0, yield clear).
+// The epilogue instructions carry no scheduling information (ptxas: stall 0 with the yield
+// hint, i.e. raw bit 109 clear).
 sass::Control quietControl() {
   sass::Control c;
   c.stall = 0;
-  c.yield = false;
+  c.yield = true;
   return c;
 }
 

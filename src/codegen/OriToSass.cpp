@@ -89,19 +89,19 @@ struct Converter {
         int n;
         if (!phys(o.reg, o.subOff, n)) return false;
         if (isUniformClass(o.cls)) s.ureg = static_cast<uint8_t>(n);
-        else s.base = static_cast<uint8_t>(n);
+        else s.base = static_cast<uint16_t>(n);
       }
       return true;
     }
     case OperandKind::Addr: {
-      s = sass::Operand::mem(sass::kNoReg, false, o.value);
+      s = sass::Operand::mem(sass::kNoBase, false, o.value);
       if (o.reg != kNoVReg) {
         int n;
         if (!phys(o.reg, o.subOff, n)) return false;
         if (isUniformClass(o.cls)) {
           s.ureg = static_cast<uint8_t>(n);
         } else {
-          s.base = static_cast<uint8_t>(n);
+          s.base = static_cast<uint16_t>(n);
           unsigned width = o.subWidth ? o.subWidth : f.vreg(o.reg).width;
           s.base64 = width == 2;
         }
@@ -139,6 +139,21 @@ struct Converter {
   }
 };
 
+// Some forms have an index/base register field that nvdisasm hides when it is RZ (LDC
+// c[0x0][0x28] is c[0x0][RZ+0x28]); others have none. An operand without a register gets RZ
+// exactly when the form needs one.
+void fillOptionalBases(sass::Inst &inst) {
+  bool any = false;
+  for (const sass::Operand &o : inst.ops)
+    any |= (o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase;
+  if (!any || sass::encode(inst)) return;
+  sass::Inst withRZ = inst;
+  for (sass::Operand &o : withRZ.ops)
+    if ((o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase)
+      o.base = sass::RZ;
+  if (sass::encode(withRZ)) inst = std::move(withRZ);
+}
+
 } // namespace
 
 bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc, sass::Inst &out,
@@ -165,6 +180,9 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     out.guard.uniform = i.guard().cls == RegClass::UP;
   }
   bool desc = takesDescriptor(out.op);
+  // Ori spells the descriptor-based global forms ".E" (Modifiers::wide); in the SASS tables
+  // ".E" belongs to the form itself and the address width is the operand's ".64".
+  if (desc) out.mods.wide = false;
   int pendingDesc = -1;
   for (const Operand &o : i.operands()) {
     if (desc && o.kind == OperandKind::Reg && o.cls == RegClass::UR &&
@@ -184,6 +202,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     error = "memory descriptor without an address";
     return false;
   }
+  fillOptionalBases(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;
   out.ctrl.yield = c.yield;

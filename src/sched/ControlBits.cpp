@@ -85,7 +85,7 @@ private:
       nop->ctrl() = ControlInfo{};
       nop->ctrl().valid = true;
       nop->ctrl().stall = static_cast<uint8_t>(s);
-      nop->ctrl().yield = false;
+      nop->ctrl().yield = true;
       extra -= s;
       prev_ = nop;
       ++stats_.nopsInserted;
@@ -196,8 +196,7 @@ private:
       units_.fill(Unit{});
       active_ = 0;
     }
-    // ptxas leaves the raw yield bit set except on fixed-latency instructions that stall long.
-    c.yield = true;
+    c.yield = false;
     prev_ = &i;
     cycle_ = t + 1;
   }
@@ -219,12 +218,13 @@ private:
 ControlBitsStats assignControlBits(Function &f, const target::MachineModel &m) {
   Walker w(f, m);
   ControlBitsStats s = w.run();
-  // The yield bit follows the final stalls (ptxas: clear on long fixed-latency stalls).
+  // The yield hint follows the final stalls, as ptxas sets it: on fixed-latency instructions
+  // that stall four cycles or more (raw bit 109 clear); never on variable-latency ones.
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb) {
       if (i->isPseudo() || i->opcode() == isa::Opcode::NOP) continue;
       bool var = m.timing(i->opcode(), i->mods()).variable();
-      i->ctrl().yield = var || isControlTransfer(*i) || i->ctrl().stall < 4;
+      i->ctrl().yield = !var && !isControlTransfer(*i) && i->ctrl().stall >= 4;
     }
   return s;
 }

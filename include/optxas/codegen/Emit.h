@@ -58,3 +58,8 @@ bool emitFunction(const ori::Function &f, const target::MachineModel &m, sass::T
                   EmitResult &out, DiagEngine &diags);
 
 } // namespace optxas::codegen
+
+namespace optxas::codegen {
+// The first field in which two instructions differ ("ops[1].base 255 vs 65535"), for messages.
+std::string describeDifference(const sass::Inst &a, const sass::Inst &b);
+} // namespace optxas::codegen

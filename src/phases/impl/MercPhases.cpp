@@ -59,15 +59,15 @@ public:
                            fmt::format("internal: cannot encode '{}' in '{}': {}", text, f.name(), enc.error));
         return;
       }
+      // The decoded instruction must encode to the same bits and print the same text.
       sass::DecodeResult dec = sass::decode(enc.bits, t);
-      sass::Inst canon = inst;
-      sass::canonicalize(canon, t);
-      if (!dec || !(dec.inst == canon)) {
-        sass::TextResult a = sass::print(canon, t, pc);
-        sass::TextResult b = dec ? sass::print(dec.inst, t, pc) : sass::TextResult{};
+      sass::EncodeResult again = dec ? sass::encode(dec.inst, t) : sass::EncodeResult{};
+      sass::TextResult a = sass::print(inst, t, pc), b = dec ? sass::print(dec.inst, t, pc) : sass::TextResult{};
+      if (!dec || !again || again.bits != enc.bits || a.text != b.text) {
         ctx.diags().report(Severity::Error, i->loc(),
-                           fmt::format("internal: '{}' in '{}' does not decode back: encoded '{}', decoded '{}'{}",
-                                       text, f.name(), a.text, dec ? b.text : "", dec ? "" : " (" + dec.error + ")"));
+                           fmt::format("internal: '{}' in '{}' does not decode back: encoded '{}', decoded '{}' ({})",
+                                       text, f.name(), a.text, b.text,
+                                       !dec ? dec.error : codegen::describeDifference(inst, dec.inst)));
         return;
       }
       pc += m->instrBytes();
