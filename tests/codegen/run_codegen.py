@@ -39,8 +39,15 @@ def require_tools():
 
 
 def arch_of(path):
-    m = re.search(r"\.(sm_\d+a?)\.ptx$", path)
-    return m.group(1) if m else "sm_90"
+    """The sm_90 back end compiles every corpus file whose .target it can run (sm_90 code for
+    PTX written for sm_75..sm_90, sm_90a for sm_90a); later targets keep their own."""
+    m = re.search(r"\.sm_(\d+)(a?)\.ptx$", path)
+    if not m:
+        return "sm_90"
+    n, a = int(m.group(1)), m.group(2)
+    if n == 90 and a:
+        return "sm_90a"
+    return "sm_90" if n <= 90 else f"sm_{n}{a}"
 
 
 def extra_flags(name):
