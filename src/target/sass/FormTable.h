@@ -71,6 +71,7 @@ enum class ImmFmt : uint8_t {
   F64Hi,    // DADD-style: the field is the high 32 bits of a double
   F16x2,    // HADD2-style: two halves, printed "a, b"
   H1,       // one half in the low 16 bits (f16, or bf16 for .BF16 forms)
+  IntSrc,   // integer immediate, signed iff the source integer type (srcIntType) is signed
   Dec,      // plain decimal (rare)
 };
 
@@ -95,6 +96,7 @@ struct CBankLayout {
   bool offsetSigned = false;
   Field index;               // optional GPR index (width 0: none)
   int16_t cxBit = -1;        // bit that turns the bank into cx[URn] (bank field then holds URn)
+  bool spaced = false;       // nvdisasm prints "c[0x1] [0x10]" (sub-32-bit source operands)
   Field cxUr;                // field of the UR when cx (defaults to the bank field)
 };
 

@@ -295,6 +295,8 @@ bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
   } else {
     return false;
   }
+  if (startsWith(s, " "))
+    s.remove_prefix(1);
   if (!startsWith(s, "[") || s.back() != ']')
     return false;
   s = s.substr(1, s.size() - 2);
@@ -404,6 +406,8 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
     if (!v)
       return false;
     o.imm = *v;
+    if (e.fmt == ImmFmt::IntSrc && o.imm < 0)
+      o.imm &= 0xffffffffll; // (stored as the raw 32-bit field)
     return true;
   }
   case OpdType::FImm: {
@@ -430,7 +434,7 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
     }
     if (e.fmt == ImmFmt::H1) {
       std::optional<uint16_t> h;
-      if (mods.floatType == isa::FloatType::BF16) {
+      if (mods.floatType == isa::FloatType::BF16 || mods.srcFloatType == isa::FloatType::BF16) {
         auto f = parseF32(s);
         if (f && !(*f & 0xffff))
           h = static_cast<uint16_t>(*f >> 16);

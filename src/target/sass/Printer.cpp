@@ -135,7 +135,7 @@ std::string memText(const Operand &o, const Elem &e) {
 std::string cbankText(const Operand &o, const Elem &e) {
   std::string s = o.reg == kNoReg ? "cx[" + regName("UR", o.ureg, URZ, "URZ") + "]"
                                   : "c[" + fmt::hex(o.reg) + "]";
-  s += "[";
+  s += e.cb.spaced ? " [" : "[";
   bool idx = o.base != kNoBase && !(o.base == RZ && o.imm != 0);
   if (idx)
     s += regName("R", o.base, RZ, "RZ");
@@ -166,8 +166,15 @@ std::string immText(const Elem &e, const Operand &o, const Inst &in) {
     return half(static_cast<uint16_t>(raw >> 16)) + ", " + half(static_cast<uint16_t>(raw));
   }
   case ImmFmt::H1:
-    return in.mods.floatType == isa::FloatType::BF16 ? fmt::f32(uint32_t(raw & 0xffff) << 16)
-                                                      : fmt::f16(static_cast<uint16_t>(raw));
+    return in.mods.floatType == isa::FloatType::BF16 || in.mods.srcFloatType == isa::FloatType::BF16
+               ? fmt::f32(uint32_t(raw & 0xffff) << 16)
+               : fmt::f16(static_cast<uint16_t>(raw));
+  case ImmFmt::IntSrc: {
+    auto t = in.mods.srcIntType;
+    bool sgn = t == isa::IntType::S8 || t == isa::IntType::S16 || t == isa::IntType::S32 ||
+               t == isa::IntType::S64;
+    return sgn ? fmt::shex(static_cast<int32_t>(raw)) : fmt::hex(raw & 0xffffffffu);
+  }
   case ImmFmt::Dec: return std::to_string(o.imm);
   }
   return "";

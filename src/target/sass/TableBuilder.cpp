@@ -15,6 +15,24 @@ struct SlotBits {
   const E *sel32 = nullptr, *sel64 = nullptr;
 };
 
+// Rewrites an elem for the uniform datapath: R -> UR, P -> UP, no reuse.
+Elem toUniform(Elem e) {
+  if (e.kind != ElemKind::Opd)
+    return e;
+  if (e.type == OpdType::Gpr) {
+    e.type = OpdType::UGpr;
+    e.field.width = 6;
+    if (e.dflt.kind == OperandKind::Reg)
+      e.dflt = Operand::ur(e.dflt.reg == RZ ? URZ : e.dflt.reg);
+  } else if (e.type == OpdType::Pred) {
+    e.type = OpdType::UPred;
+    if (e.dflt.kind == OperandKind::Pred)
+      e.dflt = Operand::up(e.dflt.reg, e.dflt.negate);
+  }
+  e.reuse = -1;
+  return e;
+}
+
 E concreteSource(const E &ph, unsigned layout, bool isB, const SlotBits &sb, bool two = false) {
   // Where b and c live in each layout: 'R' at 32 / 'R' at 64 / imm / cbank / UR.
   char kind;
@@ -44,7 +62,10 @@ E concreteSource(const E &ph, unsigned layout, bool isB, const SlotBits &sb, boo
             ? FImm(bits(32, 32), ph.fmt)
             : Imm(bits(32, 32), ph.fmt);
     break;
-  case 'C': e = CBank(aluCBank()); break;
+  case 'C':
+    e = CBank(aluCBank());
+    e.cb.spaced = ph.cb.spaced;
+    break;
   }
   if (kind != 'I') {
     // Modifier bits follow the operand's position, not its role: the operand in the 32..63
@@ -107,6 +128,18 @@ void Builder::alu(Op op, unsigned opcode9, const std::vector<unsigned> &layouts,
                   const std::vector<E> &elems, AliasFn alias,
                   std::initializer_list<std::string_view> aliasTokens) {
   size_t begin = t_.forms().size();
+  bool uniform = twins_ != nullptr;
+  if (uniform) {
+    const UniformTwin *tw = nullptr;
+    for (const UniformTwin &t : *twins_)
+      if (t.op == op)
+        tw = &t;
+    lastBegin_ = begin;
+    if (!tw)
+      return;
+    op = tw->uop;
+    opcode9 = tw->opcode9 ? tw->opcode9 : opcode9 | 0x080;
+  }
   SlotBits sb;
   for (const E &e : elems)
     if (e.kind == ElemKind::Opd && e.field.width == 0 &&
@@ -121,6 +154,8 @@ void Builder::alu(Op op, unsigned opcode9, const std::vector<unsigned> &layouts,
         (b ? sb.sel32 : sb.sel64) = &e;
     }
   for (unsigned layout : layouts) {
+    if (uniform && layout != RR && layout != IR && layout != RI)
+      continue;
     Form f;
     f.op = op;
     setField(f.fixedMask, bits(0, 12), 0xfff);
@@ -129,7 +164,7 @@ void Builder::alu(Op op, unsigned opcode9, const std::vector<unsigned> &layouts,
     // c[bank] into cx[URn] instead.
     if (layout != RC && layout != CR) {
       setField(f.fixedMask, bits(91, 1), 1);
-      setField(f.fixedBits, bits(91, 1), layout == UR_ || layout == RU);
+      setField(f.fixedBits, bits(91, 1), uniform || layout == UR_ || layout == RU);
     }
     for (const E &e : elems) {
       if (e.kind == ElemKind::Opd && e.field.width == 0 && e.field.pos == kSrcB)
@@ -141,9 +176,13 @@ void Builder::alu(Op op, unsigned opcode9, const std::vector<unsigned> &layouts,
       else
         f.elems.push_back(e);
     }
+    if (uniform)
+      for (Elem &e : f.elems)
+        e = toUniform(e);
     f.uniformGuard = isa::hasFlag(op, isa::Uniform);
-    f.alias = alias;
-    f.aliasTokens.assign(aliasTokens.begin(), aliasTokens.end());
+    f.alias = uniform ? nullptr : alias;
+    if (!uniform)
+      f.aliasTokens.assign(aliasTokens.begin(), aliasTokens.end());
     t_.add(std::move(f));
   }
   lastBegin_ = begin;

@@ -38,6 +38,8 @@ struct E : Elem {
   E &spaced() { spaceSep = true; return *this; }
   // Branch target printed as the raw signed offset instead of an absolute address (BRX).
   E &rawOffset() { fmt = ImmFmt::SHex; return *this; }
+  // Constant-bank sources of this placeholder print "c[b] [o]" (sub-32-bit data).
+  E &spacedBank() { cb.spaced = true; return *this; }
   E &sgn() { immSigned = true; return *this; }
   E &hi(Field f) { fieldHi = f; return *this; }
   E &shift(int s) { immShift = static_cast<uint8_t>(s); return *this; }
@@ -177,6 +179,17 @@ public:
   void fix(Field f, uint64_t value);
   void fixLast(Field f, uint64_t value);
   void uniformGuard();
+  // Uniform-datapath mode: alu() builds the uniform twin of each form (opcode and register
+  // files from `twins`, UR/UP instead of R/P, no reuse, bit 91 set, register/immediate
+  // layouts only); forms of opcodes without a twin are skipped.
+  struct UniformTwin {
+    Op op, uop;
+    unsigned opcode9;
+  };
+  void setUniform(const std::vector<UniformTwin> *twins) { twins_ = twins; }
+  size_t size() const { return t_.forms().size(); }
+  bool uniform() const { return twins_ != nullptr; }
+  Form &formAt(size_t i) { return t_.formAt(i); }
   // Scoreboard restrictions of the last forms: branches take none, stores no write scoreboard.
   void noScoreboards() { scoreboards(false, false); }
   void noWriteScoreboard() { scoreboards(false, true); }
@@ -187,6 +200,7 @@ public:
 private:
   FormTable &t_;
   size_t lastBegin_ = 0;
+  const std::vector<UniformTwin> *twins_ = nullptr;
 };
 
 } // namespace optxas::sass::tbl::dsl

@@ -83,6 +83,16 @@ void addGlobal(Builder &b) {
           P(64).xored(7).inv(67).opt(2, pt())});
   b.fix(bits(72, 1), 1);
   b.fix(bits(90, 2), 3);
+  // LDG.E ... [Ra+imm24]: 32-bit address, no descriptor (opcode 0x381)
+  MemLayout ldgPlain = addr(0, U::None, -1, false);
+  ldgPlain.ur = Field{};
+  b.form(Op::LDG, 0x381,
+         {text(".E"), cacheHint(), l2Prefetch(), size(), semantics(true),
+          P(81).def().opt(1, pt()), data(16).def(), Mem(ldgPlain),
+          P(64).xored(7).inv(67).opt(2, pt())});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(76, 1), 0);
+  b.fix(bits(90, 2), 0);
   // STG.E{.cache}{.size}{.sem} desc[URd][Ra.64+imm], Rb
   b.form(Op::STG, 0x986,
          {text(".E"), cacheHint(), size(), semantics(false),
@@ -109,6 +119,14 @@ void addGlobal(Builder &b) {
   b.fix(bits(72, 1), 1);
   b.fix(bits(76, 1), 0);
   b.fix(bits(90, 2), 0);
+  // ST.E [Ra(.64)+imm32], Rb  (no descriptor: offset 32..63, data at 64)
+  MemLayout stPlain;
+  stPlain.base = bits(24, 8);
+  stPlain.offset = bits(32, 32);
+  b.form(Op::ST, 0x385,
+         {text(".E"), cacheHint(), size(), semantics(false), Mem(stPlain), data(64)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(90, 2), 0);
   // ST.E desc[URd][Ra(.64)+imm], Rb
   MemLayout stDesc = addr(64, U::DescIfBit, 76, true);
   b.form(Op::ST, 0x985,
@@ -127,6 +145,11 @@ void addSharedLocal(Builder &b) {
   sts.scale = bits(78, 2);
   b.form(Op::STS, 0x988, {size(), Mem(sts), data(32)});
   b.fix(bits(91, 1), 1);
+  // STS{.size} [Ra{.Xn}+imm], Rb   (no uniform register: a separate opcode)
+  MemLayout sts32 = addr(64, U::None, -1, false);
+  sts32.ur = Field{};
+  sts32.scale = bits(78, 2);
+  b.form(Op::STS, 0x388, {size(), Mem(sts32), data(32)});
   // LDL{.cache}{.size} Rd, [Ra+URb+imm]
   b.form(Op::LDL, 0x983, {cacheHint(), size(), data(16).def(), Mem(addr(32, U::AddIfBit, 91, false))});
   // STL{.cache}{.size} [Ra+imm], Rb  (no uniform-register form)
@@ -262,8 +285,11 @@ void addAtomics(Builder &b) {
   b.fix(bits(72, 1), 1);
   b.fix(bits(91, 1), 0);
   b.fix(bits(87, 2), 0);
+  // (generic CAS may also be weak)
+  E casSem = atomSemantics();
+  casSem.values.insert(casSem.values.begin(), V2(0, MemOrder::None, Scope::None, ""));
   b.form(Op::ATOM, 0x38b,
-         {text(".E"), casOp(), cacheHint(), casType(), atomSemantics(), P(81).def(),
+         {text(".E"), casOp(), cacheHint(), casType(), casSem, P(81).def(),
           R(16).def().wslot(S::atomType), Mem(narrow), R(32).wslot(S::atomType),
           R(64).wslot(S::atomType)});
   b.fix(bits(72, 1), 1);
@@ -287,7 +313,20 @@ void addAtomics(Builder &b) {
 
 } // namespace
 
+void addQspc(Builder &b) {
+  // QSPC.E.{S|D} Pd, Rd, [Ra+imm]   (is the generic address in shared / distributed shared?)
+  MemLayout a = addr(0, U::None, -1, false);
+  a.ur = Field{};
+  b.form(Op::QSPC, 0x3aa,
+         {text(".E"), mod(S::space, bits(73, 1),
+                          {V(0, isa::Space::SHARED, ".S"), V(1, isa::Space::DSMEM, ".D")}),
+          P(81).def(), R(16).def(), Mem(a)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(74, 1), 1);
+}
+
 void addMemoryForms(Builder &b) {
+  addQspc(b);
   addGlobal(b);
   addSharedLocal(b);
   addConstant(b);
