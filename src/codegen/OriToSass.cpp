@@ -142,6 +142,16 @@ struct Converter {
 // Some forms have an index/base register field that nvdisasm hides when it is RZ (LDC
 // c[0x0][0x28] is c[0x0][RZ+0x28]); others have none. An operand without a register gets RZ
 // exactly when the form needs one.
+// The SASS tables spell the default signedness of some forms as "no modifier" (IMAD.WIDE is
+// signed unless .U32) where lowering records the PTX type (S32). If the form rejects the explicit
+// default, use the implicit one.
+void normalizeDefaultSignedness(sass::Inst &inst) {
+  if (inst.mods.intType != isa::IntType::S32 || sass::encode(inst)) return;
+  sass::Inst plain = inst;
+  plain.mods.intType = isa::IntType::None;
+  if (sass::encode(plain)) inst = std::move(plain);
+}
+
 void fillOptionalBases(sass::Inst &inst) {
   bool any = false;
   for (const sass::Operand &o : inst.ops)
@@ -179,6 +189,12 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     out.guard.negate = true;   // @!PT: never executes
     out.guard.uniform = i.guard().cls == RegClass::UP;
   }
+  // Convergence barriers: Ori names the barrier in the modifiers (its nesting depth), SASS
+  // as the first operand (BSSY B0, target / BSYNC B0 / BREAK B0).
+  if (out.op == Opcode::BSSY || out.op == Opcode::BSYNC || out.op == Opcode::BREAK) {
+    out.ops.push_back(sass::Operand::b(i.mods().barrierId));
+    out.mods.barrierId = 0;
+  }
   bool desc = takesDescriptor(out.op);
   // Ori spells the descriptor-based global forms ".E" (Modifiers::wide); in the SASS tables
   // ".E" belongs to the form itself and the address width is the operand's ".64".
@@ -203,6 +219,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     return false;
   }
   fillOptionalBases(out);
+  normalizeDefaultSignedness(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;
   out.ctrl.yield = c.yield;
