@@ -134,6 +134,8 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, defer)              /* BAR.SYNC.DEFER_BLOCKING */                                       \
   X(bool, pand)               /* LOP3.PAND: predicate output is the AND of the result bits */    \
   X(bool, branchUniform)      /* BRA.U: the branch condition is warp-uniform */                   \
+  X(bool, divergent)          /* BRA.DIV: taken when the warp is not converged (mask in UR) */    \
+  X(bool, collective)         /* WARPSYNC.COLLECTIVE */                                           \
   X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */
 
 struct Modifiers {

@@ -28,7 +28,8 @@ enum class Target : uint16_t { SM75 = 75, SM80 = 80, SM86 = 86, SM89 = 89, SM90 
 constexpr uint8_t RZ = 255;   // R0..R254, RZ
 constexpr uint8_t URZ = 63;   // UR0..UR62, URZ
 constexpr uint8_t PT = 7;     // P0..P6, PT   (also UP0..UP6, UPT)
-constexpr uint8_t kNoReg = 0xff; // "absent" in an optional register slot of Mem/CBank operands
+constexpr uint8_t kNoReg = 0xff; // "absent" in the uniform-register slots (ureg, desc) and cx banks
+constexpr uint16_t kNoBase = 0xffff; // "absent" in the GPR slot (base) of Mem/CBank operands
 
 enum class OperandKind : uint8_t {
   None,
@@ -42,7 +43,7 @@ enum class OperandKind : uint8_t {
   FImm,     // float immediate: imm holds the raw bits of the field (f32 bits, or the high
             // 32 bits of an f64 for double-precision forms, or f16x2 for half forms)
   CBank,    // constant bank c[bank][offset]: reg = bank (or kNoReg with ureg as cx[URn]),
-            // base = GPR index (kNoReg if none), imm = byte offset
+            // base = GPR index (kNoBase if none), imm = byte offset
   Mem,      // memory address: [base(.64) + ureg + imm], desc[desc] prefix for global forms
   Target,   // branch target: imm = byte offset relative to the next instruction
 };
@@ -61,7 +62,7 @@ struct Operand {
   bool invert = false;   // "~x" bitwise not
   bool reuse = false;    // ".reuse": operand-reuse cache hint (printed only when it applies)
   // Mem / CBank extras.
-  uint8_t base = kNoReg; // Mem: base GPR; CBank: index GPR (c[0x0][R2+0x10])
+  uint16_t base = kNoBase; // Mem: base GPR; CBank: index GPR (c[0x0][R2+0x10]); RZ is 255
   bool base64 = false;   // Mem: base is a 64-bit register pair ("R2.64")
   uint8_t ureg = kNoReg; // Mem: uniform register added to the address; CBank: cx[URn] bank
   uint8_t desc = kNoReg; // Mem: memory descriptor uniform register (desc[UR4][...])
@@ -106,7 +107,7 @@ struct Operand {
     o.imm = relOffset;
     return o;
   }
-  static Operand mem(uint8_t base, bool base64, int64_t offset = 0, uint8_t desc = kNoReg,
+  static Operand mem(uint16_t base, bool base64, int64_t offset = 0, uint8_t desc = kNoReg,
                      uint8_t ureg = kNoReg) {
     Operand o;
     o.kind = OperandKind::Mem;

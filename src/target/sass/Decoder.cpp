@@ -75,7 +75,7 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
   case OpdType::UPred:
   case OpdType::SReg:
   case OpdType::BarReg:
-    o.reg = static_cast<uint8_t>(getField(w, e.field));
+    o.reg = static_cast<uint8_t>(getField(w, e.field) ^ e.xorMask);
     break;
   case OpdType::Imm:
   case OpdType::FImm:
@@ -166,7 +166,7 @@ bool decodeWith(const Form &f, const Word &w, Inst &in, std::string &err) {
     if (e.kind == ElemKind::Opd)
       continue;
     if (e.kind == ElemKind::ModOpd && e.values.empty()) {
-      isa::setSlot(in.mods, e.slot, static_cast<uint8_t>(getField(w, e.field)));
+      isa::setSlot(in.mods, e.slot, static_cast<uint8_t>(getElemRaw(w, e)));
       continue;
     }
     const ModValue *v = nullptr;
@@ -230,8 +230,14 @@ DecodeResult decode(const Word &w, Target target) {
   std::string errs;
   for (const Form *f : cands) {
     std::string e;
-    if (decodeWith(*f, w, r.inst, e))
-      return r;
+    if (decodeWith(*f, w, r.inst, e)) {
+      // Only accept what the encoder accepts, so decode(x) always re-encodes.
+      EncodeResult back = encode(r.inst, target);
+      if (back && back.bits == w)
+        return r;
+      e = f->syntax + ": decoded instruction does not re-encode (" +
+          (back ? std::string("different bits") : back.error) + ")";
+    }
     errs += (errs.empty() ? "" : "; ") + e;
   }
   r.error = errs;

@@ -49,7 +49,7 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
   case OpdType::UPred:
   case OpdType::SReg:
   case OpdType::BarReg:
-    setField(w, e.field, o.reg);
+    setField(w, e.field, o.reg ^ e.xorMask);
     break;
   case OpdType::Imm:
   case OpdType::FImm:
@@ -141,6 +141,11 @@ EncodeResult encode(const Inst &in, Target target) {
                                : ": guard must be a predicate (Pn)");
     return r;
   }
+  if ((!f->allowWbar && in.ctrl.wbar != 7) || (!f->allowRbar && in.ctrl.rbar != 7)) {
+    r.error = std::string(isa::opcodeName(in.op)) + (f->allowRbar ? ": cannot set a write scoreboard"
+                                                                   : ": cannot set scoreboards");
+    return r;
+  }
   if (in.guard.pred > 7 || in.ctrl.stall > 15 || in.ctrl.wbar > 7 || in.ctrl.rbar > 7 ||
       in.ctrl.wait > 0x3f) {
     r.error = "guard or control bits out of range";
@@ -156,7 +161,7 @@ EncodeResult encode(const Inst &in, Target target) {
       encodeOperand(w, e, full[k++], reuse);
     } else if (e.field.valid()) {
       if (e.kind == ElemKind::ModOpd && e.values.empty()) {
-        setField(w, e.field, isa::getSlot(in.mods, e.slot));
+        setElemRaw(w, e, isa::getSlot(in.mods, e.slot));
       } else {
         const ModValue *v = modValueFor(e, in.mods);
         setField(w, e.field, v->raw);

@@ -61,18 +61,21 @@ static std::string describeElem(const Elem &e) {
   if (e.kind == ElemKind::Mod) {
     if (!e.field.valid())
       return std::string(e.values.empty() ? "" : e.values[0].text);
+    std::vector<std::string_view> seen;
+    for (const ModValue &v : e.values)
+      if (std::find(seen.begin(), seen.end(), v.text) == seen.end())
+        seen.push_back(v.text);
+    if (seen.size() == 2 && seen[0].empty())
+      return "{" + std::string(seen[1]) + "}";
     s = "{";
-    bool first = true;
-    for (const ModValue &v : e.values) {
-      if (!first)
-        s += "|";
-      first = false;
-      s += v.text.empty() ? std::string("-") : std::string(v.text);
-    }
+    for (size_t i = 0; i < seen.size(); ++i)
+      s += (i ? "|" : "") + (seen[i].empty() ? std::string("-") : std::string(seen[i]));
     return s + "}";
   }
   if (e.kind == ElemKind::ModOpd)
     return std::string("<") + std::string(isa::slotName(e.slot)) + ">";
+  if (e.kind == ElemKind::OpdText)
+    return std::string(e.values[0].text);
   switch (e.type) {
   case OpdType::Gpr: s = "R"; break;
   case OpdType::UGpr: s = "UR"; break;
@@ -359,14 +362,19 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
       return "constant offset not aligned";
     if (!fitsField(o.imm / c.offsetScale, c.offset, c.offsetSigned && !cx))
       return "constant offset out of range";
-    if ((o.base != kNoReg) != c.index.valid())
+    if ((o.base != kNoBase) != c.index.valid())
       return c.index.valid() ? "constant bank needs an index register" : "no index register";
     break;
   }
   case OpdType::Mem: {
     const MemLayout &l = e.mem;
-    if ((o.base != kNoReg) != l.base.valid())
+    if ((o.base != kNoBase) != l.base.valid())
       return l.base.valid() ? "address needs a base register" : "address takes no base register";
+    if (o.base != kNoBase && o.base > RZ)
+      return "base register out of range";
+    // nvdisasm has no spelling for a 64-bit RZ base plus a uniform register ("???255.64").
+    if (o.base == RZ && o.base64 && o.ureg != kNoReg)
+      return "RZ.64 base cannot be combined with +URn";
     if (l.base64Bit < 0 && o.base64 != l.base64Const)
       return l.base64Const ? "address base must be 64-bit (.64)" : "address base is 32-bit";
     bool wantsDesc = o.desc != kNoReg, wantsUr = o.ureg != kNoReg;
@@ -401,6 +409,8 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
       return "address takes no index scale";
     if (o.scale && o.scale != 4 && o.scale != 8 && o.scale != 16)
       return "bad index scale";
+    if (o.scale && o.base == RZ)
+      return "RZ base cannot be scaled";
     break;
   }
   }
@@ -464,6 +474,13 @@ bool matchForm(const Form &f, const Inst &in, std::vector<Operand> &full, std::s
         bad = "operand " + std::to_string(i + 1) + ": " + r;
       full.push_back(o);
     }
+    // Operands read from the same field (BAR's "R13, R13") must agree.
+    for (size_t i = 0; i < opd.size() && bad.empty(); ++i)
+      for (size_t j = i + 1; j < opd.size(); ++j)
+        if (opd[i]->type == opd[j]->type && opd[i]->field.valid() &&
+            opd[i]->field.pos == opd[j]->field.pos && !(full[i] == full[j]))
+          bad = "operands " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                " share one field and must be equal";
     if (bad.empty())
       return true;
     if (firstWhy.empty())

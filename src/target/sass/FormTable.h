@@ -56,6 +56,7 @@ using ModMap = std::vector<ModValue>;
 enum class ElemKind : uint8_t {
   Mod,      // modifier bit field (or a constant, if field.width == 0), printed as a suffix
   ModOpd,   // modifier slot printed as an immediate operand (LOP3's LUT)
+  OpdText,  // fixed operand text with no Inst operand (R2P's "PR"); values[0].text
   Opd,      // operand
 };
 
@@ -110,6 +111,8 @@ struct Elem {
   uint8_t width = 1;         // registers covered (Gpr/UGpr)
   isa::ModSlot widthSlot = isa::ModSlot::NoSlot; // width follows this slot's value (e.g. memType)
   int16_t negBit = -1, absBit = -1, notBit = -1;
+  bool spaceSep = false;     // printed after a space instead of ", " (RET R20 0x..)
+  uint8_t xorMask = 0;       // register field stored XOR this value (LDG's trailing predicate)
   Field selField;            // sub-register selection field (swizzle / byte select)
   ModMap selMap;             // raw -> SubSel value and spelling (".H0_H0")
   int8_t reuse = -1;         // reuse slot 0..3 (bit 122 + slot)
@@ -133,6 +136,8 @@ struct Form {
   Word fixedBits{0, 0};      // their values
   std::vector<Elem> elems;
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
+  bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
+  bool allowRbar = true;     // may release a read scoreboard
   AliasFn alias = nullptr;
   std::vector<std::string_view> aliasTokens; // suffixes `alias` may produce (parser strips them)
   // Derived by finalize():

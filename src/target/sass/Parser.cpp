@@ -259,8 +259,13 @@ bool parseMem(std::string_view s, const Elem &e, Operand &o) {
       if (!v)
         return false;
       o.imm = *v;
-      if (!e.mem.offsetSigned && e.mem.offset.valid())
-        o.imm &= (int64_t(1) << e.mem.offset.width) - 1;
+      if (e.mem.offset.valid() && e.mem.offset.width < 64) {
+        // Absolute addresses print unsigned: fold back into the field's signed range.
+        int64_t m = int64_t(1) << e.mem.offset.width;
+        o.imm &= m - 1;
+        if (e.mem.offsetSigned && o.imm >= m / 2)
+          o.imm -= m;
+      }
     }
   }
   if (!haveBase && e.mem.base.valid())
@@ -270,7 +275,7 @@ bool parseMem(std::string_view s, const Elem &e, Operand &o) {
   return true;
 }
 
-bool parseCBank(std::string_view s, Operand &o) {
+bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
   o.kind = OperandKind::CBank;
   if (startsWith(s, "cx[")) {
     size_t c = s.find(']');
@@ -307,6 +312,8 @@ bool parseCBank(std::string_view s, Operand &o) {
       return false;
     o.imm = *v;
   }
+  if (o.base == kNoBase && e.cb.index.valid())
+    o.base = RZ; // (the printer omits an RZ index next to an offset)
   return true;
 }
 
@@ -432,7 +439,7 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
   }
   case OpdType::CBank: {
     auto d = splitDecor(s, true);
-    if (!d || !parseCBank(d->core, o))
+    if (!d || !parseCBank(d->core, e, o))
       return false;
     return applyDecor(*d);
   }
@@ -443,7 +450,7 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
     if (!v)
       return false;
     o.kind = OperandKind::Target;
-    o.imm = *v - static_cast<int64_t>(pc + 16);
+    o.imm = e.fmt == ImmFmt::SHex ? *v : *v - static_cast<int64_t>(pc + 16);
     return true;
   }
   }
@@ -490,6 +497,13 @@ bool parseWithForm(const Form &f, const isa::Modifiers &mods,
     for (const Elem &e : f.elems) {
       if (e.kind == ElemKind::Mod)
         continue;
+      if (e.kind == ElemKind::OpdText) {
+        if (ti >= toks.size() || toks[ti++] != e.values[0].text) {
+          ok = false;
+          break;
+        }
+        continue;
+      }
       if (e.kind == ElemKind::ModOpd) {
         std::optional<int64_t> v = ti < toks.size() ? parseInt(toks[ti++]) : std::nullopt;
         if (!v) {
@@ -555,7 +569,7 @@ ParseResult parse(std::string_view text, Target target, uint64_t pc) {
   if (full.size() >= 2 && full.back() == ';' && full[full.size() - 2] != ' ') {
     in.ctrl.stall = 0;
     in.ctrl.yield = true;
-    in.ctrl.wait = 0;
+    in.ctrl.wait = 0; // (scoreboards stay unused: 7)
   }
   if (startsWith(s, "@")) {
     s.remove_prefix(1);
@@ -587,7 +601,16 @@ ParseResult parse(std::string_view text, Target target, uint64_t pc) {
     r.error = "unknown mnemonic '" + std::string(base) + "'";
     return r;
   }
-  std::vector<std::string_view> toks = splitOperands(rest);
+  std::vector<std::string_view> toks;
+  for (std::string_view t : splitOperands(rest)) {
+    // Some operands follow their predecessor after a space ("RET.REL.NODEC R20 0x0").
+    size_t sp2;
+    while ((sp2 = t.find(' ')) != std::string_view::npos && t.find('[') > sp2) {
+      toks.push_back(trim(t.substr(0, sp2)));
+      t = trim(t.substr(sp2));
+    }
+    toks.push_back(t);
+  }
   for (const Form *f : t->formsOf(in.op)) {
     if (in.guard.uniform != f->uniformGuard && !(in.guard.pred == PT && !in.guard.negate))
       continue;

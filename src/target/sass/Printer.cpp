@@ -105,11 +105,11 @@ std::string memText(const Operand &o, const Elem &e) {
   s += "[";
   bool hasUr = o.ureg != kNoReg;
   bool any = false;
-  if (o.base != kNoReg && !(o.base == RZ && (hasUr || o.imm != 0) && !o.base64)) {
+  if (o.base != kNoBase && !(o.base == RZ && (hasUr || o.imm != 0) && !o.base64)) {
     s += regName("R", o.base, RZ, "RZ");
     if (o.base64)
       s += ".64";
-    if (o.scale)
+    if (o.scale && o.base != RZ) // (nvdisasm drops the scale of RZ)
       s += ".X" + std::to_string(o.scale);
     any = true;
   }
@@ -118,9 +118,16 @@ std::string memText(const Operand &o, const Elem &e) {
     any = true;
   }
   if (o.imm != 0 || !any) {
-    if (any)
+    if (any) {
       s += "+";
-    s += e.mem.offsetSigned ? fmt::shex(o.imm) : fmt::hex(static_cast<uint64_t>(o.imm));
+      s += e.mem.offsetSigned ? fmt::shex(o.imm) : fmt::hex(static_cast<uint64_t>(o.imm));
+    } else {
+      // An absolute address (no register) prints unsigned.
+      uint64_t v = static_cast<uint64_t>(o.imm);
+      if (e.mem.offset.width < 64)
+        v &= (1ull << e.mem.offset.width) - 1;
+      s += fmt::hex(v);
+    }
   }
   return s + "]";
 }
@@ -129,7 +136,7 @@ std::string cbankText(const Operand &o, const Elem &e) {
   std::string s = o.reg == kNoReg ? "cx[" + regName("UR", o.ureg, URZ, "URZ") + "]"
                                   : "c[" + fmt::hex(o.reg) + "]";
   s += "[";
-  bool idx = o.base != kNoReg && !(o.base == RZ && o.imm != 0);
+  bool idx = o.base != kNoBase && !(o.base == RZ && o.imm != 0);
   if (idx)
     s += regName("R", o.base, RZ, "RZ");
   if (o.imm != 0 || !idx) {
@@ -180,14 +187,20 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
   case OpdType::FImm: return decorate(e, o, immText(e, o), showReuse);
   case OpdType::CBank: return decorate(e, o, cbankText(o, e), showReuse);
   case OpdType::Mem: return memText(o, e);
-  case OpdType::Target: return fmt::shex(static_cast<int64_t>(pc + 16) + o.imm);
+  case OpdType::Target:
+    return e.fmt == ImmFmt::SHex ? fmt::shex(o.imm) : fmt::shex(static_cast<int64_t>(pc + 16) + o.imm);
   }
   return "?";
 }
 
 // nvdisasm omits the space before ';' when the stall count and the wait mask are zero and the
-// yield hint is set.
-bool tightSemicolon(const Control &c) { return c.stall == 0 && c.yield && c.wait == 0; }
+// yield hint is set; for variable-latency instructions the scoreboards must be unused too.
+bool tightSemicolon(const Inst &in) {
+  const Control &c = in.ctrl;
+  if (c.stall != 0 || !c.yield || c.wait != 0)
+    return false;
+  return !isa::hasFlag(in.op, isa::VarLatency) || (c.wbar == 7 && c.rbar == 7);
+}
 
 std::string guardText(const Guard &g) {
   if (g.pred == PT && !g.negate)
@@ -228,16 +241,18 @@ TextResult print(const Inst &in, Target target, uint64_t pc) {
       if (!shown[i])
         continue;
       o = operandText(e, full[i], canon, pc, *t);
+    } else if (e.kind == ElemKind::OpdText) {
+      o = std::string(e.values[0].text);
     } else if (e.kind == ElemKind::ModOpd) {
       const ModValue *v = e.values.empty() ? nullptr : modValueFor(e, in.mods);
       o = v ? std::string(v->text) : fmt::hex(isa::getSlot(in.mods, e.slot));
     } else {
       continue;
     }
-    ops += (ops.empty() ? " " : ", ") + o;
+    ops += (ops.empty() || e.spaceSep ? " " : ", ") + o;
   }
   s += ops;
-  s += tightSemicolon(in.ctrl) ? ";" : " ;";
+  s += tightSemicolon(in) ? ";" : " ;";
   r.text = std::move(s);
   return r;
 }

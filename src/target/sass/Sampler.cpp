@@ -107,6 +107,8 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
     o.base64 = l.base64Bit >= 0 ? g.coin() : l.base64Const;
     if (l.base.valid())
       o.base = gpr(g, o.base64 ? 2 : 1);
+    if (o.base == RZ && o.base64)
+      o.base = 0;
     uint8_t ur = g.coin(8) ? URZ : static_cast<uint8_t>(g.below(63));
     using U = MemLayout::UrUse;
     switch (l.urUse) {
@@ -128,7 +130,7 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
       }
       o.imm = v;
     }
-    if (l.scale.valid())
+    if (l.scale.valid() && o.base != RZ)
       o.scale = static_cast<uint8_t>((1u << (g.below(4) + 1)) & ~3u);
     break;
   }
@@ -177,7 +179,7 @@ std::vector<Sample> sampleForms(Target target, uint64_t seed, unsigned perForm) 
         if (e.kind == ElemKind::Opd)
           continue;
         if (e.kind == ElemKind::ModOpd && e.values.empty()) {
-          isa::setSlot(in.mods, e.slot, static_cast<uint8_t>(g.bits(e.field.width)));
+          isa::setSlot(in.mods, e.slot, static_cast<uint8_t>(g.bits(e.field.width + e.fieldHi.width)));
           continue;
         }
         std::vector<const ModValue *> vs = canonicalValues(e.values);
@@ -189,13 +191,26 @@ std::vector<Sample> sampleForms(Target target, uint64_t seed, unsigned perForm) 
         if (e.slot2 != isa::ModSlot::NoSlot)
           isa::setSlot(in.mods, e.slot2, v->value2);
       }
+      std::vector<const Elem *> opd;
       for (const Elem &e : f.elems)
-        if (e.kind == ElemKind::Opd)
+        if (e.kind == ElemKind::Opd) {
+          opd.push_back(&e);
           in.ops.push_back(sampleOperand(g, e, in.mods));
+        }
+      // Operands that share one field are the same operand printed twice.
+      for (size_t i = 0; i < opd.size(); ++i)
+        for (size_t j = i + 1; j < opd.size(); ++j)
+          if (opd[i]->type == opd[j]->type && opd[i]->field.valid() &&
+              opd[i]->field.pos == opd[j]->field.pos)
+            in.ops[j] = in.ops[i];
       in.guard.pred = g.coin(2) ? PT : static_cast<uint8_t>(g.below(8));
       in.guard.negate = g.coin(4);
       in.guard.uniform = f.uniformGuard;
       in.ctrl = sampleControl(g);
+      if (!f.allowWbar)
+        in.ctrl.wbar = 7;
+      if (!f.allowRbar)
+        in.ctrl.rbar = 7;
       if (in.ctrl.yield)
         for (Operand &o : in.ops)
           o.reuse = false;

@@ -122,6 +122,21 @@ void Builder::fixLast(Field f, uint64_t value) {
   setField(fm.fixedBits, f, value);
 }
 
+void Builder::scoreboards(bool wbar, bool rbar) {
+  for (size_t i = lastBegin_; i < t_.forms().size(); ++i) {
+    t_.formAt(i).allowWbar = wbar;
+    t_.formAt(i).allowRbar = rbar;
+  }
+}
+
+void Builder::scoreboardsOf(Op op, bool wbar, bool rbar) {
+  for (size_t i = 0; i < t_.forms().size(); ++i)
+    if (t_.forms()[i].op == op) {
+      t_.formAt(i).allowWbar = wbar;
+      t_.formAt(i).allowRbar = rbar;
+    }
+}
+
 void Builder::uniformGuard() {
   for (size_t i = lastBegin_; i < t_.forms().size(); ++i)
     t_.formAt(i).uniformGuard = true;

@@ -30,6 +30,10 @@ struct E : Elem {
   E &opt(int g, Operand d) { group = static_cast<uint8_t>(g); dflt = d; return *this; }
   E &sel(Field f, ModMap m) { selField = f; selMap = std::move(m); return *this; }
   E &fmtAs(ImmFmt f) { fmt = f; return *this; }
+  E &xored(int m) { xorMask = static_cast<uint8_t>(m); return *this; }
+  E &spaced() { spaceSep = true; return *this; }
+  // Branch target printed as the raw signed offset instead of an absolute address (BRX).
+  E &rawOffset() { fmt = ImmFmt::SHex; return *this; }
   E &sgn() { immSigned = true; return *this; }
   E &hi(Field f) { fieldHi = f; return *this; }
   E &shift(int s) { immShift = static_cast<uint8_t>(s); return *this; }
@@ -76,6 +80,14 @@ inline E slotOperand(S slot, Field f) {
   return e;
 }
 
+// Fixed operand text (no Inst operand), e.g. the "PR" of R2P/P2R.
+inline E lit(std::string_view t) {
+  E e;
+  e.kind = ElemKind::OpdText;
+  e.values = {{0, 0, t}};
+  return e;
+}
+
 // ---- operands ----
 
 inline E opd(OpdType t, Field f) {
@@ -93,7 +105,7 @@ inline E SR(int pos) { return opd(OpdType::SReg, bits(pos, 8)); }
 inline E B(int pos) { return opd(OpdType::BarReg, bits(pos, 4)); }
 inline E Imm(Field f, ImmFmt fm = ImmFmt::Hex) { return opd(OpdType::Imm, f).fmtAs(fm); }
 inline E FImm(Field f, ImmFmt fm) { return opd(OpdType::FImm, f).fmtAs(fm); }
-inline E Target(Field lo, Field hi, int shift) {
+inline E BranchTarget(Field lo, Field hi, int shift) {
   return opd(OpdType::Target, lo).hi(hi).shift(shift);
 }
 inline E Mem(const MemLayout &l) {
@@ -157,6 +169,12 @@ public:
   void fix(Field f, uint64_t value);
   void fixLast(Field f, uint64_t value);
   void uniformGuard();
+  // Scoreboard restrictions of the last forms: branches take none, stores no write scoreboard.
+  void noScoreboards() { scoreboards(false, false); }
+  void noWriteScoreboard() { scoreboards(false, true); }
+  void scoreboards(bool wbar, bool rbar);
+  // The same for every form of `op` added so far.
+  void scoreboardsOf(Op op, bool wbar, bool rbar);
 
 private:
   FormTable &t_;

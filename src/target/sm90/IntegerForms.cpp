@@ -166,6 +166,78 @@ void addLogic(Builder &b) {
     }
 }
 
+
+void addMoves(Builder &b) {
+  // MOV Rd, b {, lanemask}  (the 4-bit lane mask prints only when not 0xf)
+  b.alu(Op::MOV, 0x002, kBSources,
+        {R(16).def(), srcB().reuse(1), Imm(bits(72, 4)).opt(1, Operand::i(0xf))});
+  // SEL Rd, Ra, b, Pp
+  b.alu(Op::SEL, 0x007, kBSources, {R(16).def(), R(24).reuse(0), srcB().reuse(1), P(87).inv(90)});
+  // PRMT{.mode} Rd, Ra, b, c
+  b.alu(Op::PRMT, 0x016, kAllSources,
+        {mod(S::prmt, bits(72, 3),
+             {V(0, isa::PrmtMode::None, ""), V(1, isa::PrmtMode::F4E, ".F4E"),
+              V(2, isa::PrmtMode::B4E, ".B4E"), V(3, isa::PrmtMode::RC8, ".RC8"),
+              V(4, isa::PrmtMode::ECL, ".ECL"), V(5, isa::PrmtMode::ECR, ".ECR"),
+              V(6, isa::PrmtMode::RC16, ".RC16")}),
+         R(16).def(), R(24).reuse(0), srcB().reuse(1), srcC().reuse(2)});
+}
+
+void addBitCounts(Builder &b) {
+  // IABS Rd, b
+  b.alu(Op::IABS, 0x013, kBSources, {R(16).def(), srcB(ImmFmt::SHex).reuse(1)});
+  // POPC Rd, [~]b
+  b.alu(Op::POPC, 0x109, kBSources, {R(16).def(), srcB().inv(63)});
+  // BREV Rd, b
+  b.alu(Op::BREV, 0x101, kBSources, {R(16).def(), srcB()});
+  // FLO{.U32}{.SH} Rd, [Pu], [~]b
+  b.alu(Op::FLO, 0x100, kBSources,
+        {u32Bit(), flag(S::shiftAmt, 74, ".SH"), R(16).def(), P(81).def().opt(1, pt()),
+         srcB().inv(63)});
+  // SGXT{.W}{.U32} Rd, Ra, b
+  b.alu(Op::SGXT, 0x01a, kBSources,
+        {flag(S::wrap, 75, ".W"), u32Bit(), R(16).def(), R(24).reuse(0), srcB().reuse(1)});
+  // BMSK{.W} Rd, Ra, b
+  b.alu(Op::BMSK, 0x01b, kBSources,
+        {flag(S::wrap, 75, ".W"), R(16).def(), R(24).reuse(0), srcB().reuse(1)});
+}
+
+void addMinMax(Builder &b) {
+  // VIADD{.16x2} Rd, Ra, [-]b
+  b.alu(Op::VIADD, 0x036, kBSources,
+        {mod(S::intType, bits(73, 1), {V(0, IntType::S32, ""), V(0, IntType::None, ""),
+                                       V(1, IntType::S16x2, ".16x2")}),
+         R(16).def(), R(24).reuse(0), srcB().neg(63).reuse(1)});
+  // VIMNMX{.U32|.S16x2|.U16x2}{.RELU} Rd, Ra, b, Pmax  (!PT: max, PT: min)
+  const ModMap simdType = {V(1, IntType::S32, ""), V(1, IntType::None, ""),
+                           V(0, IntType::U32, ".U32"), V(3, IntType::S16x2, ".S16x2"),
+                           V(2, IntType::U16x2, ".U16x2")};
+  b.alu(Op::VIMNMX, 0x048, kBSources,
+        {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
+         R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1), P(87).inv(90)});
+  b.fix(bits(81, 3), 7);
+  b.fix(bits(84, 3), 7);
+  // VIADDMNMX{.U32|..}{.RELU} Rd, Ra, [-]b, c, Pmax   (min/max(a + b, c))
+  b.alu(Op::VIADDMNMX, 0x046, kAllSources,
+        {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
+         R(24).reuse(0), srcB().neg(63).reuse(1), srcC().reuse(2),
+         P(87).inv(90)});
+  b.fix(bits(81, 3), 7);
+  b.fix(bits(84, 3), 7);
+}
+
+void addPredicateLogic(Builder &b) {
+  // PLOP3.LUT Pu, Pv, Pa, Pb, Pc, lut, lut2
+  b.form(Op::PLOP3, 0x81c,
+         {text(".LUT"), P(81).def(), P(84).def(), P(87).inv(90), P(77).inv(80), P(68).inv(71),
+          slotOperand(S::lut, bits(64, 3)).hi(bits(72, 5)), Imm(bits(16, 8))});
+  // R2P PR, Ra{.Bn}, mask
+  b.alu(Op::R2P, 0x004, {RR, IR, CR, UR_},
+        {lit("PR"), R(24).sel(bits(76, 2), {V(0, SubSel::None, ""), V(1, SubSel::B1, ".B1"),
+                                             V(2, SubSel::B2, ".B2"), V(3, SubSel::B3, ".B3")}),
+         srcB().reuse(1)});
+}
+
 } // namespace
 
 void addIntegerForms(Builder &b) {
@@ -173,6 +245,10 @@ void addIntegerForms(Builder &b) {
   addIadd3(b);
   addIsetp(b);
   addLogic(b);
+  addMoves(b);
+  addBitCounts(b);
+  addMinMax(b);
+  addPredicateLogic(b);
 }
 
 #undef V

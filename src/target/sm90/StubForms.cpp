@@ -4,8 +4,6 @@ namespace optxas::sass::sm90 {
 void addFloatForms(Builder &) {}
 void addDoubleHalfForms(Builder &) {}
 void addConversionForms(Builder &) {}
-void addMemoryForms(Builder &) {}
 void addUniformForms(Builder &) {}
-void addControlForms(Builder &) {}
 void addWarpForms(Builder &) {}
 } // namespace optxas::sass::sm90
