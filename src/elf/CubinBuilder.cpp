@@ -93,6 +93,27 @@ FunctionBuilder &FunctionBuilder::addS2RCtaidOffset(uint32_t offset) {
   appendWord(model().attributes, NvInfoKind::S2RCTAID_INSTR_OFFSETS, offset);
   return *this;
 }
+FunctionBuilder &FunctionBuilder::addOffset(NvInfoKind kind, uint32_t value) {
+  appendWord(model().attributes, kind, value);
+  return *this;
+}
+FunctionBuilder &FunctionBuilder::addExtern(std::string symbol) {
+  for (auto &x : model().attributes)
+    if (x.kind == NvInfoKind::EXTERNS) {
+      x.symbols.push_back(std::move(symbol));
+      return *this;
+    }
+  model().attributes.push_back({NvInfoKind::EXTERNS, NvInfoFormat::Sized, 0, {}, {std::move(symbol)}});
+  return *this;
+}
+FunctionBuilder &FunctionBuilder::setWeak(bool weak) {
+  model().weak = weak;
+  return *this;
+}
+FunctionBuilder &FunctionBuilder::setResolvedRelocations(ResolvedRelocations r) {
+  model().resolved = r;
+  return *this;
+}
 FunctionBuilder &FunctionBuilder::addParam(uint32_t size, uint32_t align) {
   uint32_t offset = static_cast<uint32_t>(alignUp(nextParamOffset_, align ? align : 1));
   return addParamAt(offset, size, 0);
@@ -221,6 +242,19 @@ void CubinBuilder::addExternal(const std::string &name, ExternalSymbol::Kind kin
   c_.externals.push_back({name, kind, false, size});
 }
 
+void CubinBuilder::addSharedVariable(const std::string &function, const std::string &name, uint64_t offset,
+                                     uint64_t size) {
+  Variable v;
+  v.name = name;
+  v.space = VarSpace::Shared;
+  v.owner = function;
+  v.offset = offset;
+  v.size = size;
+  c_.variables.push_back(std::move(v));
+  for (auto &f : c_.functions)
+    if (f.name == function) f.staticShared = true;
+}
+
 void CubinBuilder::addAddressSlot(uint64_t offset, const std::string &symbol) {
   ConstantBank *bank = nullptr;
   for (auto &b : c_.constantBanks)
@@ -260,7 +294,7 @@ void CubinBuilder::derive() {
   derived_ = true;
   const Target &t = c_.target;
   bool exec = c_.kind == ObjectKind::Executable;
-  c_.compat = defaultCompat(t);
+  c_.compat = defaultCompat(t, isaClass_);
   // Default attributes first; what the back end set wins.
   for (auto &f : c_.functions) {
     std::vector<Attribute> attrs = defaultFunctionAttributes(t, f.isKernel());
@@ -276,10 +310,12 @@ void CubinBuilder::derive() {
   }
   // Reserved shared memory (sm_90+), unified-table symbols (relocatable sm_90+), .nv.rel.action
   // (sm_8x executables).
+  // Full debug information (-g: e_flags bits 24-31 0x0b/0x0e/0x0f) has no reserved section.
+  bool fullDebug = c_.headerFlagsHigh == 0x0b || c_.headerFlagsHigh == 0x0e || c_.headerFlagsHigh == 0x0f;
   if (t.sm >= 90) {
     uint64_t base = t.sm >= 100 ? 0x40 : 0;
     c_.reservedSymbols.push_back({".nv.reservedSmem.offset0", symInfo(STB_WEAK, STT_OBJECT), 0, false, base, 4});
-    if (exec) {
+    if (exec && !fullDebug) {
       c_.reservedSharedSize = base;
       c_.reservedSymbols.push_back(
           {"__nv_reservedSMEM_offset_0_alias", symInfo(STB_WEAK, STT_NOTYPE), STO_CUDA_RESERVED_SHARED, true, base, 0});

@@ -72,6 +72,11 @@ private:
 
 void Reader::run() {
   readHeader();
+  // Alignments and sizes the writer would have to reproduce must be sane (ptxas uses at most 128).
+  for (const auto &s : img_.sections) {
+    if (s.align > 4096 || (s.align & (s.align - 1))) fail("section {}: alignment {} not supported", s.name, s.align);
+    if (s.type == SHT_NOBITS && s.size > (1ull << 32)) fail("section {}: size {:#x} not supported", s.name, s.size);
+  }
   readMercury();
   readSymbols();
   readNotes();
@@ -145,8 +150,10 @@ void Reader::readSymbols() {
   {
     const auto &st = section(strtab_), &sy = section(symtab_);
     uint64_t end = st.offset + st.size, aligned = (end + 7) / 8 * 8;
-    if (out_.target.sm >= 100 && sy.offset > aligned && strtab_ + 1 == symtab_)
+    if (out_.target.sm >= 100 && sy.offset > aligned && strtab_ + 1 == symtab_) {
+      if (sy.offset - end > 4096) fail(".symtab is far from .strtab");
       out_.strtabPadding = static_cast<uint32_t>(sy.offset - end);
+    }
   }
   if (syms_.empty()) fail("empty symbol table");
   useSym(0);

@@ -20,11 +20,11 @@ uint32_t fastpathWord(const Target &t) {
 }
 } // namespace
 
-std::vector<NvInfoRecord> defaultCompat(const Target &t) {
+std::vector<NvInfoRecord> defaultCompat(const Target &t, uint8_t isaClass) {
   if (t.sm < 90) return {}; // sm_8x cubins have no .nv.compat
   std::vector<uint32_t> fast = {fastpathWord(t), 0};
   return {NvInfoRecord::byte(c(CompatKind::CUDA_ACCELERATOR_TARGET), t.variant == Target::Variant::Arch ? 1 : 0),
-          NvInfoRecord::byte(c(CompatKind::ISA_CLASS), 1),
+          NvInfoRecord::byte(c(CompatKind::ISA_CLASS), isaClass),
           NvInfoRecord::byte(c(CompatKind::INST_TCGEN05_MMA), 5),
           NvInfoRecord::half(c(CompatKind::UNKNOWN_07), 0x101),
           NvInfoRecord::byte(c(CompatKind::INST_TENSORMAP_V1), 0),

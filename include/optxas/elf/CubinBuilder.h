@@ -39,6 +39,14 @@ public:
   FunctionBuilder &setCrsStackSize(uint32_t bytes); // functions that make calls
   FunctionBuilder &addExitOffset(uint32_t offset);
   FunctionBuilder &addS2RCtaidOffset(uint32_t offset);
+  // Appends a word to an instruction-offset attribute (SYSCALL_OFFSETS, COOP_GROUP_INSTR_OFFSETS,
+  // INT_WARP_WIDE_INSTR_OFFSETS, ...), creating it when needed.
+  FunctionBuilder &addOffset(NvInfoKind kind, uint32_t value);
+  // An external symbol the code calls or loads (EIATTR_EXTERNS).
+  FunctionBuilder &addExtern(std::string symbol);
+  FunctionBuilder &setWeak(bool weak = true);          // template kernels, CUDA helper functions
+  // Executables: relocations this function had that the assembler resolved itself.
+  FunctionBuilder &setResolvedRelocations(ResolvedRelocations r);
   // Kernel parameters in declaration order; the offset follows the previous one, aligned.
   FunctionBuilder &addParam(uint32_t size, uint32_t align);
   // Or with an explicit layout (offset from the start of the parameter block).
@@ -78,11 +86,16 @@ public:
   void addConstant(const std::string &name, uint64_t size, uint32_t align, std::span<const uint8_t> init = {},
                    bool visible = false, int64_t offset = -1);
   void addExternal(const std::string &name, ExternalSymbol::Kind kind, uint64_t size = 0);
+  // A static .shared variable of `function` (its symbol appears in relocatable objects).
+  void addSharedVariable(const std::string &function, const std::string &name, uint64_t offset, uint64_t size);
   // A slot of the bank-4 address table: `symbol`'s address at `offset`.
   void addAddressSlot(uint64_t offset, const std::string &symbol);
   void addRelocationToGlobalInit(uint64_t offset, RelocType type, const std::string &symbol, int64_t addend = 0);
 
   void setDebugLevel(DebugLevel level);
+  // EICOMPAT_ATTR_ISA_CLASS: ptxas writes 2 when the code uses texture or surface instructions,
+  // 1 otherwise (the default).
+  void setUsesTexturesOrSurfaces(bool uses) { isaClass_ = uses ? 2 : 1; }
   void setPtxTarget(unsigned sm);                     // .note.nv.cuinfo virtual SM (default: target)
   void setToolIdentity(std::string name, std::string version, std::string branch, std::string commandLine);
   void addDebugSection(DebugSection section);         // .debug_frame, .debug_line, ...
@@ -99,10 +112,11 @@ private:
   std::vector<std::unique_ptr<FunctionBuilder>> builders_;
   uint64_t nextGlobal_ = 0, nextInit_ = 0, nextConst_ = 0;
   bool ptxTargetSet_ = false, derived_ = false;
+  uint8_t isaClass_ = 1;
 };
 
 // Per-target defaults, also used by the builder (facts from ptxas 13.0 output).
-std::vector<NvInfoRecord> defaultCompat(const Target &t);
+std::vector<NvInfoRecord> defaultCompat(const Target &t, uint8_t isaClass = 1);
 std::vector<Attribute> defaultFunctionAttributes(const Target &t, bool kernel);
 
 } // namespace optxas::elf
