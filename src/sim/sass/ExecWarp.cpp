@@ -1,0 +1,181 @@
+// Special registers (S2R, S2UR, CS2R), uniform moves (R2UR, VOTEU) and warp-wide operations
+// (SHFL, VOTE, MATCH, REDUX). A warp-wide operation sees exactly the lanes that execute it (the
+// active mask), as on hardware after a WARPSYNC.
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "LaunchState.h"
+
+namespace optxas::sim::sasssim {
+
+using isa::Opcode;
+using sass::Operand;
+using sass::OperandKind;
+
+namespace {
+
+const Operand *find(const sass::Inst &in, OperandKind k, size_t from = 0) {
+  for (size_t i = from; i < in.ops.size(); ++i)
+    if (in.ops[i].kind == k) return &in.ops[i];
+  return nullptr;
+}
+
+// The value of a special register for one lane; false if the simulator does not model it.
+bool specialRegister(Exec &e, uint8_t index, unsigned lane, uint64_t &v) {
+  std::string_view n = sass::specialRegName(index, sass::Target::SM90);
+  const LaunchState &ls = e.ls;
+  Dim3 tid = ls.tidOf(e.w, lane);
+  const Dim3 &c = e.cta.ctaid, &grid = ls.cfg.grid;
+  uint64_t linearCta = c.x + uint64_t(grid.x) * (c.y + uint64_t(grid.y) * c.z);
+  if (n == "SR_TID.X") v = tid.x;
+  else if (n == "SR_TID.Y") v = tid.y;
+  else if (n == "SR_TID.Z") v = tid.z;
+  else if (n == "SR_CTAID.X") v = c.x;
+  else if (n == "SR_CTAID.Y") v = c.y;
+  else if (n == "SR_CTAID.Z") v = c.z;
+  else if (n == "SR_LANEID") v = lane;
+  else if (n == "SR_EQMASK") v = 1u << lane;
+  else if (n == "SR_LTMASK") v = (1u << lane) - 1;
+  else if (n == "SR_LEMASK") v = uint32_t((uint64_t(2) << lane) - 1);
+  else if (n == "SR_GTMASK") v = uint32_t(~((uint64_t(2) << lane) - 1));
+  else if (n == "SR_GEMASK") v = ~((1u << lane) - 1);
+  else if (n == "SR_CLOCKLO" || n == "SR_CLOCK") v = uint32_t(e.w.cycle);
+  else if (n == "SR_CLOCKHI") v = uint32_t(e.w.cycle >> 32);
+  else if (n == "SR_GLOBALTIMERLO") v = uint32_t(ls.instructions + e.w.cycle);
+  else if (n == "SR_GLOBALTIMERHI") v = uint32_t((ls.instructions + e.w.cycle) >> 32);
+  else if (n == "SR_SWINHI") v = uint32_t(ls.opts.map.sharedWindow >> 32);
+  else if (n == "SR_SWINLO") v = uint32_t(ls.opts.map.sharedWindow);
+  else if (n == "SR_LWINHI") v = uint32_t(ls.opts.map.localWindow >> 32);
+  else if (n == "SR_LWINLO") v = uint32_t(ls.opts.map.localWindow);
+  else if (n == "SR_SMEMSZ") v = ls.sharedBytes;
+  else if (n == "SR_CgaCtaId") v = 0;
+  else if (n == "SR_VIRTCFG") v = uint32_t(e.cta.warps.size()) << 8;   // nwarpid in 8..15
+  else if (n == "SR_VIRTID") v = e.w.index << 8;                        // warpid in 8..14
+  else if (n == "SR_VIRTUALSMID") v = linearCta % 132;
+  else if (n == "SRZ") v = 0;
+  else return false;
+  return true;
+}
+
+bool readSpecial(Exec &e) {
+  const sass::Inst &in = e.in;
+  const Operand *sr = find(in, OperandKind::SReg);
+  const Operand &dst = in.ops[0];
+  if (!sr) return false;
+  bool wide = dst.width == 2 || in.op == Opcode::CS2R;
+  std::string_view name = sass::specialRegName(sr->reg, sass::Target::SM90);
+  // CS2R of CLOCKLO / GLOBALTIMERLO reads the 64-bit counter.
+  bool pair = wide && (name == "SR_CLOCKLO" || name == "SR_GLOBALTIMERLO" || name == "SRZ");
+  bool ok = true;
+  e.forLanes([&](unsigned l) {
+    uint64_t v = 0;
+    if (!specialRegister(e, sr->reg, l, v)) {
+      ok = false;
+      return;
+    }
+    if (pair) {
+      uint64_t hi = 0;
+      if (name == "SR_CLOCKLO") hi = e.w.cycle >> 32;
+      else if (name == "SR_GLOBALTIMERLO") hi = (e.ls.instructions + e.w.cycle) >> 32;
+      v = uint32_t(v) | hi << 32;
+      if (dst.width >= 2 || in.op == Opcode::CS2R) e.setDst64(dst, l, v);
+      else e.setDst(dst, l, uint32_t(v));
+    } else {
+      e.setDst(dst, l, uint32_t(v));
+    }
+  });
+  if (!ok) e.unsupported(fmt::format("special register {}", name));
+  return true;
+}
+
+// SHFL.{IDX|UP|DOWN|BFLY} Pd, Rd, Ra, b(lane), c(clamp | segment mask << 8)
+bool shuffle(Exec &e) {
+  const auto &ops = e.in.ops;
+  if (ops.size() < 5) return false;
+  std::array<uint32_t, kWarpSize> val{};
+  for (uint32_t m = e.group; m; m &= m - 1) {
+    unsigned l = unsigned(__builtin_ctz(m));
+    val[l] = e.gpr(ops[2].reg, l);
+  }
+  e.forLanes([&](unsigned l) {
+    uint32_t b = e.src(ops[3], l), c = e.src(ops[4], l);
+    uint32_t clamp = c & 0x1f, segmask = (c >> 8) & 0x1f;
+    uint32_t maxLane = (l & segmask) | (clamp & ~segmask);
+    uint32_t minLane = l & segmask;
+    uint32_t j = l;
+    bool inRange = false;
+    switch (e.in.mods.shfl) {
+    case isa::ShflMode::UP:
+      j = l - b;
+      inRange = int32_t(j) >= int32_t(maxLane);
+      break;
+    case isa::ShflMode::DOWN:
+      j = l + b;
+      inRange = j <= maxLane;
+      break;
+    case isa::ShflMode::BFLY:
+      j = l ^ b;
+      inRange = j <= maxLane;
+      break;
+    default:
+      j = minLane | (b & ~segmask & 0x1f);
+      inRange = j <= maxLane;
+      break;
+    }
+    if (!inRange || j >= kWarpSize || !(e.group >> j & 1)) j = l;
+    e.setDst(ops[1], l, val[j]);
+    e.setDst(ops[0], l, inRange);
+  });
+  return true;
+}
+
+} // namespace
+
+bool execWarp(Exec &e) {
+  const sass::Inst &in = e.in;
+  const auto &ops = in.ops;
+  switch (in.op) {
+  case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R:
+    return readSpecial(e);
+  case Opcode::R2UR:
+    e.forLanes([&](unsigned l) { e.setDst(ops[0], l, e.src(ops[1], l)); });
+    return true;
+  case Opcode::SHFL:
+    return shuffle(e);
+  case Opcode::VOTE: case Opcode::VOTEU: {
+    // VOTE{U}.{ALL|ANY|EQ} Rd, Pd, Ps: Rd = ballot of Ps over the executing lanes; Pd = all /
+    // any / all-equal.
+    const Operand *src = ops.size() >= 3 ? &ops[2] : nullptr;
+    if (!src) return false;
+    uint32_t ballot = 0;
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      if (e.psrc(*src, l)) ballot |= 1u << l;
+    }
+    bool r;
+    switch (in.mods.vote) {
+    case isa::VoteMode::ALL: r = ballot == e.act; break;
+    case isa::VoteMode::ANY: r = ballot != 0; break;
+    default: r = ballot == 0 || ballot == e.act; break;
+    }
+    if (in.op == Opcode::VOTEU) {
+      if (e.act) {
+        e.setDst(ops[0], 0, ballot);
+        e.setDst(ops[1], 0, r);
+      }
+      return true;
+    }
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      e.setDst(ops[0], l, ballot);
+      e.setDst(ops[1], l, r);
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace optxas::sim::sasssim
