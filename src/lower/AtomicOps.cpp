@@ -1,0 +1,202 @@
+// Atomics and reductions (atom, red) on global, generic and shared memory:
+//   global  ATOMG.E.op{.type}.STRONG.scope PT, d, desc, [Rpair.64 + off], b
+//           ATOMG.E.CAS{.64}.STRONG.scope   PT, d, [Rpair.64 + off], cmp, new   (no descriptor)
+//           REDG.E.op{.type}.STRONG.scope   desc, [a], b                        (red)
+//   generic ATOM.E / RED.E (same operands)
+//   shared  ATOMS.op{.type} d, [R + off], b   ATOMS.CAS d, [a], cmp, new   (red: d = RZ)
+// .acquire adds CCTL.IVALL after, .release MEMBAR.ALL.scope before (acq_rel both), as ptxas.
+#include "Emit.h"
+#include "Memory.h"
+#include "Passes.h"
+#include "Registry.h"
+
+namespace optxas::lower {
+
+using namespace sass;
+
+namespace {
+
+bool atomOpOf(ptx::Mod m, isa::AtomOp &out) {
+  switch (m) {
+  case ptx::Mod::Add: out = isa::AtomOp::ADD; return true;
+  case ptx::Mod::Min: out = isa::AtomOp::MIN; return true;
+  case ptx::Mod::Max: out = isa::AtomOp::MAX; return true;
+  case ptx::Mod::Inc: out = isa::AtomOp::INC; return true;
+  case ptx::Mod::Dec: out = isa::AtomOp::DEC; return true;
+  case ptx::Mod::And: out = isa::AtomOp::AND; return true;
+  case ptx::Mod::Or: out = isa::AtomOp::OR; return true;
+  case ptx::Mod::Xor: out = isa::AtomOp::XOR; return true;
+  case ptx::Mod::Exch: out = isa::AtomOp::EXCH; return true;
+  case ptx::Mod::Cas: out = isa::AtomOp::CAS; return true;
+  default: return false;
+  }
+}
+
+// The data type slot: 32-bit unsigned/bit types print nothing, .64 for 64-bit unsigned.
+bool atomTypeOf(ptx::Type t, isa::Modifiers &m) {
+  switch (t) {
+  case ptx::Type::U32:
+  case ptx::Type::B32: m.atomType = isa::AtomType::None; return true;
+  case ptx::Type::S32: m.atomType = isa::AtomType::S32; return true;
+  case ptx::Type::U64:
+  case ptx::Type::B64: m.atomType = isa::AtomType::U64; return true;
+  case ptx::Type::S64: m.atomType = isa::AtomType::S64; return true;
+  case ptx::Type::F32:
+    m.atomType = isa::AtomType::F32;
+    m.ftz = true;
+    m.round = isa::Round::RN;
+    return true;
+  case ptx::Type::F64:
+    m.atomType = isa::AtomType::F64;
+    m.round = isa::Round::RN;
+    return true;
+  case ptx::Type::F16x2:
+    m.atomType = isa::AtomType::F16x2;
+    m.round = isa::Round::RN;
+    return true;
+  case ptx::Type::BF16x2:
+    m.atomType = isa::AtomType::BF16x2;
+    m.round = isa::Round::RN;
+    return true;
+  default: return false;
+  }
+}
+
+isa::Scope scopeOf(ptx::Mod m) {
+  switch (m) {
+  case ptx::Mod::Cta: return isa::Scope::CTA;
+  case ptx::Mod::Sys: return isa::Scope::SYS;
+  default: return isa::Scope::GPU;
+  }
+}
+
+// Shared-memory atomics ATOMS lacks (f32/f64 add, 64-bit add/min/max/inc/dec), as ptxas does:
+//   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
+//         @!p BRA loop
+// (without the BSSY/BSYNC ptxas puts around it: the .sync instructions after it WARPSYNC anyway).
+bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, isa::AtomOp op, ptx::Type t,
+                   const Operand &v, const Operand &d) {
+  const unsigned words = LowerCtx::wordsOf(t);
+  const bool add = op == isa::AtomOp::ADD;
+  if (!(add && (t == ptx::Type::F32 || t == ptx::Type::F64)) && !(words == 2 && !ptx::isFloat(t)))
+    return cx.unsupported(std::string("atom.shared.") + std::string(ptx::typeName(t)) + " with this operation");
+  if (words == 2 && (op == isa::AtomOp::INC || op == isa::AtomOp::DEC))
+    return cx.unsupported("64-bit atom.shared.inc/dec");
+  Operand guard = cx.guard();
+  LowerCtx::GuardScope unguarded(cx, Operand{});
+  ori::BasicBlock *after = cx.fn().createBlock();
+  if (guard.kind == ori::OperandKind::Reg) {
+    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
+    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
+  }
+  ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.setBlock(loop);
+  Operand old = cx.tempOp(RegClass::R, words), nw = cx.tempOp(RegClass::R, words);
+  isa::Modifiers lm;
+  lm.memType = words == 2 ? isa::MemType::B64 : isa::MemType::None;
+  cx.emit(Opcode::LDS, {old}, {ma.addr}, lm);
+  if (t == ptx::Type::F32) {
+    cx.emit(Opcode::FADD, {nw}, {old, v}, {}, ori::DataType::F32);
+  } else if (t == ptx::Type::F64) {
+    cx.emit(Opcode::DADD, {nw}, {old, v}, {}, ori::DataType::F64);
+  } else if (add) {
+    Operand carry = cx.tempOp(RegClass::P);
+    iadd3co(cx, cx.word(nw, 0), carry, cx.word(old, 0), cx.word(v, 0));
+    iadd3x(cx, cx.word(nw, 1), cx.word(old, 1), cx.word(v, 1), RZ(), carry);
+  } else if (op == isa::AtomOp::MIN || op == isa::AtomOp::MAX) {
+    Operand p = cx.tempOp(RegClass::P);
+    Cmp c = op == isa::AtomOp::MIN ? Cmp::LT : Cmp::GT;
+    isetp(cx, p, c, true, cx.word(old, 0), cx.word(v, 0));
+    isetpEx(cx, p, c, !ptx::isSigned(t), cx.word(old, 1), cx.word(v, 1), BoolOp::AND, PT(), p);
+    sel(cx, cx.word(nw, 0), cx.word(old, 0), cx.word(v, 0), p);
+    sel(cx, cx.word(nw, 1), cx.word(old, 1), cx.word(v, 1), p);
+  } else {
+    return cx.unsupported("this 64-bit shared-memory atomic");
+  }
+  Operand ok = cx.tempOp();
+  isa::Modifiers cm;
+  cm.atom = isa::AtomOp::CAST_SPIN;
+  if (words == 2) cm.atomType = isa::AtomType::U64;
+  cx.emit(Opcode::ATOMS, {ok}, {ma.addr, old, nw}, cm);
+  Operand p = cx.tempOp(RegClass::P);
+  isetp(cx, p, Cmp::EQ, true, ok, imm(1));
+  ori::Instr *back = cx.emit(Opcode::BRA, {}, {Operand::label(loop)});
+  back->setGuard(Operand(p).setFlag(ori::OpNot));
+  cx.fn().moveBlockAfter(after, cx.block());
+  cx.setBlock(after);
+  if (d.kind == ori::OperandKind::Reg) cx.copy(d, old);
+  return true;
+}
+
+bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
+  const bool isRed = in.op == ptx::Opcode::Red;
+  const ptx::Type t = in.type();
+  const auto &ops = in.operands;
+  isa::Modifiers m;
+  if (!atomOpOf(in.atomOp(), m.atom)) return cx.unsupported(std::string(in.opcodeName()) + " operation");
+  if (!atomTypeOf(t, m)) return cx.unsupported(std::string(in.opcodeName()) + "." + std::string(ptx::typeName(t)));
+  if (in.vectorWidth() > 1) return cx.unsupported("vector atomics");
+  if (in.has(ptx::Mod::L2CacheHint)) return cx.unsupported("atomics with an L2 cache hint");
+  const bool isCas = m.atom == isa::AtomOp::CAS;
+  const unsigned words = LowerCtx::wordsOf(t);
+  const unsigned addrIdx = isRed ? 0 : 1;
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[addrIdx], in.space(), ma)) return false;
+  auto value = [&](unsigned i) { return words == 2 ? cx.srcWide(ops[i], t, 2) : cx.srcReg(ops[i], t); };
+  Operand b = value(addrIdx + 1);
+  Operand c = isCas ? value(addrIdx + 2) : Operand{};
+  Operand d = isRed ? RZ() : (words == 2 ? cx.dstWide(ops[0], t, 2) : cx.dst(ops[0], t));
+  // A result written before the address/operands are read is not possible (one instruction),
+  // but d may alias b/c of the same instruction, which SASS allows.
+
+  if (ma.unit == MemUnit::Shared) {
+    const bool native = !ptx::isFloat(t) && (words == 1 || isCas || m.atom == isa::AtomOp::EXCH ||
+                                            m.atom == isa::AtomOp::AND || m.atom == isa::AtomOp::OR ||
+                                            m.atom == isa::AtomOp::XOR);
+    if (!native) return sharedCasLoop(cx, in, ma, m.atom, t, b, d);
+    isa::Modifiers ms;
+    ms.atom = m.atom;
+    ms.atomType = m.atomType;
+    if (isCas) cx.emit(Opcode::ATOMS, {d}, {ma.addr, b, c}, ms);
+    else cx.emit(Opcode::ATOMS, {d}, {ma.addr, b}, ms);
+    return true;
+  }
+  if (ma.unit != MemUnit::Global && ma.unit != MemUnit::Generic)
+    return cx.unsupported(std::string(in.opcodeName()) + " in this state space");
+
+  m.wide = true;
+  m.order = isa::MemOrder::RELAXED;   // .STRONG
+  m.scope = scopeOf(in.scope());
+  ptx::Mod sem = in.semantics();
+  const bool release = sem == ptx::Mod::Release || sem == ptx::Mod::AcqRel;
+  const bool acquire = sem == ptx::Mod::Acquire || sem == ptx::Mod::AcqRel;
+  if (release) {
+    isa::Modifiers f;
+    f.fence = isa::FenceMode::ALL;
+    f.scope = m.scope;
+    cx.emit(Opcode::MEMBAR, {}, {}, f);
+  }
+  const bool global = ma.unit == MemUnit::Global;
+  if (isRed && !isCas) {
+    cx.emit(global ? Opcode::REDG : Opcode::RED, {}, {cx.memDescriptor(), ma.addr, b}, m);
+  } else if (isCas) {
+    cx.emit(global ? Opcode::ATOMG : Opcode::ATOM, {PT(), d}, {ma.addr, b, c}, m);
+  } else {
+    cx.emit(global ? Opcode::ATOMG : Opcode::ATOM, {PT(), d}, {cx.memDescriptor(), ma.addr, b}, m);
+  }
+  if (acquire && m.scope != isa::Scope::CTA) {
+    isa::Modifiers f;
+    f.cctl = isa::CctlOp::IVALL;
+    cx.emit(Opcode::CCTL, {}, {}, f);
+  }
+  return true;
+}
+
+} // namespace
+
+void registerAtomicOps(Registry &r) {
+  r.add(ptx::Opcode::Atom, lowerAtom);
+  r.add(ptx::Opcode::Red, lowerAtom);
+}
+
+} // namespace optxas::lower

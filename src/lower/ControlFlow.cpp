@@ -1,0 +1,83 @@
+// Control flow: bra, ret, exit, trap, brkpt (calls are in Calls.cpp).
+#include "Passes.h"
+#include "Registry.h"
+
+namespace optxas::lower {
+
+void emitReturn(LowerCtx &cx) {
+  if (cx.isKernel()) {
+    cx.emit(Opcode::EXIT, {}, {});
+    return;
+  }
+  // RET reads the result registers (precolored R4..), so they are live up to it.
+  std::vector<Operand> uses;
+  for (const LowerCtx::ResultReg &r : cx.funcResults()) {
+    VRegId pre = cx.fn().newVReg(RegClass::R, r.words, 1);
+    cx.fn().vreg(pre).phys = static_cast<int32_t>(r.phys);
+    for (unsigned w = 0; w < r.words && w < r.home->words.size(); ++w)
+      cx.emit(Opcode::PSEUDO_COPY, {r.words == 1 ? cx.whole(pre) : cx.part(pre, w)}, {cx.whole(r.home->words[w])});
+    uses.push_back(cx.whole(pre));
+  }
+  ori::Instr *ret = cx.emit(Opcode::RET, {}, {});
+  for (const Operand &u : uses) ret->addUse(u);
+}
+
+namespace {
+
+bool lowerBra(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Operand &t = in.operands[0];
+  if (t.kind != ptx::OperandKind::Symbol || !t.sym || t.sym->kind != ptx::DeclKind::Label)
+    return cx.unsupported("bra to a non-label target");
+  ori::Instr *bra = cx.emit(Opcode::BRA, {}, {Operand::label(cx.blockOf(static_cast<const ptx::Label *>(t.sym)))});
+  if (in.has(ptx::Mod::Uni)) cx.markUniformBranch(bra);
+  return true;
+}
+
+// brx.idx index, tlist: `BRX index, L0, L1, ...` jumps to L[index]. The back end builds the
+// jump table ptxas uses (32-bit targets in constant bank 2: LDC c[0x2][index * 4], sign-extended,
+// BRX Rpair offset); every target is a successor of the block.
+bool lowerBrx(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() < 2 || ops[1].kind != ptx::OperandKind::Symbol || !ops[1].sym ||
+      ops[1].sym->kind != ptx::DeclKind::Label)
+    return cx.error("brx.idx needs a .branchtargets label");
+  const auto *tl = static_cast<const ptx::Label *>(ops[1].sym);
+  if (tl->labelKind != ptx::LabelKind::BranchTargets || tl->branchTargets.empty())
+    return cx.error("brx.idx needs a .branchtargets list");
+  Operand idx = cx.srcReg(ops[0], ptx::Type::U32);
+  std::vector<Operand> targets;
+  for (const ptx::Label *l : tl->branchTargets) targets.push_back(Operand::label(cx.blockOf(l)));
+  ori::Instr *brx = cx.emit(Opcode::BRX, {}, {idx});
+  for (const Operand &t : targets) brx->addUse(t);
+  return true;
+}
+
+bool lowerRet(LowerCtx &cx, const ptx::Instruction &) {
+  emitReturn(cx);
+  return true;
+}
+
+bool lowerExit(LowerCtx &cx, const ptx::Instruction &) {
+  cx.emit(Opcode::EXIT, {}, {});
+  return true;
+}
+
+bool lowerTrap(LowerCtx &cx, const ptx::Instruction &) {
+  // BPT.TRAP 0x1 (BPT is a terminator: the block ends here).
+  isa::Modifiers m;
+  m.bpt = isa::BptMode::TRAP;
+  cx.emit(Opcode::BPT, {}, {Operand::imm(1)}, m);
+  return true;
+}
+
+} // namespace
+
+void registerControlFlow(Registry &r) {
+  r.add(ptx::Opcode::Bra, lowerBra);
+  r.add(ptx::Opcode::Brx, lowerBrx);
+  r.add(ptx::Opcode::Ret, lowerRet);
+  r.add(ptx::Opcode::Exit, lowerExit);
+  r.add(ptx::Opcode::Trap, lowerTrap);
+}
+
+} // namespace optxas::lower

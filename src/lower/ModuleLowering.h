@@ -1,0 +1,62 @@
+// Program-wide state of lowering: the ori::Module being built, the module symbols of PTX
+// variables and functions, and the calling-convention layout of every .func (callers need the
+// callee's parameter registers before the callee is lowered).
+#pragma once
+
+#include <unordered_map>
+#include <vector>
+
+#include "optxas/lower/Lower.h"
+#include "optxas/ori/Module.h"
+#include "optxas/ptx/AST.h"
+
+namespace optxas::lower {
+
+// How a .func receives its parameters and returns its results (docs/abi.md).
+struct CallLayout {
+  struct Slot {
+    const ptx::Variable *var = nullptr;
+    uint32_t firstReg = 0;     // first physical register (R4 = 4)
+    uint32_t words = 0;        // 32-bit words
+    bool onStack = false;      // passed in the caller's frame at [R1 + stackOffset]
+    uint32_t stackOffset = 0;
+  };
+  std::vector<Slot> params, results;
+  uint32_t stackBytes = 0;           // size of the stack-argument area
+  bool resultsInRegisters = true;    // false: a result the convention cannot return yet
+};
+
+class ModuleLowering {
+public:
+  ModuleLowering(const LowerOptions &opts, DiagEngine &diags, ori::Module &m)
+      : opts_(opts), diags_(diags), m_(m) {}
+
+  const LowerOptions &options() const { return opts_; }
+  DiagEngine &diags() { return diags_; }
+  ori::Module &module() { return m_; }
+
+  // Creates the symbols of module-scope variables and the functions of one PTX module.
+  bool declareModule(const ptx::Module &pm);
+  // Lowers every function definition of one PTX module.
+  bool lowerFunctions(const ptx::Module &pm);
+
+  // Symbol index of a variable/function, creating the symbol of a function-scope .shared/.const
+  // variable on first use; -1 if it has none.
+  int symbolOf(const ptx::Decl *d);
+  // The calling convention of a .func (computed on first use), or of a call prototype.
+  const CallLayout &callLayout(const ptx::Function *f);
+  static CallLayout layoutOf(std::span<ptx::Variable *const> params, std::span<ptx::Variable *const> results);
+
+private:
+  int addVariableSymbol(const ptx::Variable *v);
+  bool fillInitializer(const ptx::Variable *v, int symIndex);
+
+  const LowerOptions &opts_;
+  DiagEngine &diags_;
+  ori::Module &m_;
+  std::unordered_map<const ptx::Decl *, int> symbols_;
+  std::unordered_map<std::string_view, int> symbolsByName_;
+  std::unordered_map<const ptx::Function *, CallLayout> layouts_;
+};
+
+} // namespace optxas::lower

@@ -1,0 +1,169 @@
+// PTX special registers: S2R / CS2R of a hardware special register, or a load from the driver's
+// constant bank 0 (launch dimensions and sizes), as ptxas 13.0 reads each of them on sm_90.
+#include "Passes.h"
+
+namespace optxas::lower {
+
+namespace {
+
+using ori::SpecialReg;
+using ptx::SReg;
+
+enum class How : uint8_t {
+  S2R,         // S2R Rd, SR_x
+  CS2R32,      // CS2R.32 Rd, SR_x (clock-like counters)
+  CS2R64,      // CS2R Rd(pair), SR_x
+  CBank,       // LDC Rd, c[0x0][offset]   (LDC.64 for 64-bit registers)
+  Field,       // S2R then extract `bits` bits at `shift` (%warpid, %nwarpid)
+  Special,     // a short sequence, see readComposite()
+};
+
+struct SRegInfo {
+  How how;
+  SpecialReg sr[3];     // per component x, y, z (scalars use [0])
+  uint32_t offset[3];   // CBank: per component
+  uint8_t shift = 0, bits = 0;
+};
+
+// Returns false if the register is not handled.
+bool lookup(SReg r, SRegInfo &out) {
+  using S = SpecialReg;
+  switch (r) {
+  case SReg::Tid: out = {How::S2R, {S::TID_X, S::TID_Y, S::TID_Z}, {}}; return true;
+  case SReg::Ctaid: out = {How::S2R, {S::CTAID_X, S::CTAID_Y, S::CTAID_Z}, {}}; return true;
+  case SReg::Ntid: out = {How::CBank, {}, {0x0, 0x4, 0x8}}; return true;
+  case SReg::Nctaid: out = {How::CBank, {}, {0xc, 0x10, 0x14}}; return true;
+  case SReg::Laneid: out = {How::S2R, {S::LANEID}, {}}; return true;
+  case SReg::Warpid: out = {How::Field, {S::VIRTID}, {}, 8, 7}; return true;
+  case SReg::Nwarpid: out = {How::Field, {S::VIRTCFG}, {}, 8, 8}; return true;
+  case SReg::Smid: out = {How::S2R, {S::VIRTUALSMID}, {}}; return true;
+  case SReg::Nsmid: out = {How::CBank, {}, {0x10c}}; return true;
+  case SReg::Gridid: out = {How::CBank, {}, {0x30}}; return true;
+  case SReg::LanemaskEq: out = {How::S2R, {S::EQMASK}, {}}; return true;
+  case SReg::LanemaskLt: out = {How::S2R, {S::LTMASK}, {}}; return true;
+  case SReg::LanemaskLe: out = {How::S2R, {S::LEMASK}, {}}; return true;
+  case SReg::LanemaskGt: out = {How::S2R, {S::GTMASK}, {}}; return true;
+  case SReg::LanemaskGe: out = {How::S2R, {S::GEMASK}, {}}; return true;
+  case SReg::Clock: out = {How::CS2R32, {S::CLOCKLO}, {}}; return true;
+  case SReg::ClockHi: out = {How::CS2R32, {S::CLOCKHI}, {}}; return true;
+  case SReg::Clock64: out = {How::CS2R64, {S::CLOCKLO}, {}}; return true;
+  case SReg::Globaltimer: out = {How::CS2R64, {S::GLOBALTIMERLO}, {}}; return true;
+  case SReg::GlobaltimerLo: out = {How::CS2R32, {S::GLOBALTIMERLO}, {}}; return true;
+  case SReg::GlobaltimerHi: out = {How::CS2R32, {S::GLOBALTIMERHI}, {}}; return true;
+  case SReg::DynamicSmemSize: out = {How::CBank, {}, {0x2c}}; return true;
+  case SReg::ClusterCtarank: out = {How::S2R, {S::CGACTAID}, {}}; return true;
+  case SReg::ClusterNctaid: out = {How::CBank, {}, {0x144, 0x148, 0x14c}}; return true;
+  case SReg::Nclusterid: out = {How::CBank, {}, {0x15c, 0x160, 0x164}}; return true;
+  case SReg::ClusterNctarank: out = {How::CBank, {}, {0x188}}; return true;
+  case SReg::ReservedSmemOffsetEnd: out = {How::CBank, {}, {0x68}}; return true;
+  case SReg::ReservedSmemOffset1: out = {How::CBank, {}, {0x6c}}; return true;
+  case SReg::ReservedSmemOffsetBegin:
+  case SReg::ReservedSmemOffset0:
+  case SReg::ReservedSmemOffsetCap:
+    out = {How::Special, {}, {}};
+    return true;
+  case SReg::TotalSmemSize:
+  case SReg::AggrSmemSize:
+  case SReg::Clusterid:
+  case SReg::ClusterCtaid:
+    out = {How::Special, {}, {}};
+    return true;
+  default:
+    break;
+  }
+  if (r >= SReg::Envreg0 && r <= SReg::Envreg31) {
+    out = {How::CBank, {}, {0x40 + 4 * (static_cast<uint32_t>(r) - static_cast<uint32_t>(SReg::Envreg0))}};
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
+  SRegInfo info;
+  if (!lookup(o.sreg, info)) {
+    cx.unsupported(std::string("special register ") + std::string(ptx::sregName(o.sreg)));
+    return Operand::zero();
+  }
+  int c = o.componentIndex();
+  unsigned comp = c < 0 ? 0 : static_cast<unsigned>(c);
+  if (comp > 2) comp = 0;
+  bool wide = ptx::typeBits(ptx::sregType(o.sreg)) == 64;
+  switch (info.how) {
+  case How::S2R: {
+    Operand d = cx.tempOp();
+    cx.emit(Opcode::S2R, {d}, {Operand::sreg(info.sr[comp])});
+    return d;
+  }
+  case How::CS2R32: {
+    Operand d = cx.tempOp();   // CS2R.32: a one-word destination
+    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])});
+    return d;
+  }
+  case How::CS2R64: {
+    Operand d = cx.tempOp(RegClass::R, 2);
+    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])});
+    return d;
+  }
+  case How::CBank: {
+    Operand d = cx.tempOp(RegClass::R, wide ? 2 : 1);
+    isa::Modifiers m;
+    if (wide) m.memType = isa::MemType::B64;
+    cx.emit(Opcode::LDC, {d}, {Operand::cbank(0, info.offset[comp])}, m);
+    return d;
+  }
+  case How::Field: {
+    // S2R t, SR; SHF.R.U32.HI t, RZ, shift, t; SGXT.U32 d, t, bits
+    Operand t = cx.tempOp(), u = cx.tempOp(), d = cx.tempOp();
+    cx.emit(Opcode::S2R, {t}, {Operand::sreg(info.sr[0])});
+    isa::Modifiers sh;
+    sh.shift = isa::ShiftDir::R;
+    sh.intType = isa::IntType::U32;
+    sh.variant = isa::Variant::HI;
+    cx.emit(Opcode::SHF, {u}, {Operand::zero(), Operand::imm(info.shift), t}, sh);
+    isa::Modifiers sx;
+    sx.intType = isa::IntType::U32;
+    cx.emit(Opcode::SGXT, {d}, {u, Operand::imm(info.bits)}, sx);
+    return d;
+  }
+  case How::Special:
+    break;
+  }
+  // The composite registers.
+  switch (o.sreg) {
+  case SReg::TotalSmemSize: {
+    // SR_SMEMSZ - c[0x0][0x114] (the reserved part)
+    Operand sz = cx.tempOp(), res = cx.tempOp(), d = cx.tempOp();
+    cx.emit(Opcode::S2R, {sz}, {Operand::sreg(SpecialReg::SMEMSZ)});
+    cx.emit(Opcode::LDC, {res}, {Operand::cbank(0, 0x114)});
+    cx.emit(Opcode::IADD3, {d}, {Operand(res).setFlag(ori::OpNeg), sz, Operand::zero()});
+    return d;
+  }
+  case SReg::AggrSmemSize: {
+    // min(c[0x0][0x13c], SR_SMEMSZ)
+    Operand sz = cx.tempOp(), lim = cx.tempOp(), d = cx.tempOp();
+    cx.emit(Opcode::S2R, {sz}, {Operand::sreg(SpecialReg::SMEMSZ)});
+    cx.emit(Opcode::LDC, {lim}, {Operand::cbank(0, 0x13c)});
+    isa::Modifiers m;
+    m.intType = isa::IntType::U32;
+    cx.emit(Opcode::VIMNMX, {d}, {lim, sz, Operand::truePred()}, m);
+    return d;
+  }
+  case SReg::ReservedSmemOffsetBegin:
+  case SReg::ReservedSmemOffset0:
+  case SReg::ReservedSmemOffsetCap: {
+    // Constants on sm_90: the reserved area is the first 1 KB of shared memory.
+    Operand d = cx.tempOp();
+    cx.emit(Opcode::MOV, {d}, {o.sreg == SReg::ReservedSmemOffsetCap ? Operand::imm(0x400) : Operand::zero()});
+    return d;
+  }
+  default:
+    break;
+  }
+  // %clusterid / %cluster_ctaid need a float reciprocal sequence (I2FP/FMUL/F2I) in ptxas.
+  cx.unsupported(std::string("special register ") + std::string(ptx::sregName(o.sreg)));
+  return Operand::zero();
+}
+
+} // namespace optxas::lower
