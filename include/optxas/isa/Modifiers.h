@@ -104,6 +104,7 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(ShiftDir, shift)                                                                              \
   X(Variant, variant)                                                                             \
   X(bool, ftz)                /* flush subnormals to zero */                                      \
+  X(bool, fmz)                /* .FMZ: multiplication treats denormals/infinity*0 as zero */       \
   X(bool, sat)                /* saturate */                                                      \
   X(bool, ex)                 /* extended (carry-in / chained compare: .X / .EX) */               \
   X(bool, wide)               /* 64-bit address (LDG.E ... [R.64]) */                             \

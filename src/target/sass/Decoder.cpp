@@ -39,7 +39,7 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
   if (e.absBit >= 0)
     o.absolute = getField(w, bits(e.absBit, 1));
   if (e.selField.valid()) {
-    uint64_t raw = getField(w, e.selField);
+    uint64_t raw = getField(w, e.selField) | getField(w, e.selFieldHi) << e.selField.width;
     const ModValue *v = nullptr;
     for (const ModValue &mv : e.selMap)
       if (mv.raw == raw) {
@@ -173,7 +173,7 @@ bool decodeWith(const Form &f, const Word &w, Inst &in, std::string &err) {
     if (!e.field.valid()) {
       v = e.values.empty() ? nullptr : &e.values[0];
     } else {
-      uint64_t raw = getField(w, e.field);
+      uint64_t raw = getElemRaw(w, e);
       for (const ModValue &mv : e.values)
         if (mv.raw == raw) {
           v = &mv;

@@ -40,6 +40,7 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
     for (const ModValue &v : e.selMap)
       if (v.value == static_cast<uint8_t>(o.sel)) {
         setField(w, e.selField, v.raw);
+        setField(w, e.selFieldHi, v.raw >> e.selField.width);
         break;
       }
   switch (e.type) {
@@ -164,7 +165,7 @@ EncodeResult encode(const Inst &in, Target target) {
         setElemRaw(w, e, isa::getSlot(in.mods, e.slot));
       } else {
         const ModValue *v = modValueFor(e, in.mods);
-        setField(w, e.field, v->raw);
+        setElemRaw(w, e, v->raw);
       }
     }
   }

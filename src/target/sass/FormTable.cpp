@@ -123,6 +123,7 @@ void FormTable::finalize() {
       orBit(cov, e.absBit);
       orBit(cov, e.notBit);
       orField(cov, e.selField);
+      orField(cov, e.selFieldHi);
       if (e.reuse >= 0)
         orBit(cov, 122 + e.reuse);
       if (e.kind == ElemKind::Opd && e.type == OpdType::Mem) {
@@ -316,6 +317,8 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
     return "operand cannot be inverted (~)";
   if (o.reuse && e.reuse < 0)
     return "operand has no reuse slot";
+  if (o.sel == SubSel::H0_H1 && (o.negate || o.absolute))
+    return ".H0_NH1 cannot be combined with -/|| (nvdisasm drops it)";
   if (o.sel != SubSel::None || e.selField.valid()) {
     bool ok = false;
     for (const ModValue &v : e.selMap)

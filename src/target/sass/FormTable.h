@@ -70,6 +70,7 @@ enum class ImmFmt : uint8_t {
   F32,      // FADD's 32-bit float immediates (nvdisasm float syntax)
   F64Hi,    // DADD-style: the field is the high 32 bits of a double
   F16x2,    // HADD2-style: two halves, printed "a, b"
+  H1,       // one half in the low 16 bits (f16, or bf16 for .BF16 forms)
   Dec,      // plain decimal (rare)
 };
 
@@ -114,6 +115,7 @@ struct Elem {
   bool spaceSep = false;     // printed after a space instead of ", " (RET R20 0x..)
   uint8_t xorMask = 0;       // register field stored XOR this value (LDG's trailing predicate)
   Field selField;            // sub-register selection field (swizzle / byte select)
+  Field selFieldHi;          // its high part, if split (HFMA2's .H0_NH1 bit)
   ModMap selMap;             // raw -> SubSel value and spelling (".H0_H0")
   int8_t reuse = -1;         // reuse slot 0..3 (bit 122 + slot)
   uint8_t group = 0;         // nonzero: optional; nvdisasm hides it when it holds `dflt`

@@ -411,10 +411,35 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
     if (e.fmt == ImmFmt::F16x2) {
       if (ti >= toks.size())
         return false;
-      auto lo = parseF16(s), hi = parseF16(toks[ti++]);
+      std::string_view s2 = toks[ti++];
+      std::optional<uint16_t> hi, lo;
+      if (mods.floatType == isa::FloatType::BF16x2) {
+        auto h = parseF32(s), l = parseF32(s2);
+        if (h && !(*h & 0xffff))
+          hi = static_cast<uint16_t>(*h >> 16);
+        if (l && !(*l & 0xffff))
+          lo = static_cast<uint16_t>(*l >> 16);
+      } else {
+        hi = parseF16(s);
+        lo = parseF16(s2);
+      }
       if (!lo || !hi)
         return false;
       o.imm = static_cast<int64_t>(*lo | (uint32_t(*hi) << 16));
+      return true;
+    }
+    if (e.fmt == ImmFmt::H1) {
+      std::optional<uint16_t> h;
+      if (mods.floatType == isa::FloatType::BF16) {
+        auto f = parseF32(s);
+        if (f && !(*f & 0xffff))
+          h = static_cast<uint16_t>(*f >> 16);
+      } else {
+        h = parseF16(s);
+      }
+      if (!h)
+        return false;
+      o.imm = *h;
       return true;
     }
     if (e.fmt == ImmFmt::F64Hi) {

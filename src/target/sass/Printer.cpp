@@ -147,7 +147,7 @@ std::string cbankText(const Operand &o, const Elem &e) {
   return s + "]";
 }
 
-std::string immText(const Elem &e, const Operand &o) {
+std::string immText(const Elem &e, const Operand &o, const Inst &in) {
   uint64_t raw = static_cast<uint64_t>(o.imm);
   switch (e.fmt) {
   case ImmFmt::Hex: {
@@ -159,8 +159,15 @@ std::string immText(const Elem &e, const Operand &o) {
   case ImmFmt::SHex: return fmt::shex(o.imm);
   case ImmFmt::F32: return fmt::f32(static_cast<uint32_t>(raw));
   case ImmFmt::F64Hi: return fmt::f64(raw << 32);
-  case ImmFmt::F16x2:
-    return fmt::f16(static_cast<uint16_t>(raw)) + ", " + fmt::f16(static_cast<uint16_t>(raw >> 16));
+  case ImmFmt::F16x2: {
+    // Two halves, high first; bf16 halves when the instruction works on .BF16_V2.
+    bool bf = in.mods.floatType == isa::FloatType::BF16x2;
+    auto half = [&](uint16_t h) { return bf ? fmt::f32(uint32_t(h) << 16) : fmt::f16(h); };
+    return half(static_cast<uint16_t>(raw >> 16)) + ", " + half(static_cast<uint16_t>(raw));
+  }
+  case ImmFmt::H1:
+    return in.mods.floatType == isa::FloatType::BF16 ? fmt::f32(uint32_t(raw & 0xffff) << 16)
+                                                      : fmt::f16(static_cast<uint16_t>(raw));
   case ImmFmt::Dec: return std::to_string(o.imm);
   }
   return "";
@@ -184,7 +191,7 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
   }
   case OpdType::BarReg: return "B" + std::to_string(o.reg);
   case OpdType::Imm:
-  case OpdType::FImm: return decorate(e, o, immText(e, o), showReuse);
+  case OpdType::FImm: return decorate(e, o, immText(e, o, in), showReuse);
   case OpdType::CBank: return decorate(e, o, cbankText(o, e), showReuse);
   case OpdType::Mem: return memText(o, e);
   case OpdType::Target:

@@ -147,6 +147,8 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
   if (e.selField.valid()) {
     std::vector<const ModValue *> vs = canonicalValues(e.selMap);
     o.sel = static_cast<SubSel>(vs[g.below(static_cast<unsigned>(vs.size()))]->value);
+    if (o.sel == SubSel::H0_H1)
+      o.negate = o.absolute = false;
   }
   return o;
 }

@@ -29,6 +29,10 @@ struct E : Elem {
   // Optional operand (run `g`), hidden by nvdisasm when it holds `d` at the end of its run.
   E &opt(int g, Operand d) { group = static_cast<uint8_t>(g); dflt = d; return *this; }
   E &sel(Field f, ModMap m) { selField = f; selMap = std::move(m); return *this; }
+  E &sel(Field f, Field hi, ModMap m) {
+    selFieldHi = hi;
+    return sel(f, std::move(m));
+  }
   E &fmtAs(ImmFmt f) { fmt = f; return *this; }
   E &xored(int m) { xorMask = static_cast<uint8_t>(m); return *this; }
   E &spaced() { spaceSep = true; return *this; }
@@ -139,6 +143,10 @@ inline Operand notUpt() { return Operand::up(PT, true); }
 // Placeholders for the variable sources of ALU forms; `fm` is the immediate spelling.
 E srcB(ImmFmt fm = ImmFmt::Hex);
 E srcC(ImmFmt fm = ImmFmt::Hex);
+// The second source of "c-style" two-source ops (FADD, HADD2, DSETP, HSETP2, HSET2): always in
+// the 32..63 slot, with layouts RR (register), RI (immediate), RC (c[][]), RU (UR).
+E src2(ImmFmt fm = ImmFmt::Hex);
+inline const std::vector<unsigned> kCSources = {1, 2, 3, 7};
 
 // Operand-source layouts of ALU forms (value of bits 9..11).
 enum Layout : unsigned {
@@ -169,6 +177,17 @@ public:
   void fix(Field f, uint64_t value);
   void fixLast(Field f, uint64_t value);
   void uniformGuard();
+  // Uniform-datapath mode: alu() builds the uniform twin of each form (opcode and register
+  // files from `twins`, UR/UP instead of R/P, no reuse, bit 91 set, register/immediate
+  // layouts only); forms of opcodes without a twin are skipped.
+  struct UniformTwin {
+    Op op, uop;
+    unsigned opcode9;
+  };
+  void setUniform(const std::vector<UniformTwin> *twins) { twins_ = twins; }
+  size_t size() const { return t_.forms().size(); }
+  bool uniform() const { return twins_ != nullptr; }
+  Form &formAt(size_t i) { return t_.formAt(i); }
   // Scoreboard restrictions of the last forms: branches take none, stores no write scoreboard.
   void noScoreboards() { scoreboards(false, false); }
   void noWriteScoreboard() { scoreboards(false, true); }
@@ -179,6 +198,7 @@ public:
 private:
   FormTable &t_;
   size_t lastBegin_ = 0;
+  const std::vector<UniformTwin> *twins_ = nullptr;
 };
 
 } // namespace optxas::sass::tbl::dsl

@@ -56,25 +56,45 @@ void addImad(Builder &b) {
   };
   for (Kind k : {Kind{0x024, Variant::None, "", 1}, Kind{0x025, Variant::WIDE, ".WIDE", 2},
                  Kind{0x027, Variant::HI, ".HI", 1}}) {
+    if (b.uniform() && k.v == Variant::HI)
+      continue; // (no UIMAD.HI)
     const std::vector<unsigned> layouts =
         k.v == Variant::None ? kAllSources : std::vector<unsigned>{RR, RC, IR, CR, UR_, RU};
-    // IMAD{.WIDE|.HI}{.U32} Rd, Ra, b, [-]c
-    b.alu(Op::IMAD, k.opc, layouts,
-          {fixed(S::variant, static_cast<uint8_t>(k.v), k.text), u32Bit(),
-           R(16).def().w(k.width), R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1),
-           srcC(ImmFmt::SHex).neg(75).reuse(2).w(k.width)},
-          imadAlias, {".MOV", ".IADD", ".SHL"});
+    // IMAD{.WIDE|.HI}{.U32} Rd, [Pcarry,] Ra, b, [-]c   (.WIDE/.HI may write a carry-out)
+    std::vector<E> el = {fixed(S::variant, static_cast<uint8_t>(k.v), k.text), u32Bit(),
+                         R(16).def().w(k.width)};
+    if (k.v != Variant::None)
+      el.push_back(P(81).def().opt(1, pt()));
+    el.push_back(R(24).reuse(0));
+    el.push_back(srcB(ImmFmt::SHex).reuse(1));
+    el.push_back(srcC(ImmFmt::SHex).neg(75).reuse(2).w(k.width));
+    b.alu(Op::IMAD, k.opc, layouts, el, imadAlias, {".MOV", ".IADD", ".SHL"});
     b.fix(bits(74, 1), 0);
-    b.fix(bits(81, 3), 7);
+    if (k.v == Variant::None)
+      b.fix(bits(81, 3), 7);
     b.fix(bits(87, 4), 0xf);
-    // IMAD{..}.X Rd, Ra, b, [~]c, Pcarry
-    b.alu(Op::IMAD, k.opc, layouts,
-          {fixed(S::variant, static_cast<uint8_t>(k.v), k.text), u32Bit(), fixed(S::ex, 1, ".X"),
-           R(16).def().w(k.width), R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1),
-           srcC(ImmFmt::SHex).inv(75).reuse(2).w(k.width), P(87).inv(90)});
+    // IMAD{..}.X Rd, [Pcarry,] Ra, b, [~]c, Pcarry-in
+    std::vector<E> ex = {fixed(S::variant, static_cast<uint8_t>(k.v), k.text), u32Bit(),
+                         fixed(S::ex, 1, ".X"), R(16).def().w(k.width)};
+    if (k.v != Variant::None)
+      ex.push_back(P(81).def().opt(1, pt()));
+    ex.push_back(R(24).reuse(0));
+    ex.push_back(srcB(ImmFmt::SHex).reuse(1));
+    ex.push_back(srcC(ImmFmt::SHex).inv(75).reuse(2).w(k.width));
+    ex.push_back(P(87).inv(90));
+    b.alu(Op::IMAD, k.opc, layouts, ex);
     b.fix(bits(74, 1), 1);
-    b.fix(bits(81, 3), 7);
+    if (k.v == Variant::None)
+      b.fix(bits(81, 3), 7);
   }
+}
+
+// UIMAD{.WIDE|.HI}: the IMAD table with uniform twins per variant opcode.
+void addImad(Builder &b);
+void addImadUniform(Builder &b) {
+  // Builder twins key on the opcode only; IMAD's three variants differ in opcode bits, so the
+  // twin's opcode9 is derived from the form's (0x024 -> 0x0a4 ...) in addImad itself.
+  addImad(b);
 }
 
 void addIadd3(Builder &b) {
@@ -160,7 +180,7 @@ void addLogic(Builder &b) {
       if (kind == HiSx32)
         b.fix(bits(73, 1), 1);
       if (!hasC)
-        b.fix(bits(64, 8), 0xff);
+        b.fix(bits(64, 8), b.uniform() ? URZ : RZ);
       if (!x)
         b.fix(bits(87, 4), 0xf);
     }
@@ -249,6 +269,26 @@ void addIntegerForms(Builder &b) {
   addBitCounts(b);
   addMinMax(b);
   addPredicateLogic(b);
+}
+
+// The uniform-datapath twins of the integer forms (same fields; UR/UP registers; verified
+// with nvdisasm: UIADD3, UIMAD, ULEA, ULOP3, USHF, UMOV, USEL, UISETP, UPOPC, UFLO, UBREV,
+// USGXT, UBMSK).
+void addUniformIntegerForms(Builder &b) {
+  static const std::vector<Builder::UniformTwin> twins = {
+      {Op::IADD3, Op::UIADD3, 0x090}, {Op::IMAD, Op::UIMAD, 0}, {Op::LEA, Op::ULEA, 0x091},
+      {Op::LOP3, Op::ULOP3, 0x092},   {Op::SHF, Op::USHF, 0x099},
+      {Op::SEL, Op::USEL, 0x087},     {Op::ISETP, Op::UISETP, 0x08c},
+      {Op::POPC, Op::UPOPC, 0x0bf},   {Op::FLO, Op::UFLO, 0x0bd}, {Op::BREV, Op::UBREV, 0x0be},
+      {Op::SGXT, Op::USGXT, 0x09a},   {Op::BMSK, Op::UBMSK, 0x09b}};
+  b.setUniform(&twins);
+  addIadd3(b);
+  addImadUniform(b);
+  addIsetp(b);
+  addLogic(b);
+  addMoves(b);
+  addBitCounts(b);
+  b.setUniform(nullptr);
 }
 
 #undef V

@@ -109,6 +109,15 @@ void addGlobal(Builder &b) {
   b.fix(bits(72, 1), 1);
   b.fix(bits(76, 1), 0);
   b.fix(bits(90, 2), 0);
+  // ST.E [Ra(.64)+imm32], Rb  (no descriptor: offset 32..63, data at 64)
+  MemLayout stPlain;
+  stPlain.base = bits(24, 8);
+  stPlain.base64Bit = 90;
+  stPlain.offset = bits(32, 32);
+  b.form(Op::ST, 0x385,
+         {text(".E"), cacheHint(), size(), semantics(false), Mem(stPlain), data(64)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(91, 1), 0);
   // ST.E desc[URd][Ra(.64)+imm], Rb
   MemLayout stDesc = addr(64, U::DescIfBit, 76, true);
   b.form(Op::ST, 0x985,
@@ -127,6 +136,11 @@ void addSharedLocal(Builder &b) {
   sts.scale = bits(78, 2);
   b.form(Op::STS, 0x988, {size(), Mem(sts), data(32)});
   b.fix(bits(91, 1), 1);
+  // STS{.size} [Ra{.Xn}+imm], Rb   (no uniform register: a separate opcode)
+  MemLayout sts32 = addr(64, U::None, -1, false);
+  sts32.ur = Field{};
+  sts32.scale = bits(78, 2);
+  b.form(Op::STS, 0x388, {size(), Mem(sts32), data(32)});
   // LDL{.cache}{.size} Rd, [Ra+URb+imm]
   b.form(Op::LDL, 0x983, {cacheHint(), size(), data(16).def(), Mem(addr(32, U::AddIfBit, 91, false))});
   // STL{.cache}{.size} [Ra+imm], Rb  (no uniform-register form)

@@ -14,6 +14,7 @@ using namespace tbl::dsl;
 const FormTable &table();
 
 void addIntegerForms(Builder &b);
+void addUniformIntegerForms(Builder &b);
 void addFloatForms(Builder &b);
 void addDoubleHalfForms(Builder &b);
 void addConversionForms(Builder &b);

@@ -64,6 +64,11 @@ TEST(KnownEncodings, BuildInstructionsDirectly) {
   ASSERT_TRUE(e) << e.error;
   DecodeResult d = decode(e.bits);
   ASSERT_TRUE(d);
+  // Decode lists the hidden operands too (here IMAD.WIDE's carry-out PT); canonicalize adds
+  // them to a hand-built Inst.
+  EXPECT_NE(d.inst, in);
+  ASSERT_TRUE(canonicalize(in));
+  EXPECT_EQ(in.ops.size(), 5u);
   EXPECT_EQ(d.inst, in);
 }
 

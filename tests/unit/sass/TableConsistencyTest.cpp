@@ -10,6 +10,22 @@ using namespace optxas::sass::tbl;
 
 namespace {
 int popcount(const Word &w) { return __builtin_popcountll(w[0]) + __builtin_popcountll(w[1]); }
+// Two forms are told apart by a modifier field they share whose raw values do not overlap.
+bool disjointByField(const Form &a, const Form &b) {
+  for (const Elem &x : a.elems)
+    for (const Elem &y : b.elems) {
+      if (x.kind != ElemKind::Mod || y.kind != ElemKind::Mod || !x.field.valid() ||
+          x.field.pos != y.field.pos || x.field.width != y.field.width)
+        continue;
+      bool overlap = false;
+      for (const ModValue &u : x.values)
+        for (const ModValue &v : y.values)
+          overlap |= u.raw == v.raw;
+      if (!overlap)
+        return true;
+    }
+  return false;
+}
 bool compatible(const Form &a, const Form &b) {
   for (int i = 0; i < 2; ++i)
     if ((a.fixedBits[i] ^ b.fixedBits[i]) & a.fixedMask[i] & b.fixedMask[i])
@@ -44,13 +60,15 @@ TEST(FormTable, FixedBitsDoNotOverlapFields) {
 }
 
 TEST(FormTable, OverlappingFormsAreStrictlyOrdered) {
-  // Two forms a word could match must differ in specificity, so the decoder (which tries the
-  // form with more fixed bits first) is never left to guess.
+  // Two forms a word could match must differ in specificity (the decoder tries the form with
+  // more fixed bits first) or in the values of a shared modifier field, so that the decoder is
+  // never left to guess.
   const auto &forms = tableFor(Target::SM90)->forms();
   for (size_t i = 0; i < forms.size(); ++i)
     for (size_t j = i + 1; j < forms.size(); ++j) {
       const Form &a = forms[i], &b = forms[j];
-      if ((a.fixedBits[0] & 0xfff) != (b.fixedBits[0] & 0xfff) || !compatible(a, b))
+      if ((a.fixedBits[0] & 0xfff) != (b.fixedBits[0] & 0xfff) || !compatible(a, b) ||
+          disjointByField(a, b))
         continue;
       EXPECT_NE(popcount(a.fixedMask), popcount(b.fixedMask))
           << "ambiguous forms: " << a.syntax << " / " << b.syntax;
