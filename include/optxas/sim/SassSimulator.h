@@ -30,6 +30,8 @@ struct Hazard {
   enum class Kind : uint8_t {
     FixedLatency,  // read before the producer's fixed pipeline latency elapsed (stall too short)
     Scoreboard,    // read of a variable-latency result whose write scoreboard was not waited on
+    Unscored,      // read of a variable-latency result that has no write scoreboard, before the
+                   // latency bound ptxas relies on for such results
     WriteAfterRead,   // overwrote a source a variable-latency instruction may still be reading
     WriteAfterWrite,  // overwrote a register whose earlier variable-latency write is in flight
   };
@@ -54,6 +56,7 @@ struct SassSimOptions {
   size_t maxHazardReports = 32;   // hazards kept with details (all are counted)
   uint32_t quantum = 64;          // instructions a warp issues before the next warp's turn
   bool recordLatencies = false;   // collect observed producer->consumer distances
+  bool trace = false;             // print every issued instruction and its writes to stderr
 };
 
 // One observed fixed-latency dependence: the smallest issue distance the code left between a

@@ -71,7 +71,7 @@ DiffOutcome diffKernel(const ptx::Module &module, std::span<const uint8_t> cubin
       return out;
     }
     const Fault &rf = ref.result.fault, &sf = got.result.fault;
-    if (sf.kind == FaultKind::Unsupported && sim.hazardCount() == 0) {
+    if (sf.kind == FaultKind::Unsupported) {
       out.status = DiffStatus::Unsupported;
       out.detail = "simulator: " + sf.describe();
       return out;

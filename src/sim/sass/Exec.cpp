@@ -60,16 +60,19 @@ const Exec::View &Exec::view(uint16_t id) {
     bool relevant = uniform || (pw.lanes & group) != 0;
     bool visible = false;
     uint32_t dist = uint32_t(std::min<uint64_t>(w.cycle - pw.issue, 1u << 30)), req = 0;
-    if (pw.sb == kFixed) {
-      req = rawLatency(f, pw.writer, rc);
+    if (pw.sb == kFixed || pw.sb == kNoSb) {
+      req = pw.sb == kFixed ? rawLatency(f, pw.writer, rc) : uint32_t(pw.ready - pw.issue);
       visible = dist >= req;
       if (relevant && ls.opts.recordLatencies) {
-        LatencyKey k{uint8_t(f), uint8_t(pw.writer), uint8_t(rc)};
+        LatencyKey k{uint8_t(f), uint8_t(pw.writer), uint8_t(rc),
+                     uint16_t(pw.sb == kNoSb ? unsigned(pw.op) + 1 : 0)};
         auto [it, fresh] = ls.observations.try_emplace(k);
         LatencyObservation &o = it->second;
         if (fresh || dist < o.minDistance) {
           static constexpr std::string_view files[] = {"R", "P", "UR", "UP"};
-          o.writer = fmt::format("{}:{}", files[unsigned(f)], wclassName(pw.writer));
+          o.writer = pw.sb == kNoSb ? fmt::format("{}:{}(no sb)", files[unsigned(f)],
+                                                  isa::opcodeName(pw.op))
+                                    : fmt::format("{}:{}", files[unsigned(f)], wclassName(pw.writer));
           o.reader = std::string(rclassName(rc));
           o.minDistance = dist;
           o.required = req;
@@ -81,7 +84,10 @@ const Exec::View &Exec::view(uint16_t id) {
       }
     }
     if (relevant && !visible)
-      reportHazard(pw.sb == kFixed ? Hazard::Kind::FixedLatency : Hazard::Kind::Scoreboard, id,
+      reportHazard(pw.sb == kFixed   ? Hazard::Kind::FixedLatency
+                   : pw.sb == kNoSb ? Hazard::Kind::Unscored
+                                    : Hazard::Kind::Scoreboard,
+                   id,
                    &pw, nullptr, dist, req);
     if (visible || !ls.opts.staleReads)
       for (unsigned l = 0; l < kWarpSize; ++l)
@@ -151,6 +157,7 @@ uint64_t Exec::src64(const sass::Operand &o, unsigned lane) {
 }
 
 bool Exec::psrc(const sass::Operand &o, unsigned lane) {
+  if (o.kind != OperandKind::Pred && o.kind != OperandKind::UPred) return false;
   bool v = o.kind == OperandKind::UPred ? upred(o.reg) : pred(o.reg, lane);
   return v != o.negate;
 }
@@ -281,6 +288,15 @@ void Exec::reportHazard(Hazard::Kind k, uint16_t id, const PendingWrite *pw, con
           group ? unsigned(__builtin_ctz(group)) : 0);
 }
 
+std::string Exec::traceWrites() const {
+  std::string s;
+  for (const Staged &st : staged_) {
+    unsigned l = st.lanes ? unsigned(__builtin_ctz(st.lanes)) : 0;
+    s += fmt::format(" {}=0x{:x}", regName(st.id), st.vals[l]);
+  }
+  return s;
+}
+
 // ---- issue and retirement ------------------------------------------------------------------
 
 namespace {
@@ -302,30 +318,43 @@ void removeIf(std::vector<T> &v, std::array<uint16_t, kNumRegIds> &count, F done
 
 } // namespace
 
-void Exec::beginIssue() {
-  const bool timing = ls.opts.timing;
-  if (timing && in.ctrl.wait) {
-    for (unsigned k = 0; k < 6; ++k) {
-      if (!(in.ctrl.wait >> k & 1)) continue;
-      removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
-        if (pw.sb != k) return false;
-        commit(pw);
-        return true;
-      });
-      // Operands are read in issue order: once an instruction's reads are known complete, so
-      // are those of every variable-latency instruction issued before it.
-      uint64_t upTo = 0;
-      for (const ReadLock &lk : w.locks)
-        if (lk.rbar == k || lk.wbar == k) upTo = std::max(upTo, lk.seq);
-      removeIf(w.locks, w.lockCount, [&](const ReadLock &lk) {
-        return lk.rbar == k || lk.wbar == k || lk.seq <= upTo;
-      });
-      w.sbOps[k].clear();
+void Exec::completeScoreboard(unsigned sb, uint64_t seqLimit) {
+  constexpr unsigned kQ = unsigned(Queue::NumQueues);
+  std::array<uint64_t, kQ> upTo{};
+  std::vector<ScoreboardOp> &ops = w.sbOps[sb];
+  std::vector<uint64_t> done;
+  size_t keep = 0;
+  for (const ScoreboardOp &op : ops) {
+    if (op.seq <= seqLimit) {
+      upTo[unsigned(op.queue)] = std::max(upTo[unsigned(op.queue)], op.seq);
+      done.push_back(op.seq);
+    } else {
+      ops[keep++] = op;
     }
   }
+  ops.resize(keep);
+  auto isDone = [&](uint64_t seq) { return std::find(done.begin(), done.end(), seq) != done.end(); };
+  removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
+    if (pw.sb == kFixed) return false;
+    bool complete = (pw.sb == sb && isDone(pw.seq)) ||
+                    (pw.queue != Queue::Other && upTo[unsigned(pw.queue)] >= pw.seq);
+    if (complete) commit(pw);
+    return complete;
+  });
+  removeIf(w.locks, w.lockCount, [&](const ReadLock &lk) {
+    return ((lk.rbar == sb || lk.wbar == sb) && isDone(lk.seq)) ||
+           (lk.queue != Queue::Other && upTo[unsigned(lk.queue)] >= lk.seq);
+  });
+}
+
+void Exec::beginIssue() {
+  const bool timing = ls.opts.timing;
+  if (timing && in.ctrl.wait)
+    for (unsigned k = 0; k < 6; ++k)
+      if (in.ctrl.wait >> k & 1) completeScoreboard(k, UINT64_MAX);
   if (!w.pend.empty()) {
     removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
-      if (pw.sb != kFixed || pw.ready > w.cycle) return false;
+      if ((pw.sb != kFixed && pw.sb != kNoSb) || pw.ready > w.cycle) return false;
       commit(pw);
       return true;
     });
@@ -372,7 +401,8 @@ void Exec::retire() {
     if (w.pendCount[s.id]) {
       removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
         if (pw.id != s.id || !(pw.lanes & s.lanes)) return false;
-        if (pw.sb != kFixed || (!variable && pw.ready > ready))
+        bool timed = pw.sb == kFixed || pw.sb == kNoSb;
+        if (!timed || (!variable && pw.ready > ready))
           reportHazard(Hazard::Kind::WriteAfterWrite, s.id, &pw, nullptr, 0, 0);
         commit(pw);
         return true;
@@ -386,8 +416,11 @@ void Exec::retire() {
     pw.issue = w.cycle;
     pw.seq = seq;
     pw.pc = pc;
+    pw.op = in.op;
+    pw.queue = queueOf(in.op);
     if (variable) {
       pw.sb = wbar;
+      if (wbar == kNoSb) pw.ready = w.cycle + unscoredLatency(in.op);
     } else {
       pw.sb = kFixed;
       pw.ready = ready;
@@ -403,13 +436,14 @@ void Exec::retire() {
     for (const RegUse &u : d.uses) {
       if (u.def || u.file == RegFile::P || u.file == RegFile::UP) continue;
       uint16_t id = regId(u.file, u.index);
-      ReadLock lk{id, u.file == RegFile::UR ? kAllLanes : act, rbar, wbar, seq, pc};
+      ReadLock lk{id, u.file == RegFile::UR ? kAllLanes : act, rbar, wbar, seq, pc, queueOf(in.op)};
       if (!lk.lanes) continue;
       ++w.lockCount[id];
       w.locks.push_back(lk);
     }
-    if (wbar != kNoSb) w.sbOps[wbar].push_back(seq);
-    if (rbar != kNoSb && rbar != wbar) w.sbOps[rbar].push_back(seq);
+    Queue q = queueOf(in.op);
+    if (wbar != kNoSb) w.sbOps[wbar].push_back({seq, q});
+    if (rbar != kNoSb && rbar != wbar) w.sbOps[rbar].push_back({seq, q});
   }
   w.cycle += std::max<unsigned>(1, in.ctrl.stall);
 }

@@ -119,55 +119,54 @@ uint32_t mufu64h(isa::MufuOp op, uint32_t hi) {
 
 bool execFloat(Exec &e) {
   const sass::Inst &in = e.in;
-  const auto &ops = in.ops;
   const isa::Modifiers &m = in.mods;
   fp::FOpts o{toRound(m.round), m.ftz, m.sat};
   switch (in.op) {
   case Opcode::FADD:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l, fp::addF32(f32src(e, ops[1], l), f32src(e, ops[2], l), o));
+      e.setDst(e.D(0), l, fp::addF32(f32src(e, e.S(0), l), f32src(e, e.S(1), l), o));
     });
     return true;
   case Opcode::FMUL:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l, fp::mulF32(f32src(e, ops[1], l), f32src(e, ops[2], l), o));
+      e.setDst(e.D(0), l, fp::mulF32(f32src(e, e.S(0), l), f32src(e, e.S(1), l), o));
     });
     return true;
   case Opcode::FFMA:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l,
-               fp::fmaF32(f32src(e, ops[1], l), f32src(e, ops[2], l), f32src(e, ops[3], l), o));
+      e.setDst(e.D(0), l,
+               fp::fmaF32(f32src(e, e.S(0), l), f32src(e, e.S(1), l), f32src(e, e.S(2), l), o));
     });
     return true;
   case Opcode::FSETP:
     e.forLanes([&](unsigned l) {
-      uint32_t a = f32src(e, ops[2], l), b = f32src(e, ops[3], l);
+      uint32_t a = f32src(e, e.S(0), l), b = f32src(e, e.S(1), l);
       if (m.ftz) {
         a = fp::ftz32(a);
         b = fp::ftz32(b);
       }
       bool r = compareFloat(m.cmp, fp::asF32(a), fp::asF32(b));
-      bool p = e.psrc(ops[4], l);
-      e.setDst(ops[0], l, combineBool(m.boolOp, r, p));
-      e.setDst(ops[1], l, combineBool(m.boolOp, !r, p));
+      bool p = e.psrc(e.S(2), l);
+      e.setDst(e.D(0), l, combineBool(m.boolOp, r, p));
+      e.setDst(e.D(1), l, combineBool(m.boolOp, !r, p));
     });
     return true;
   case Opcode::FSET:
     e.forLanes([&](unsigned l) {
-      uint32_t a = f32src(e, ops[1], l), b = f32src(e, ops[2], l);
+      uint32_t a = f32src(e, e.S(0), l), b = f32src(e, e.S(1), l);
       if (m.ftz) {
         a = fp::ftz32(a);
         b = fp::ftz32(b);
       }
       bool r = combineBool(m.boolOp, compareFloat(m.cmp, fp::asF32(a), fp::asF32(b)),
-                           e.psrc(ops[3], l));
-      e.setDst(ops[0], l, r ? (m.boolResult ? 0x3f800000u : 0xffffffffu) : 0);
+                           e.psrc(e.S(2), l));
+      e.setDst(e.D(0), l, r ? (m.boolResult ? 0x3f800000u : 0xffffffffu) : 0);
     });
     return true;
   case Opcode::FSEL:
     e.forLanes([&](unsigned l) {
-      uint32_t v = e.psrc(ops[3], l) ? f32src(e, ops[1], l) : f32src(e, ops[2], l);
-      e.setDst(ops[0], l, m.ftz ? fp::ftz32(v) : v);
+      uint32_t v = e.psrc(e.S(2), l) ? f32src(e, e.S(0), l) : f32src(e, e.S(1), l);
+      e.setDst(e.D(0), l, m.ftz ? fp::ftz32(v) : v);
     });
     return true;
   case Opcode::FMNMX:
@@ -176,30 +175,30 @@ bool execFloat(Exec &e) {
       mo.ftz = m.ftz;
       mo.propagateNaN = m.nan;
       mo.xorsignAbs = m.xorsign;
-      uint32_t a = f32src(e, ops[1], l), b = f32src(e, ops[2], l);
-      e.setDst(ops[0], l, e.psrc(ops[3], l) ? fp::minF32(a, b, mo) : fp::maxF32(a, b, mo));
+      uint32_t a = f32src(e, e.S(0), l), b = f32src(e, e.S(1), l);
+      e.setDst(e.D(0), l, e.psrc(e.S(2), l) ? fp::minF32(a, b, mo) : fp::maxF32(a, b, mo));
     });
     return true;
   case Opcode::FCHK:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l, divisionNeedsSlowPath(f32src(e, ops[1], l), f32src(e, ops[2], l)));
+      e.setDst(e.D(0), l, divisionNeedsSlowPath(f32src(e, e.S(0), l), f32src(e, e.S(1), l)));
     });
     return true;
   case Opcode::FRND:
     e.forLanes([&](unsigned l) {
       fp::Round r = toRound(m.round);
       if (m.floatType == isa::FloatType::F64) {
-        double v = fp::asF64(f64src(e, ops[1], l));
+        double v = fp::asF64(f64src(e, e.S(0), l));
         double t = std::isnan(v) ? v : fp::roundToIntegral(v, r);
-        e.setDst64(ops[0], l, std::isnan(v) ? fp::kNaN64 : fp::bitsF64(t));
+        e.setDst64(e.D(0), l, std::isnan(v) ? fp::kNaN64 : fp::bitsF64(t));
         return;
       }
-      uint32_t a = f32src(e, ops[1], l);
+      uint32_t a = f32src(e, e.S(0), l);
       if (m.ftz) a = fp::ftz32(a);
       float v = fp::asF32(a);
       uint32_t res = std::isnan(v) ? fp::kNaN32
                                    : fp::bitsF32(float(fp::roundToIntegral(double(v), r)));
-      e.setDst(ops[0], l, res);
+      e.setDst(e.D(0), l, res);
     });
     return true;
   case Opcode::MUFU:
@@ -208,11 +207,11 @@ bool execFloat(Exec &e) {
       return true;
     }
     e.forLanes([&](unsigned l) {
-      uint32_t b = f32src(e, ops[1], l);
+      uint32_t b = f32src(e, e.S(0), l);
       if (m.mufu == isa::MufuOp::RCP64H || m.mufu == isa::MufuOp::RSQ64H)
-        e.setDst(ops[0], l, mufu64h(m.mufu, b));
+        e.setDst(e.D(0), l, mufu64h(m.mufu, b));
       else
-        e.setDst(ops[0], l, mufu(m.mufu, b));
+        e.setDst(e.D(0), l, mufu(m.mufu, b));
     });
     return true;
   default:

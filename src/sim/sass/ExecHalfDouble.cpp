@@ -45,7 +45,6 @@ bool dsetpMinMax(bool isMin, uint64_t a, uint64_t b, bool &bothNaN) {
 
 bool execHalfDouble(Exec &e) {
   const sass::Inst &in = e.in;
-  const auto &ops = in.ops;
   const isa::Modifiers &m = in.mods;
   const fp::Round rnd = toRound(m.round);
   const fp::Half h = m.floatType == isa::FloatType::BF16x2 ? fp::Half::BF16 : fp::Half::F16;
@@ -53,56 +52,56 @@ bool execHalfDouble(Exec &e) {
   switch (in.op) {
   case Opcode::DADD:
     e.forLanes([&](unsigned l) {
-      e.setDst64(ops[0], l, fp::addF64(f64src(e, ops[1], l), f64src(e, ops[2], l), rnd));
+      e.setDst64(e.D(0), l, fp::addF64(f64src(e, e.S(0), l), f64src(e, e.S(1), l), rnd));
     });
     return true;
   case Opcode::DMUL:
     e.forLanes([&](unsigned l) {
-      e.setDst64(ops[0], l, fp::mulF64(f64src(e, ops[1], l), f64src(e, ops[2], l), rnd));
+      e.setDst64(e.D(0), l, fp::mulF64(f64src(e, e.S(0), l), f64src(e, e.S(1), l), rnd));
     });
     return true;
   case Opcode::DFMA:
     e.forLanes([&](unsigned l) {
-      e.setDst64(ops[0], l, fp::fmaF64(f64src(e, ops[1], l), f64src(e, ops[2], l),
-                                       f64src(e, ops[3], l), rnd));
+      e.setDst64(e.D(0), l, fp::fmaF64(f64src(e, e.S(0), l), f64src(e, e.S(1), l),
+                                       f64src(e, e.S(2), l), rnd));
     });
     return true;
   case Opcode::DSETP:
     e.forLanes([&](unsigned l) {
-      uint64_t a = f64src(e, ops[2], l), b = f64src(e, ops[3], l);
-      bool p = e.psrc(ops[4], l);
+      uint64_t a = f64src(e, e.S(0), l), b = f64src(e, e.S(1), l);
+      bool p = e.psrc(e.S(2), l);
       if (m.cmp == isa::Cmp::MIN || m.cmp == isa::Cmp::MAX) {
         // Pu: a is the minimum (maximum); Pv: both are NaN.
         bool nan;
         bool r = dsetpMinMax(m.cmp == isa::Cmp::MIN, a, b, nan);
-        e.setDst(ops[0], l, combineBool(m.boolOp, r, p));
-        e.setDst(ops[1], l, combineBool(m.boolOp, nan, p));
+        e.setDst(e.D(0), l, combineBool(m.boolOp, r, p));
+        e.setDst(e.D(1), l, combineBool(m.boolOp, nan, p));
         return;
       }
       bool r = compareFloat(m.cmp, fp::asF64(a), fp::asF64(b));
-      e.setDst(ops[0], l, combineBool(m.boolOp, r, p));
-      e.setDst(ops[1], l, combineBool(m.boolOp, !r, p));
+      e.setDst(e.D(0), l, combineBool(m.boolOp, r, p));
+      e.setDst(e.D(1), l, combineBool(m.boolOp, !r, p));
     });
     return true;
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
     bool f32 = m.pack == isa::PackMode::MERGE_C;
     fp::FOpts o{fp::Round::RN, m.ftz, m.sat};
     e.forLanes([&](unsigned l) {
-      uint32_t a = h2src(e, ops[1], l, ok), b = h2src(e, ops[2], l, ok);
+      uint32_t a = h2src(e, e.S(0), l, ok), b = h2src(e, e.S(1), l, ok);
       if (f32) {
         // HADD2.F32: the low halves added in single precision (cvt.f32.f16 is -0 + h).
         fp::FOpts fo{fp::Round::RN, m.ftz, m.sat};
         uint32_t x = fp::bitsF32(float(halfValue(h, half(a, 0))));
         uint32_t y = fp::bitsF32(float(halfValue(h, half(b, 0))));
         if (in.op == Opcode::HADD2) {
-          e.setDst(ops[0], l, fp::addF32(x, y, fo));
+          e.setDst(e.D(0), l, fp::addF32(x, y, fo));
           return;
         }
-        uint32_t c = f32src(e, ops[3], l);
-        e.setDst(ops[0], l, fp::fmaF32(x, y, c, fo));
+        uint32_t c = f32src(e, e.S(2), l);
+        e.setDst(e.D(0), l, fp::fmaF32(x, y, c, fo));
         return;
       }
-      uint32_t c = in.op == Opcode::HFMA2 ? h2src(e, ops[3], l, ok) : 0;
+      uint32_t c = in.op == Opcode::HFMA2 ? h2src(e, e.S(2), l, ok) : 0;
       uint32_t r = 0;
       for (unsigned i = 0; i < 2; ++i) {
         uint16_t x = half(a, i), y = half(b, i), v;
@@ -111,17 +110,16 @@ bool execHalfDouble(Exec &e) {
         else v = fp::fmaHalf(h, x, y, half(c, i), o, m.relu);
         r |= uint32_t(v) << (16 * i);
       }
-      e.setDst(ops[0], l, r);
+      e.setDst(e.D(0), l, r);
     });
     if (!ok) e.unsupported("half-precision operand selection");
     return true;
   }
   case Opcode::HSETP2: case Opcode::HSET2: {
     bool setp = in.op == Opcode::HSETP2;
-    size_t ai = setp ? 2 : 1;
     e.forLanes([&](unsigned l) {
-      uint32_t a = h2src(e, ops[ai], l, ok), b = h2src(e, ops[ai + 1], l, ok);
-      bool p = e.psrc(ops[ai + 2], l);
+      uint32_t a = h2src(e, e.S(0), l, ok), b = h2src(e, e.S(1), l, ok);
+      bool p = e.psrc(e.S(2), l);
       bool r[2];
       for (unsigned i = 0; i < 2; ++i) {
         uint16_t x = half(a, i), y = half(b, i);
@@ -134,11 +132,11 @@ bool execHalfDouble(Exec &e) {
       if (setp) {
         if (m.pand) {
           bool both = r[0] && r[1];
-          e.setDst(ops[0], l, combineBool(m.boolOp, both, p));
-          e.setDst(ops[1], l, combineBool(m.boolOp, !both, p));
+          e.setDst(e.D(0), l, combineBool(m.boolOp, both, p));
+          e.setDst(e.D(1), l, combineBool(m.boolOp, !both, p));
         } else {
-          e.setDst(ops[0], l, combineBool(m.boolOp, r[0], p));
-          e.setDst(ops[1], l, combineBool(m.boolOp, r[1], p));
+          e.setDst(e.D(0), l, combineBool(m.boolOp, r[0], p));
+          e.setDst(e.D(1), l, combineBool(m.boolOp, r[1], p));
         }
         return;
       }
@@ -146,15 +144,15 @@ bool execHalfDouble(Exec &e) {
       uint32_t v = 0;
       for (unsigned i = 0; i < 2; ++i)
         if (combineBool(m.boolOp, r[i], p)) v |= uint32_t(one) << (16 * i);
-      e.setDst(ops[0], l, v);
+      e.setDst(e.D(0), l, v);
     });
     if (!ok) e.unsupported("half-precision operand selection");
     return true;
   }
   case Opcode::HMNMX2:
     e.forLanes([&](unsigned l) {
-      uint32_t a = h2src(e, ops[1], l, ok), b = h2src(e, ops[2], l, ok);
-      bool isMin = e.psrc(ops[3], l);
+      uint32_t a = h2src(e, e.S(0), l, ok), b = h2src(e, e.S(1), l, ok);
+      bool isMin = e.psrc(e.S(2), l);
       fp::MinMaxOpts mo;
       mo.ftz = m.ftz;
       mo.propagateNaN = m.nan;
@@ -165,7 +163,7 @@ bool execHalfDouble(Exec &e) {
                            : fp::maxHalf(h, half(a, i), half(b, i), mo);
         r |= uint32_t(v) << (16 * i);
       }
-      e.setDst(ops[0], l, r);
+      e.setDst(e.D(0), l, r);
     });
     if (!ok) e.unsupported("half-precision operand selection");
     return true;

@@ -153,65 +153,72 @@ uint32_t add16x2(uint32_t a, uint32_t b) {
 
 bool execInteger(Exec &e) {
   const sass::Inst &in = e.in;
-  const auto &ops = in.ops;
   const isa::Modifiers &m = in.mods;
   const bool isSigned = m.intType != IntType::U32;
+  auto S = [&](unsigned i) -> const Operand & { return e.S(i); };
+  auto D = [&](unsigned i) -> const Operand & { return e.D(i); };
   switch (vectorOf(in.op)) {
   case Opcode::IADD3: {
-    // Sum of three operands; '-' negates (two's complement), '~' inverts (.X forms), and the
-    // carry-outs Pu/Pv say whether the 34-bit sum overflowed 32 bits once / twice.
+    // IADD3 Rd, Pu, Pv, a, b, c {, Pp, Pq}: '-' negates (two's complement), '~' inverts (.X),
+    // the carry-ins Pp/Pq add 1 each, and Pu/Pv say whether the sum overflowed 32 bits once /
+    // twice.
     e.forLanes([&](unsigned l) {
       uint64_t sum = 0;
-      for (unsigned i = 3; i < 6; ++i) {
-        uint32_t v = e.src(ops[i], l);
-        if (ops[i].invert) v = ~v;
-        if (ops[i].negate) sum += uint64_t(uint32_t(~v)) + 1;
+      for (unsigned i = 0; i < 3; ++i) {
+        uint32_t v = e.src(S(i), l);
+        if (S(i).invert) v = ~v;
+        if (S(i).negate) sum += uint64_t(uint32_t(~v)) + 1;
         else sum += v;
       }
-      if (m.ex) sum += uint64_t(e.psrc(ops[6], l)) + uint64_t(e.psrc(ops[7], l));
+      if (m.ex) sum += uint64_t(e.psrc(S(3), l)) + uint64_t(e.psrc(S(4), l));
       uint32_t carry = uint32_t(sum >> 32);
-      e.setDst(ops[0], l, uint32_t(sum));
-      e.setDst(ops[1], l, carry >= 1);
-      e.setDst(ops[2], l, carry >= 2);
+      e.setDst(D(0), l, uint32_t(sum));
+      e.setDst(D(1), l, carry >= 1);
+      e.setDst(D(2), l, carry >= 2);
     });
     return true;
   }
   case Opcode::IMAD: {
+    // IMAD{.WIDE|.HI} Rd, {Pcarry,} a, b, c {, Pp}: a*b + c (+ Pp with .X).
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[1], l), b = e.src(ops[2], l);
+      uint32_t a = e.src(S(0), l), b = e.src(S(1), l);
       int64_t pa = isSigned ? int64_t(int32_t(a)) : int64_t(a);
       int64_t pb = isSigned ? int64_t(int32_t(b)) : int64_t(b);
       uint64_t prod = uint64_t(pa * pb);
-      uint64_t carry = m.ex ? uint64_t(e.psrc(ops[4], l)) : 0;
+      uint64_t carry = m.ex ? uint64_t(e.psrc(S(3), l)) : 0;
+      const Operand &c = S(2);
       if (m.variant == isa::Variant::WIDE) {
-        uint64_t c = e.src64(ops[3], l);
-        if (ops[3].invert) c = ~c;
-        if (ops[3].negate) c = ~c + 1;
-        e.setDst64(ops[0], l, prod + c + carry);
+        uint64_t cv = e.src64(c, l);
+        if (c.invert) cv = ~cv;
+        if (c.negate) cv = ~cv + 1;
+        unsigned __int128 full = (unsigned __int128)prod + cv + carry;
+        e.setDst64(D(0), l, uint64_t(full));
+        e.setDst(D(1), l, uint32_t(full >> 64) & 1);
         return;
       }
-      uint32_t c = e.src(ops[3], l);
-      if (ops[3].invert) c = ~c;
-      if (ops[3].negate) c = ~c + 1;
+      uint32_t cv = e.src(c, l);
+      if (c.invert) cv = ~cv;
+      if (c.negate) cv = ~cv + 1;
       if (m.variant == isa::Variant::HI) {
-        // High word of the 64-bit product, plus c (c enters above the low word).
-        uint64_t full = prod + (uint64_t(c) << 32) + (carry << 32);
-        e.setDst(ops[0], l, uint32_t(full >> 32));
+        // The high word of the product plus c (c enters above the low word).
+        unsigned __int128 full = (unsigned __int128)prod + (uint64_t(cv) << 32) + (carry << 32);
+        e.setDst(D(0), l, uint32_t(uint64_t(full) >> 32));
+        e.setDst(D(1), l, uint32_t(full >> 64) & 1);
         return;
       }
-      e.setDst(ops[0], l, uint32_t(prod) + c + uint32_t(carry));
+      e.setDst(D(0), l, uint32_t(prod) + cv + uint32_t(carry));
     });
     return true;
   }
   case Opcode::ISETP: {
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[2], l), b = e.src(ops[3], l);
+      uint32_t a = e.src(S(0), l), b = e.src(S(1), l);
       int64_t x = isSigned ? int64_t(int32_t(a)) : int64_t(a);
       int64_t y = isSigned ? int64_t(int32_t(b)) : int64_t(b);
       bool r;
       if (m.ex) {
         // High words of a 64-bit comparison; Pq is the comparison of the low words.
-        bool low = e.psrc(ops[5], l);
+        bool low = e.psrc(S(3), l);
         switch (m.cmp) {
         case isa::Cmp::EQ: r = x == y && low; break;
         case isa::Cmp::NE: r = x != y || low; break;
@@ -222,35 +229,38 @@ bool execInteger(Exec &e) {
       } else {
         r = compareInt(m.cmp, x, y);
       }
-      bool p = e.psrc(ops[4], l);
-      e.setDst(ops[0], l, combine(m.boolOp, r, p));
-      e.setDst(ops[1], l, combine(m.boolOp, !r, p));
+      bool p = e.psrc(S(2), l);
+      e.setDst(D(0), l, combine(m.boolOp, r, p));
+      e.setDst(D(1), l, combine(m.boolOp, !r, p));
     });
     return true;
   }
   case Opcode::LOP3: {
-    if (m.pand || !isFalsePred(ops[5])) {
+    if (m.pand || !isFalsePred(S(3))) {
       e.unsupported("LOP3 with .PAND or a predicate input");
       return true;
     }
+    bool uni = in.op == Opcode::ULOP3;
+    const Operand &rd = e.defOf(uni ? OperandKind::UReg : OperandKind::Reg);
+    const Operand &pu = e.defOf(uni ? OperandKind::UPred : OperandKind::Pred);
     e.forLanes([&](unsigned l) {
       auto v = [&](const Operand &o) {
         uint32_t x = e.src(o, l);
         return o.invert ? ~x : x;
       };
-      uint32_t r = lut3(m.lut, v(ops[2]), v(ops[3]), v(ops[4]));
-      e.setDst(ops[1], l, r);
-      e.setDst(ops[0], l, r != 0);
+      uint32_t r = lut3(m.lut, v(S(0)), v(S(1)), v(S(2)));
+      e.setDst(rd, l, r);
+      e.setDst(pu, l, r != 0);
     });
     return true;
   }
   case Opcode::PLOP3: {
-    uint8_t lut2 = ops.size() > 5 ? uint8_t(ops[5].imm) : 0;
+    uint8_t lut2 = uint8_t(S(3).imm);
     e.forLanes([&](unsigned l) {
-      unsigned a = e.psrc(ops[2], l), b = e.psrc(ops[3], l), c = e.psrc(ops[4], l);
+      unsigned a = e.psrc(S(0), l), b = e.psrc(S(1), l), c = e.psrc(S(2), l);
       unsigned idx = a << 2 | b << 1 | c;
-      e.setDst(ops[0], l, (m.lut >> idx) & 1);
-      e.setDst(ops[1], l, (lut2 >> idx) & 1);
+      e.setDst(D(0), l, (m.lut >> idx) & 1);
+      e.setDst(D(1), l, (lut2 >> idx) & 1);
     });
     return true;
   }
@@ -258,7 +268,7 @@ bool execInteger(Exec &e) {
     bool is64 = m.intType == IntType::S64 || m.intType == IntType::U64;
     bool arith = m.intType == IntType::S64 || m.intType == IntType::S32;
     e.forLanes([&](unsigned l) {
-      uint32_t lo = e.src(ops[1], l), sh = e.src(ops[2], l), hi = e.src(ops[3], l);
+      uint32_t lo = e.src(S(0), l), sh = e.src(S(1), l), hi = e.src(S(2), l);
       uint64_t v = uint64_t(hi) << 32 | lo;
       unsigned limit = is64 ? 64 : 32;
       unsigned n = m.wrap ? sh & (limit - 1) : std::min<uint32_t>(sh, limit);
@@ -266,14 +276,15 @@ bool execInteger(Exec &e) {
       if (m.shift == isa::ShiftDir::L) r = n >= 64 ? 0 : v << n;
       else if (arith) r = n >= 64 ? uint64_t(int64_t(v) >> 63) : uint64_t(int64_t(v) >> n);
       else r = n >= 64 ? 0 : v >> n;
-      e.setDst(ops[0], l, m.variant == isa::Variant::HI ? uint32_t(r >> 32) : uint32_t(r));
+      e.setDst(D(0), l, m.variant == isa::Variant::HI ? uint32_t(r >> 32) : uint32_t(r));
     });
     return true;
   }
   case Opcode::LEA: {
+    // LEA{.HI}{.X}{.SX32} Rd, Pu, a, b, {c,} shift {, Pp}
     bool hi = m.variant == isa::Variant::HI;
     bool hasC = hi && !m.sx32;
-    unsigned shIdx = hasC ? 5 : 4;
+    unsigned shIdx = hasC ? 3 : 2;
     e.forLanes([&](unsigned l) {
       auto v = [&](const Operand &o) {
         uint32_t x = e.src(o, l);
@@ -281,82 +292,83 @@ bool execInteger(Exec &e) {
         if (o.negate) x = ~x + 1;
         return x;
       };
-      uint32_t a = v(ops[2]), b = v(ops[3]);
-      unsigned s = unsigned(ops[shIdx].imm) & 31;
+      uint32_t a = v(S(0)), b = v(S(1));
+      unsigned s = unsigned(S(shIdx).imm) & 31;
       uint32_t shifted;
       if (!hi) {
         shifted = a << s;
       } else {
-        uint32_t c = hasC ? e.src(ops[4], l) : (m.sx32 ? uint32_t(int32_t(a) >> 31) : 0);
+        uint32_t c = hasC ? e.src(S(2), l) : (m.sx32 ? uint32_t(int32_t(a) >> 31) : 0);
         uint64_t wide = uint64_t(c) << 32 | a;
         shifted = uint32_t((wide << s) >> 32);
       }
       uint64_t sum = uint64_t(shifted) + b;
-      if (m.ex) sum += e.psrc(ops[shIdx + 1], l);
-      e.setDst(ops[0], l, uint32_t(sum));
-      e.setDst(ops[1], l, (sum >> 32) != 0);
+      if (m.ex) sum += e.psrc(S(shIdx + 1), l);
+      e.setDst(D(0), l, uint32_t(sum));
+      e.setDst(D(1), l, (sum >> 32) != 0);
     });
     return true;
   }
   case Opcode::MOV:
-    e.forLanes([&](unsigned l) { e.setDst(ops[0], l, e.src(ops[1], l)); });
+    e.forLanes([&](unsigned l) { e.setDst(D(0), l, e.src(S(0), l)); });
     return true;
   case Opcode::SEL:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l, e.psrc(ops[3], l) ? e.src(ops[1], l) : e.src(ops[2], l));
+      e.setDst(D(0), l, e.psrc(S(2), l) ? e.src(S(0), l) : e.src(S(1), l));
     });
     return true;
   case Opcode::PRMT:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l, prmt(m.prmt, e.src(ops[1], l), e.src(ops[2], l), e.src(ops[3], l)));
+      e.setDst(D(0), l, prmt(m.prmt, e.src(S(0), l), e.src(S(1), l), e.src(S(2), l)));
     });
     return true;
   case Opcode::IABS:
     e.forLanes([&](unsigned l) {
-      int32_t x = int32_t(e.src(ops[1], l));
-      e.setDst(ops[0], l, x < 0 ? uint32_t(0) - uint32_t(x) : uint32_t(x));
+      int32_t x = int32_t(e.src(S(0), l));
+      e.setDst(D(0), l, x < 0 ? uint32_t(0) - uint32_t(x) : uint32_t(x));
     });
     return true;
   case Opcode::POPC:
     e.forLanes([&](unsigned l) {
-      uint32_t x = e.src(ops[1], l);
-      e.setDst(ops[0], l, uint32_t(std::popcount(ops[1].invert ? ~x : x)));
+      uint32_t x = e.src(S(0), l);
+      e.setDst(D(0), l, uint32_t(std::popcount(S(0).invert ? ~x : x)));
     });
     return true;
   case Opcode::BREV:
     e.forLanes([&](unsigned l) {
-      uint32_t x = e.src(ops[1], l), r = 0;
+      uint32_t x = e.src(S(0), l), r = 0;
       for (unsigned i = 0; i < 32; ++i) r |= ((x >> i) & 1) << (31 - i);
-      e.setDst(ops[0], l, r);
+      e.setDst(D(0), l, r);
     });
     return true;
-  case Opcode::FLO:
-    if (!(ops[1].kind == OperandKind::Pred && ops[1].reg == sass::PT) &&
-        !(ops[1].kind == OperandKind::UPred && ops[1].reg == sass::PT)) {
+  case Opcode::FLO: {
+    const Operand &pu = D(1);
+    if (pu.kind != OperandKind::None && pu.reg != sass::PT) {
       e.unsupported("FLO with a predicate result");
       return true;
     }
     e.forLanes([&](unsigned l) {
-      uint32_t x = e.src(ops[2], l);
-      if (ops[2].invert) x = ~x;
-      e.setDst(ops[0], l, findLeadingOne(x, isSigned, m.shiftAmt));
+      uint32_t x = e.src(S(0), l);
+      if (S(0).invert) x = ~x;
+      e.setDst(D(0), l, findLeadingOne(x, isSigned, m.shiftAmt));
     });
     return true;
+  }
   case Opcode::SGXT:
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[1], l), n = e.src(ops[2], l);
+      uint32_t a = e.src(S(0), l), n = e.src(S(1), l);
       n = m.wrap ? n & 31 : std::min<uint32_t>(n, 32);
       uint32_t r;
       if (n == 0) r = 0;
       else if (n >= 32) r = a;
       else if (isSigned) r = uint32_t(int32_t(a << (32 - n)) >> (32 - n));
       else r = a & ((1u << n) - 1);
-      e.setDst(ops[0], l, r);
+      e.setDst(D(0), l, r);
     });
     return true;
   case Opcode::BMSK:
     e.forLanes([&](unsigned l) {
-      uint32_t pos = e.src(ops[1], l), len = e.src(ops[2], l);
+      uint32_t pos = e.src(S(0), l), len = e.src(S(1), l);
       if (m.wrap) {
         pos &= 31;
         len &= 31;
@@ -365,68 +377,52 @@ bool execInteger(Exec &e) {
         len = std::min<uint32_t>(len, 32);
       }
       uint64_t mask = ((uint64_t(1) << len) - 1) << pos;
-      e.setDst(ops[0], l, uint32_t(mask));
+      e.setDst(D(0), l, uint32_t(mask));
     });
     return true;
   case Opcode::VIADD:
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[1], l), b = e.src(ops[2], l);
+      uint32_t a = e.src(S(0), l), b = e.src(S(1), l);
       bool h = m.intType == IntType::S16x2;
-      if (ops[2].negate) b = h ? (((~b + 0x00010001u) & 0xffff) | ((~(b >> 16) + 1) << 16)) : ~b + 1;
-      e.setDst(ops[0], l, h ? add16x2(a, b) : a + b);
+      if (S(1).negate) b = h ? (((~b + 1) & 0xffff) | ((~(b >> 16) + 1) << 16)) : ~b + 1;
+      e.setDst(D(0), l, h ? add16x2(a, b) : a + b);
     });
     return true;
   case Opcode::VIMNMX:
     e.forLanes([&](unsigned l) {
-      e.setDst(ops[0], l,
-               minmax(m.intType, m.relu, e.psrc(ops[3], l), e.src(ops[1], l), e.src(ops[2], l)));
+      e.setDst(D(0), l, minmax(m.intType, m.relu, e.psrc(S(2), l), e.src(S(0), l), e.src(S(1), l)));
     });
     return true;
   case Opcode::VIADDMNMX:
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[1], l), b = e.src(ops[2], l);
+      uint32_t a = e.src(S(0), l), b = e.src(S(1), l);
       bool h = m.intType == IntType::S16x2 || m.intType == IntType::U16x2;
-      if (ops[2].negate) b = h ? (((~b + 1) & 0xffff) | ((~(b >> 16) + 1) << 16)) : ~b + 1;
+      if (S(1).negate) b = h ? (((~b + 1) & 0xffff) | ((~(b >> 16) + 1) << 16)) : ~b + 1;
       uint32_t s = h ? add16x2(a, b) : a + b;
-      e.setDst(ops[0], l, minmax(m.intType, m.relu, e.psrc(ops[4], l), s, e.src(ops[3], l)));
+      e.setDst(D(0), l, minmax(m.intType, m.relu, e.psrc(S(3), l), s, e.src(S(2), l)));
     });
     return true;
   case Opcode::R2P:
     // R2P PR, Ra{.Bn}, mask: P0..P6 from the selected byte's bits, where mask has a 1.
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[0], l), mask = e.src(ops[1], l);
+      uint32_t a = e.src(S(0), l), mask = e.src(S(1), l);
       unsigned sh = 0;
-      switch (ops[0].sel) {
+      switch (S(0).sel) {
       case sass::SubSel::B1: sh = 8; break;
       case sass::SubSel::B2: sh = 16; break;
       case sass::SubSel::B3: sh = 24; break;
       default: break;
       }
       a >>= sh;
-      mask >>= sh;
       for (unsigned i = 0; i < 7; ++i)
         if (mask >> i & 1) e.setP(i, l, (a >> i) & 1);
     });
     return true;
   case Opcode::P2R:
     e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[1], l), mask = e.src(ops[2], l), pr = 0;
+      uint32_t a = e.src(S(0), l), mask = e.src(S(1), l), pr = 0;
       for (unsigned i = 0; i < 7; ++i) pr |= uint32_t(e.pred(i, l)) << i;
-      e.setDst(ops[0], l, (a & ~mask) | (pr & mask));
-    });
-    return true;
-  case Opcode::IDP:
-    e.forLanes([&](unsigned l) {
-      uint32_t a = e.src(ops[1], l), b = e.src(ops[2], l), c = e.src(ops[3], l);
-      bool sa = m.intType != IntType::U8 && m.intType != IntType::U32;
-      bool sb = m.srcIntType != IntType::U8 && m.srcIntType != IntType::U32;
-      int64_t acc = int32_t(c);
-      for (unsigned i = 0; i < 4; ++i) {
-        int64_t x = sa ? int8_t(a >> (8 * i)) : uint8_t(a >> (8 * i));
-        int64_t y = sb ? int8_t(b >> (8 * i)) : uint8_t(b >> (8 * i));
-        acc += x * y;
-      }
-      e.setDst(ops[0], l, uint32_t(acc));
+      e.setDst(D(0), l, (a & ~mask) | (pr & mask));
     });
     return true;
   default:

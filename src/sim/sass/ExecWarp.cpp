@@ -61,7 +61,7 @@ bool specialRegister(Exec &e, uint8_t index, unsigned lane, uint64_t &v) {
 bool readSpecial(Exec &e) {
   const sass::Inst &in = e.in;
   const Operand *sr = find(in, OperandKind::SReg);
-  const Operand &dst = in.ops[0];
+  const Operand &dst = e.D(0);
   if (!sr) return false;
   bool wide = dst.width == 2 || in.op == Opcode::CS2R;
   std::string_view name = sass::specialRegName(sr->reg, sass::Target::SM90);
@@ -89,20 +89,20 @@ bool readSpecial(Exec &e) {
   return true;
 }
 
-// SHFL.{IDX|UP|DOWN|BFLY} Pd, Rd, Ra, b(lane), c(clamp | segment mask << 8)
+// SHFL.{IDX|UP|DOWN|BFLY} Pd, Rd, a, b(lane), c(clamp | segment mask << 8), with PTX's
+// shfl.sync lane arithmetic; a lane reading outside the range or an inactive lane gets its own
+// value (as the PTX interpreter does).
 bool shuffle(Exec &e) {
-  const auto &ops = e.in.ops;
-  if (ops.size() < 5) return false;
+  const Operand &pd = e.defOf(OperandKind::Pred), &rd = e.defOf(OperandKind::Reg);
   std::array<uint32_t, kWarpSize> val{};
   for (uint32_t m = e.group; m; m &= m - 1) {
     unsigned l = unsigned(__builtin_ctz(m));
-    val[l] = e.gpr(ops[2].reg, l);
+    val[l] = e.src(e.S(0), l);
   }
   e.forLanes([&](unsigned l) {
-    uint32_t b = e.src(ops[3], l), c = e.src(ops[4], l);
+    uint32_t b = e.src(e.S(1), l), c = e.src(e.S(2), l);
     uint32_t clamp = c & 0x1f, segmask = (c >> 8) & 0x1f;
     uint32_t maxLane = (l & segmask) | (clamp & ~segmask);
-    uint32_t minLane = l & segmask;
     uint32_t j = l;
     bool inRange = false;
     switch (e.in.mods.shfl) {
@@ -119,13 +119,13 @@ bool shuffle(Exec &e) {
       inRange = j <= maxLane;
       break;
     default:
-      j = minLane | (b & ~segmask & 0x1f);
+      j = (l & segmask) | (b & ~segmask & 0x1f);
       inRange = j <= maxLane;
       break;
     }
     if (!inRange || j >= kWarpSize || !(e.group >> j & 1)) j = l;
-    e.setDst(ops[1], l, val[j]);
-    e.setDst(ops[0], l, inRange);
+    e.setDst(rd, l, val[j]);
+    e.setDst(pd, l, inRange);
   });
   return true;
 }
@@ -134,24 +134,34 @@ bool shuffle(Exec &e) {
 
 bool execWarp(Exec &e) {
   const sass::Inst &in = e.in;
-  const auto &ops = in.ops;
   switch (in.op) {
   case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R:
     return readSpecial(e);
-  case Opcode::R2UR:
-    e.forLanes([&](unsigned l) { e.setDst(ops[0], l, e.src(ops[1], l)); });
+  case Opcode::R2UR: {
+    // R2UR{.OR} Pd, URd, Ra: the value of the first executing lane.
+    if (in.mods.boolOp == isa::BoolOp::OR) {
+      e.unsupported("R2UR.OR");
+      return true;
+    }
+    const Operand &ud = e.defOf(OperandKind::UReg), &pd = e.defOf(OperandKind::UPred);
+    e.forLanes([&](unsigned l) {
+      e.setDst(ud, l, e.src(e.S(0), l));
+      e.setDst(pd, l, 1);
+    });
     return true;
+  }
   case Opcode::SHFL:
     return shuffle(e);
   case Opcode::VOTE: case Opcode::VOTEU: {
     // VOTE{U}.{ALL|ANY|EQ} Rd, Pd, Ps: Rd = ballot of Ps over the executing lanes; Pd = all /
     // any / all-equal.
-    const Operand *src = ops.size() >= 3 ? &ops[2] : nullptr;
-    if (!src) return false;
+    bool uni = in.op == Opcode::VOTEU;
+    const Operand &rd = e.defOf(uni ? OperandKind::UReg : OperandKind::Reg);
+    const Operand &pd = e.defOf(uni ? OperandKind::UPred : OperandKind::Pred);
     uint32_t ballot = 0;
     for (uint32_t m = e.act; m; m &= m - 1) {
       unsigned l = unsigned(__builtin_ctz(m));
-      if (e.psrc(*src, l)) ballot |= 1u << l;
+      if (e.psrc(e.S(0), l)) ballot |= 1u << l;
     }
     bool r;
     switch (in.mods.vote) {
@@ -159,17 +169,17 @@ bool execWarp(Exec &e) {
     case isa::VoteMode::ANY: r = ballot != 0; break;
     default: r = ballot == 0 || ballot == e.act; break;
     }
-    if (in.op == Opcode::VOTEU) {
+    if (uni) {
       if (e.act) {
-        e.setDst(ops[0], 0, ballot);
-        e.setDst(ops[1], 0, r);
+        e.setDst(rd, 0, ballot);
+        e.setDst(pd, 0, r);
       }
       return true;
     }
     for (uint32_t m = e.act; m; m &= m - 1) {
       unsigned l = unsigned(__builtin_ctz(m));
-      e.setDst(ops[0], l, ballot);
-      e.setDst(ops[1], l, r);
+      e.setDst(rd, l, ballot);
+      e.setDst(pd, l, r);
     }
     return true;
   }

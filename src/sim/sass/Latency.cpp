@@ -117,6 +117,34 @@ uint32_t maxLatency(RegFile f, WClass w) {
   return *std::max_element(std::begin(row), std::end(row));
 }
 
+Queue queueOf(Opcode op) {
+  switch (op) {
+  case Opcode::LDS: case Opcode::STS: case Opcode::ATOMS:
+    return Queue::Shared;
+  case Opcode::LDG: case Opcode::STG: case Opcode::LD: case Opcode::ST: case Opcode::LDL:
+  case Opcode::STL: case Opcode::ATOM: case Opcode::ATOMG: case Opcode::RED: case Opcode::REDG:
+  case Opcode::LDGSTS: case Opcode::CCTL:
+    return Queue::Global;
+  case Opcode::LDC:
+    return Queue::Constant;
+  case Opcode::MUFU: case Opcode::F2F: case Opcode::F2I: case Opcode::I2F: case Opcode::FRND:
+  case Opcode::I2I: case Opcode::POPC: case Opcode::FLO: case Opcode::BREV: case Opcode::FCHK:
+    return Queue::Xu;
+  case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R:
+    return Queue::Special;
+  case Opcode::SHFL: case Opcode::MATCH: case Opcode::REDUX: case Opcode::R2UR:
+    return Queue::Warp;
+  default:
+    return Queue::Other;
+  }
+}
+
+uint32_t unscoredLatency(Opcode op) {
+  switch (op) {
+  default: return 0x10000;   // never: only queue order makes the result final
+  }
+}
+
 InstTiming classify(const sass::Inst &in) {
   InstTiming t;
   auto coupled = [&](WClass w, RClass r) {

@@ -62,6 +62,17 @@ uint32_t rawLatency(RegFile f, WClass w, RClass r);
 // The largest rawLatency over all readers: after that many cycles the result is final.
 uint32_t maxLatency(RegFile f, WClass w);
 
+// Variable-latency instructions complete in issue order within their queue: once the
+// scoreboard of one is waited on, every earlier instruction of the same queue is complete too
+// (ptxas relies on this: it waits on the last of several loads only).
+enum class Queue : uint8_t { Shared, Global, Constant, Xu, Special, Warp, Other, NumQueues };
+Queue queueOf(isa::Opcode op);
+
+// Cycles after which the result of a variable-latency instruction that releases no write
+// scoreboard is final. ptxas omits the scoreboard when the first reader is far enough away; the
+// bounds are the smallest distances ptxas's own code leaves (docs/simulation.md).
+uint32_t unscoredLatency(isa::Opcode op);
+
 // The timing shape of one decoded instruction.
 struct InstTiming {
   bool variable = false;   // result tracked by a scoreboard (wbar), sources by rbar

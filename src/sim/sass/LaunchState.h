@@ -13,6 +13,7 @@ namespace optxas::sim::sasssim {
 
 struct LatencyKey {
   uint8_t file, writer, reader;
+  uint16_t op;   // the producer's opcode, for variable-latency results without a scoreboard
   auto operator<=>(const LatencyKey &) const = default;
 };
 

@@ -55,7 +55,10 @@ struct PendingWrite {
   uint16_t id = 0;
   uint32_t lanes = 0;
   WClass writer = WClass::None;
-  uint8_t sb = kFixed;        // write scoreboard (kFixed: fixed latency; kNoSb: never waitable)
+  uint8_t sb = kFixed;        // write scoreboard (kFixed: fixed latency; kNoSb: variable latency
+                              // without a scoreboard, final after `ready`)
+  isa::Opcode op = isa::Opcode::NOP;   // producer opcode
+  Queue queue = Queue::Other;
   uint64_t issue = 0;         // producer issue cycle
   uint64_t ready = 0;         // fixed latency: final for every reader at this cycle
   uint64_t seq = 0;           // producer instruction sequence number
@@ -70,6 +73,13 @@ struct ReadLock {
   uint8_t rbar = kNoSb, wbar = kNoSb;
   uint64_t seq = 0;
   uint32_t pc = 0;
+  Queue queue = Queue::Other;
+};
+
+// An in-flight variable-latency instruction tracked by a scoreboard.
+struct ScoreboardOp {
+  uint64_t seq;
+  Queue queue;
 };
 
 struct Warp {
@@ -94,7 +104,7 @@ struct Warp {
   std::array<uint16_t, kNumRegIds> pendCount{};
   std::vector<ReadLock> locks;
   std::array<uint16_t, kNumRegIds> lockCount{};
-  std::array<std::vector<uint64_t>, 6> sbOps;   // in-flight instructions per scoreboard
+  std::array<std::vector<ScoreboardOp>, 6> sbOps;   // in-flight instructions per scoreboard
 
   uint32_t lanesIn(LaneState s) const {
     uint32_t m = 0;
@@ -138,6 +148,23 @@ public:
   uint32_t group;     // lanes at this PC
   uint32_t act = 0;   // lanes whose guard holds
   std::array<uint32_t, kWarpSize> next{};   // next PC per lane (default pc + 16)
+
+  // The i-th read (S) / written (D) operand of the instruction, in nvdisasm order (hidden
+  // default operands included); a None operand when there is no such operand.
+  const sass::Operand &S(unsigned i) const {
+    return i < d.srcIdx.size() ? in.ops[d.srcIdx[i]] : kNone;
+  }
+  const sass::Operand &D(unsigned i) const {
+    return i < d.dstIdx.size() ? in.ops[d.dstIdx[i]] : kNone;
+  }
+  size_t numS() const { return d.srcIdx.size(); }
+  // The first written operand of a kind (Reg, Pred, UReg, UPred), or None.
+  const sass::Operand &defOf(sass::OperandKind k) const {
+    for (uint8_t i : d.dstIdx)
+      if (in.ops[i].kind == k) return in.ops[i];
+    return kNone;
+  }
+  static inline const sass::Operand kNone{};
 
   // ---- operand reads (raw bits; negate/abs/invert are applied by the semantics) ----
   uint32_t gpr(unsigned n, unsigned lane);
@@ -189,6 +216,7 @@ public:
   // Called by the simulator around the semantics.
   void beginIssue();     // scoreboard waits, retiring fixed-latency writes, guard evaluation
   void retire();         // hazards on writes, pending records, read locks, stall
+  std::string traceWrites() const;   // the staged writes, for --trace
 
 private:
   struct Staged {
@@ -206,6 +234,9 @@ private:
   const View &view(uint16_t id);
   uint32_t committed(uint16_t id, unsigned lane) const;
   void commit(const PendingWrite &pw);
+  // Completes the instructions of scoreboard `sb` issued up to `seqLimit` (all: UINT64_MAX),
+  // and with them every earlier instruction of the same queues.
+  void completeScoreboard(unsigned sb, uint64_t seqLimit);
   RClass readerOf(uint16_t id) const;
   void reportHazard(Hazard::Kind k, uint16_t id, const PendingWrite *pw, const ReadLock *lk,
                     uint32_t distance, uint32_t required);

@@ -221,9 +221,11 @@ void analyze(DInst &d) {
     const sass::Operand &o = in.ops[i];
     bool isDef = roles[i].def;
     d.def[i] = isDef;
+    (isDef ? d.dstIdx : d.srcIdx).push_back(uint8_t(i));
     unsigned width = std::max<unsigned>(roles[i].width, o.width);
     RClass rc = t.reader;
-    if (wide) rc = i == 3 ? RClass::WideCLo : RClass::WideAB;
+    bool wideC = wide && !isDef && d.srcIdx.size() == 3;   // the 64-bit addend
+    if (wide) rc = wideC ? RClass::WideCLo : RClass::WideAB;
     switch (o.kind) {
     case OperandKind::Reg:
       if (o.reg == sass::RZ) break;
@@ -233,7 +235,7 @@ void analyze(DInst &d) {
           if (wide && k == 1) w = WClass::WideHi;
           d.uses.push_back(RegUse{RegFile::R, uint8_t(o.reg + k), true, {}, w});
         }
-      } else if (wide && i == 3) {
+      } else if (wideC) {
         read(RegFile::R, o.reg, 1, RClass::WideCLo);
         if (width > 1) read(RegFile::R, o.reg + 1, width - 1, RClass::WideCHi);
       } else {

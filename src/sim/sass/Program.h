@@ -39,6 +39,7 @@ struct DInst {
   InstTiming timing;
   std::vector<RegUse> uses;
   std::vector<uint8_t> def;   // per operand of `in.ops`: 1 if written
+  std::vector<uint8_t> dstIdx, srcIdx;   // operand indexes of the written / read operands
 };
 
 struct SFunction {

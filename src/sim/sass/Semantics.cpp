@@ -15,7 +15,7 @@ Family familyOf(Opcode op) {
   case Opcode::PLOP3: case Opcode::SHF: case Opcode::LEA: case Opcode::MOV: case Opcode::SEL:
   case Opcode::PRMT: case Opcode::IABS: case Opcode::POPC: case Opcode::BREV: case Opcode::FLO:
   case Opcode::SGXT: case Opcode::BMSK: case Opcode::VIADD: case Opcode::VIMNMX:
-  case Opcode::VIADDMNMX: case Opcode::R2P: case Opcode::P2R: case Opcode::IDP:
+  case Opcode::VIADDMNMX: case Opcode::R2P: case Opcode::P2R:
   case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::UISETP: case Opcode::ULOP3:
   case Opcode::USHF: case Opcode::ULEA: case Opcode::UPRMT: case Opcode::USEL:
   case Opcode::UMOV: case Opcode::UFLO: case Opcode::UPOPC: case Opcode::UBREV:

@@ -5,6 +5,7 @@
 #include "optxas/sim/SassSimulator.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -19,6 +20,7 @@ std::string_view hazardKindName(Hazard::Kind k) {
   switch (k) {
   case Hazard::Kind::FixedLatency: return "read before the fixed latency elapsed";
   case Hazard::Kind::Scoreboard: return "read without waiting on the write scoreboard";
+  case Hazard::Kind::Unscored: return "read of an unscoreboarded variable-latency result too early";
   case Hazard::Kind::WriteAfterRead: return "source overwritten before its read scoreboard";
   case Hazard::Kind::WriteAfterWrite: return "register overwritten while a write is in flight";
   }
@@ -195,6 +197,10 @@ private:
     if (!ls_.fault && !execute(e) && !ls_.fault)
       e.unsupported(fmt::format("no semantics for {}", d->text));
     if (ls_.fault) return false;
+    if (ls_.opts.trace)
+      std::fprintf(stderr, "[cta %u,%u,%u warp %u lanes %08x cycle %llu] %04x %s%s\n",
+                   cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, w.index, e.act,
+                   (unsigned long long)w.cycle, pc, d->text.c_str(), e.traceWrites().c_str());
     e.retire();
     if (ls_.fault) return false;
     for (uint32_t m = group; m; m &= m - 1) {
