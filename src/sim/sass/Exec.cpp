@@ -393,9 +393,10 @@ void Exec::retire() {
     for (const RegUse &u : d.uses)
       if (u.def && regId(u.file, u.index) == s.id) wc = u.writer;
     // Overwriting a source that an earlier variable-latency instruction may still read.
+    // (A later instruction of the same in-order queue writes after the earlier one read.)
     if (w.lockCount[s.id])
       for (const ReadLock &lk : w.locks)
-        if (lk.id == s.id && (lk.lanes & s.lanes))
+        if (lk.id == s.id && (lk.lanes & s.lanes) && !(variable && lk.queue == queueOf(in.op)))
           reportHazard(Hazard::Kind::WriteAfterRead, s.id, nullptr, &lk, 0, 0);
     uint64_t ready = variable ? 0 : w.cycle + maxLatency(f, wc);
     if (w.pendCount[s.id]) {
@@ -432,7 +433,9 @@ void Exec::retire() {
     ++w.pendCount[s.id];
     w.pend.push_back(pw);
   }
-  if (timing && variable) {
+  // Sources of queued variable-latency instructions may be read after issue; control
+  // instructions (no scoreboards) read theirs at issue.
+  if (timing && variable && queueOf(in.op) != Queue::Other) {
     for (const RegUse &u : d.uses) {
       if (u.def || u.file == RegFile::P || u.file == RegFile::UP) continue;
       uint16_t id = regId(u.file, u.index);
@@ -441,6 +444,8 @@ void Exec::retire() {
       ++w.lockCount[id];
       w.locks.push_back(lk);
     }
+  }
+  if (timing && variable) {
     Queue q = queueOf(in.op);
     if (wbar != kNoSb) w.sbOps[wbar].push_back({seq, q});
     if (rbar != kNoSb && rbar != wbar) w.sbOps[rbar].push_back({seq, q});

@@ -167,13 +167,13 @@ InstTiming classify(const sass::Inst &in) {
     t.guardReader = RClass::UAlu;
   };
   switch (in.op) {
-  case Opcode::IMAD:
+  case Opcode::IMAD: case Opcode::VIADD:
   case Opcode::FFMA: case Opcode::FADD: case Opcode::FMUL: case Opcode::IDP:
     coupled(WClass::Fma, RClass::Fma);
     if (in.op == Opcode::IMAD && in.mods.variant == isa::Variant::WIDE)
       t.writer = WClass::WideLo;   // (the high register is WideHi; see Machine)
     break;
-  case Opcode::IADD3: case Opcode::IMNMX: case Opcode::VIMNMX: case Opcode::VIADD:
+  case Opcode::IADD3: case Opcode::IMNMX: case Opcode::VIMNMX:
   case Opcode::VIADDMNMX: case Opcode::VABSDIFF: case Opcode::VABSDIFF4: case Opcode::IABS:
   case Opcode::ISETP: case Opcode::LOP3: case Opcode::SHF: case Opcode::LEA: case Opcode::PRMT:
   case Opcode::SGXT: case Opcode::BMSK: case Opcode::SEL: case Opcode::MOV: case Opcode::PLOP3:
