@@ -275,7 +275,7 @@ int main(int argc, char **argv) {
   }
   double secs = elapsed();
   std::printf("%llu programs in %.1f s (%.0f per minute): %llu agree, %llu unsupported by the "
-              "simulator, %llu failed, %llu invalid\n",
+              "simulator, %llu failed, %llu invalid%s\n",
               (unsigned long long)checked, secs, secs > 0 ? checked * 60.0 / secs : 0.0,
               (unsigned long long)agreed, (unsigned long long)unsupported,
               (unsigned long long)failed, (unsigned long long)bad,
