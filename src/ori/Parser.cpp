@@ -514,6 +514,8 @@ private:
     }
     if (flags & OpAbs) c.expect('|', "closing '|'");
     o.flags |= flags;
+    if (c.acceptWord(".H0_H0")) o.flags |= OpH0H0;
+    else if (c.acceptWord(".H1_H1")) o.flags |= OpH1H1;
     if (c.acceptWord(".reuse")) o.flags |= OpReuse;
     return o;
   }

@@ -130,6 +130,8 @@ void printOperand(std::string &out, const Function &f, const Operand &o, const P
   case OperandKind::SReg: out += specialRegName(o.specialReg()); break;
   }
   if (o.hasFlag(OpAbs)) out += '|';
+  if (o.hasFlag(OpH0H0)) out += ".H0_H0";
+  if (o.hasFlag(OpH1H1)) out += ".H1_H1";
   if (o.hasFlag(OpReuse)) out += ".reuse";
 }
 

@@ -66,7 +66,8 @@ enum class Variant : uint8_t { None, LO, HI, WIDE, SHL, MOV, IADD, X };
 // PRMT byte-selection mode (default: plain index mode).
 enum class PrmtMode : uint8_t { None, F4E, B4E, RC8, ECL, ECR, RC16 };
 // F2FP packing of the two results into one register.
-enum class PackMode : uint8_t { None, PACK_AB, PACK_B, PACK_AB_MERGE_C, UNPACK_B, MERGE_C };
+enum class PackMode : uint8_t { None, PACK_AB, PACK_B, PACK_AB_MERGE_C, UNPACK_B, MERGE_C,
+                                UNPACK_B_MERGE_C };
 // L2 prefetch size hint of global loads (.LTC64B/.LTC128B/.LTC256B).
 enum class L2Prefetch : uint8_t { None, B64, B128, B256 };
 // Memory-fence kind (MEMBAR.SC / MEMBAR.ALL, FENCE.VIEW.ASYNC.*).

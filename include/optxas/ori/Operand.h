@@ -33,6 +33,10 @@ enum OperandFlag : uint8_t {
   OpAbs = 1u << 1,    // |x|
   OpNot = 1u << 2,    // !p, ~r
   OpReuse = 1u << 3,  // .reuse (operand reuse cache hint, set by the scheduler)
+  // Half-word selection of a packed 16-bit source (HADD2/HFMA2/HSETP2/...): .H0_H0 reads the
+  // low half into both lanes (a scalar f16/bf16 kept in the low bits), .H1_H1 the high half.
+  OpH0H0 = 1u << 4,
+  OpH1H1 = 1u << 5,
 };
 
 struct Operand {

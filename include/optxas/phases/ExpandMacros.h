@@ -1,0 +1,39 @@
+// Phase 9 (OriCreateMacroInsts): replaces every PSEUDO_MACRO instruction of a function by the
+// SASS sequence that computes it (see docs/lowering-fp.md for each sequence and why it is right).
+//
+// Operand conventions of the macros lowering creates (defs, then uses; 64-bit values are 2-word
+// registers or 2-word parts):
+//   DIV_U32/DIV_S32/REM_U32/REM_S32   d      <- n, q           (32-bit words)
+//   DIV_U64/DIV_S64/REM_U64/REM_S64   d(2)   <- n(2), q(2)
+//   DIV_F32                           d      <- a, b           mods.round (RN/RZ/RM/RP), mods.ftz
+//   RCP_F32, SQRT_F32                 d      <- a              mods.round, mods.ftz
+//   DIV_F64                           d(2)   <- a(2), b(2)     mods.round
+//   RCP_F64, SQRT_F64                 d(2)   <- a(2)           mods.round
+//   RSQRT_F64                         d(2)   <- a(2)           (rsqrt.approx.f64)
+// Round::None means RN. A guarded macro is expanded behind a branch on its guard.
+//
+// Sequences with a rare slow path (IEEE division, reciprocal and square root, 64-bit integer
+// division of values wider than 32 bits) split the macro's block: the fast path ends with a
+// predicated BRA to slow-path blocks placed at the end of the function's layout, which end with
+// a BRA back to the block that holds the rest of the original block.
+#pragma once
+
+#include "optxas/ori/Function.h"
+
+namespace optxas::phases {
+
+struct MacroExpansionStats {
+  unsigned expanded = 0;    // PSEUDO_MACRO instructions replaced
+  unsigned slowPaths = 0;   // out-of-line slow-path regions created
+};
+
+struct MacroExpansionOptions {
+  // Emit only the general (always correct, slower) algorithm of the IEEE float macros, without
+  // the round-to-nearest fast paths. For tests that must run every input through it.
+  bool generalPathOnly = false;
+};
+
+// Expands every PSEUDO_MACRO of f. Invalidates f's CFG when it adds blocks.
+MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &opts = {});
+
+} // namespace optxas::phases

@@ -1,0 +1,58 @@
+// The place a macro is expanded at, and the block surgery its expansion may need.
+//
+// A straight-line expansion is emitted just before the macro. An expansion with a slow path asks
+// for branch(): the macro's block is split after the macro (the rest goes to a new `join` block
+// right after it), the fast path is appended to the macro's block, and slowBlock() makes blocks at
+// the end of the function's layout that end with `BRA join`. A guarded macro is always expanded
+// in its own block behind `@!guard BRA join`.
+#pragma once
+
+#include <vector>
+
+#include "Emitter.h"
+
+namespace optxas::phases::expand {
+
+class Site {
+public:
+  Site(Emitter &e, Instr *macro, bool generalOnly = false);
+
+  Emitter &E;
+  Instr *macro() const { return macro_; }
+  Round round() const { return macro_->mods().round == Round::None ? Round::RN : macro_->mods().round; }
+  bool ftz() const { return macro_->mods().ftz; }
+  // True when a float macro must use its general algorithm (directed rounding, or forced).
+  bool generalOnly() const { return generalOnly_ || round() != Round::RN; }
+  // The macro's operands. Uses that alias a def were copied first, so a sequence may write the
+  // result before it has read every input.
+  const Operand &def() const { return def_; }
+  const Operand &use(unsigned i) const { return uses_[i]; }
+
+  // Splits the block (once) and returns the block the fast path falls through to.
+  BasicBlock *join();
+  // A new block at the end of the layout, made current.
+  BasicBlock *slowBlock();
+  // Ends the current slow block with BRA join.
+  void backToJoin();
+  // Removes the macro; called once the expansion is complete.
+  void finish();
+  bool addedBlocks() const { return addedBlocks_; }
+  bool hasSlowPath() const { return slowPath_; }
+
+private:
+  Instr *macro_;
+  Operand def_;
+  std::vector<Operand> uses_;
+  BasicBlock *join_ = nullptr;
+  bool addedBlocks_ = false;
+  bool slowPath_ = false;
+  bool generalOnly_ = false;
+};
+
+// Expanders, one per macro family (IntDivide.cpp, FloatDivide.cpp, FloatSqrt.cpp). Each emits at
+// the site's current insertion point and writes the result into site.def().
+void expandIntDivide(Site &s);
+void expandFloatDivide(Site &s);   // DIV_F32/F64, RCP_F32/F64
+void expandFloatSqrt(Site &s);     // SQRT_F32/F64, RSQRT_F64
+
+} // namespace optxas::phases::expand
