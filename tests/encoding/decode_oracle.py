@@ -46,7 +46,8 @@ def main():
         sys.exit('FAIL: ptxas not found (set PTXAS)')
     nvd = nvdis.find_nvdisasm()
 
-    tmp = a.keep or tempfile.mkdtemp(prefix='decode-oracle-')
+    tmpdir = None if a.keep else tempfile.TemporaryDirectory(prefix='decode-oracle-')
+    tmp = a.keep or tmpdir.name
     os.makedirs(tmp, exist_ok=True)
     blob = bytearray()
     origin = []  # (offset, file, section)

@@ -107,6 +107,7 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, ftz)                /* flush subnormals to zero */                                      \
   X(bool, fmz)                /* .FMZ: multiplication treats denormals/infinity*0 as zero */       \
   X(bool, sat)                /* saturate */                                                      \
+  X(bool, acc)                /* VABSDIFF4.ACC: accumulate into the third source */               \
   X(bool, ex)                 /* extended (carry-in / chained compare: .X / .EX) */               \
   X(bool, wide)               /* 64-bit address (LDG.E ... [R.64]) */                             \
   X(bool, trunc)              /* F2I.TRUNC and friends */                                         \
@@ -134,6 +135,8 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, shiftAmt)           /* FLO.SH: return the shift amount */                               \
   X(bool, u64)                /* MATCH.ANY.U64 and other 64-bit-data flags */                     \
   X(bool, defer)              /* BAR.SYNC.DEFER_BLOCKING */                                       \
+  X(bool, bypass)             /* LDGSTS.BYPASS: skip L1 (cp.async.cg) */                          \
+  X(bool, zfill)              /* LDGSTS.ZFILL: zero-fill the bytes past the source size */        \
   X(bool, pand)               /* LOP3.PAND: predicate output is the AND of the result bits */    \
   X(bool, branchUniform)      /* BRA.U: the branch condition is warp-uniform */                   \
   X(bool, divergent)          /* BRA.DIV: taken when the warp is not converged (mask in UR) */    \

@@ -104,6 +104,9 @@ static std::string describeElem(const Elem &e) {
 
 void FormTable::finalize() {
   byOpcode_.assign(static_cast<size_t>(isa::Opcode::NumOpcodes), {});
+  for (Form &f : forms_)
+    if (!noSpacingOps_.count(f.op))
+      f.scoreboardSpacing = isa::hasFlag(f.op, isa::VarLatency);
   byLow12_.assign(4096, {});
   for (Form &f : forms_) {
     f.slotsUsed = 0;

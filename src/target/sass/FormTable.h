@@ -16,6 +16,7 @@
 #include "optxas/sass/Inst.h"
 
 #include <functional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,7 @@ enum class ImmFmt : uint8_t {
   F64Hi,    // DADD-style: the field is the high 32 bits of a double
   F16x2,    // HADD2-style: two halves, printed "a, b"
   H1,       // one half in the low 16 bits (f16, or bf16 for .BF16 forms)
+  IntSrc,   // integer immediate, signed iff the source integer type (srcIntType) is signed
   Dec,      // plain decimal (rare)
 };
 
@@ -85,6 +87,8 @@ struct MemLayout {
   Field offset;              // byte offset (width 0: none)
   bool offsetSigned = true;
   Field scale;               // LDS-style .X4/.X8/.X16 index scaling (width 0: none)
+  bool hideUrz = false;      // "+URZ" is not printed (LDGSTS)
+  bool absoluteSigned = false; // a lone offset ([0x10]) prints signed (LDGSTS) or unsigned
 };
 
 // The layout of a constant-bank operand c[bank][offset] / c[bank][Rn+offset] / cx[URn][offset].
@@ -95,6 +99,7 @@ struct CBankLayout {
   bool offsetSigned = false;
   Field index;               // optional GPR index (width 0: none)
   int16_t cxBit = -1;        // bit that turns the bank into cx[URn] (bank field then holds URn)
+  bool spaced = false;       // nvdisasm prints "c[0x1] [0x10]" (sub-32-bit source operands)
   Field cxUr;                // field of the UR when cx (defaults to the bank field)
 };
 
@@ -140,6 +145,10 @@ struct Form {
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
   bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
   bool allowRbar = true;     // may release a read scoreboard
+  // nvdisasm prints ";" right after the operands of a zero-stall yielding instruction only if
+  // it uses no scoreboards, for the instructions it considers variable-latency (set from the
+  // opcode's VarLatency flag; the table overrides the exceptions).
+  bool scoreboardSpacing = false;
   AliasFn alias = nullptr;
   std::vector<std::string_view> aliasTokens; // suffixes `alias` may produce (parser strips them)
   // Derived by finalize():
@@ -167,6 +176,8 @@ public:
   // Forms whose fixed bits match a word (decoder candidates).
   std::vector<const Form *> candidates(const Word &w) const;
 
+  // Variable-latency opcodes whose spacing nvdisasm treats like fixed-latency ones.
+  std::set<isa::Opcode> noSpacingOps_;
   // Special registers: index <-> nvdisasm name.
   std::vector<std::pair<uint8_t, std::string_view>> specialRegs;
 

@@ -270,6 +270,9 @@ bool parseMem(std::string_view s, const Elem &e, Operand &o) {
   }
   if (!haveBase && e.mem.base.valid())
     o.base = RZ;
+  if (e.mem.hideUrz && o.desc == kNoReg && o.ureg == kNoReg &&
+      e.mem.urUse == MemLayout::UrUse::DescIfBit)
+    o.ureg = URZ;
   if (e.mem.base64Bit < 0 && e.mem.base.valid())
     o.base64 = e.mem.base64Const;
   return true;
@@ -295,6 +298,8 @@ bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
   } else {
     return false;
   }
+  if (startsWith(s, " "))
+    s.remove_prefix(1);
   if (!startsWith(s, "[") || s.back() != ']')
     return false;
   s = s.substr(1, s.size() - 2);
@@ -404,6 +409,8 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
     if (!v)
       return false;
     o.imm = *v;
+    if (e.fmt == ImmFmt::IntSrc && o.imm < 0)
+      o.imm &= 0xffffffffll; // (stored as the raw 32-bit field)
     return true;
   }
   case OpdType::FImm: {
@@ -430,7 +437,7 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
     }
     if (e.fmt == ImmFmt::H1) {
       std::optional<uint16_t> h;
-      if (mods.floatType == isa::FloatType::BF16) {
+      if (mods.floatType == isa::FloatType::BF16 || mods.srcFloatType == isa::FloatType::BF16) {
         auto f = parseF32(s);
         if (f && !(*f & 0xffff))
           h = static_cast<uint16_t>(*f >> 16);

@@ -103,7 +103,7 @@ std::string memText(const Operand &o, const Elem &e) {
   if (o.desc != kNoReg)
     s += "desc[" + regName("UR", o.desc, URZ, "URZ") + "]";
   s += "[";
-  bool hasUr = o.ureg != kNoReg;
+  bool hasUr = o.ureg != kNoReg && !(e.mem.hideUrz && o.ureg == URZ);
   bool any = false;
   if (o.base != kNoBase && !(o.base == RZ && (hasUr || o.imm != 0) && !o.base64)) {
     s += regName("R", o.base, RZ, "RZ");
@@ -122,11 +122,11 @@ std::string memText(const Operand &o, const Elem &e) {
       s += "+";
       s += e.mem.offsetSigned ? fmt::shex(o.imm) : fmt::hex(static_cast<uint64_t>(o.imm));
     } else {
-      // An absolute address (no register) prints unsigned.
+      // An absolute address (no register) prints unsigned, except in LDGSTS.
       uint64_t v = static_cast<uint64_t>(o.imm);
       if (e.mem.offset.width < 64)
         v &= (1ull << e.mem.offset.width) - 1;
-      s += fmt::hex(v);
+      s += e.mem.absoluteSigned ? fmt::shex(o.imm) : fmt::hex(v);
     }
   }
   return s + "]";
@@ -135,7 +135,7 @@ std::string memText(const Operand &o, const Elem &e) {
 std::string cbankText(const Operand &o, const Elem &e) {
   std::string s = o.reg == kNoReg ? "cx[" + regName("UR", o.ureg, URZ, "URZ") + "]"
                                   : "c[" + fmt::hex(o.reg) + "]";
-  s += "[";
+  s += e.cb.spaced ? " [" : "[";
   bool idx = o.base != kNoBase && !(o.base == RZ && o.imm != 0);
   if (idx)
     s += regName("R", o.base, RZ, "RZ");
@@ -166,8 +166,15 @@ std::string immText(const Elem &e, const Operand &o, const Inst &in) {
     return half(static_cast<uint16_t>(raw >> 16)) + ", " + half(static_cast<uint16_t>(raw));
   }
   case ImmFmt::H1:
-    return in.mods.floatType == isa::FloatType::BF16 ? fmt::f32(uint32_t(raw & 0xffff) << 16)
-                                                      : fmt::f16(static_cast<uint16_t>(raw));
+    return in.mods.floatType == isa::FloatType::BF16 || in.mods.srcFloatType == isa::FloatType::BF16
+               ? fmt::f32(uint32_t(raw & 0xffff) << 16)
+               : fmt::f16(static_cast<uint16_t>(raw));
+  case ImmFmt::IntSrc: {
+    auto t = in.mods.srcIntType;
+    bool sgn = t == isa::IntType::S8 || t == isa::IntType::S16 || t == isa::IntType::S32 ||
+               t == isa::IntType::S64;
+    return sgn ? fmt::shex(static_cast<int32_t>(raw)) : fmt::hex(raw & 0xffffffffu);
+  }
   case ImmFmt::Dec: return std::to_string(o.imm);
   }
   return "";
@@ -202,11 +209,11 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
 
 // nvdisasm omits the space before ';' when the stall count and the wait mask are zero and the
 // yield hint is set; for variable-latency instructions the scoreboards must be unused too.
-bool tightSemicolon(const Inst &in) {
+bool tightSemicolon(const Inst &in, const Form &f) {
   const Control &c = in.ctrl;
   if (c.stall != 0 || !c.yield || c.wait != 0)
     return false;
-  return !isa::hasFlag(in.op, isa::VarLatency) || (c.wbar == 7 && c.rbar == 7);
+  return !f.scoreboardSpacing || (c.wbar == 7 && c.rbar == 7);
 }
 
 std::string guardText(const Guard &g) {
@@ -259,7 +266,7 @@ TextResult print(const Inst &in, Target target, uint64_t pc) {
     ops += (ops.empty() || e.spaceSep ? " " : ", ") + o;
   }
   s += ops;
-  s += tightSemicolon(in) ? ";" : " ;";
+  s += tightSemicolon(in, *f) ? ";" : " ;";
   r.text = std::move(s);
   return r;
 }

@@ -62,7 +62,10 @@ E concreteSource(const E &ph, unsigned layout, bool isB, const SlotBits &sb, boo
             ? FImm(bits(32, 32), ph.fmt)
             : Imm(bits(32, 32), ph.fmt);
     break;
-  case 'C': e = CBank(aluCBank()); break;
+  case 'C':
+    e = CBank(aluCBank());
+    e.cb.spaced = ph.cb.spaced;
+    break;
   }
   if (kind != 'I') {
     // Modifier bits follow the operand's position, not its role: the operand in the 32..63

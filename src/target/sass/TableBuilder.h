@@ -38,6 +38,8 @@ struct E : Elem {
   E &spaced() { spaceSep = true; return *this; }
   // Branch target printed as the raw signed offset instead of an absolute address (BRX).
   E &rawOffset() { fmt = ImmFmt::SHex; return *this; }
+  // Constant-bank sources of this placeholder print "c[b] [o]" (sub-32-bit data).
+  E &spacedBank() { cb.spaced = true; return *this; }
   E &sgn() { immSigned = true; return *this; }
   E &hi(Field f) { fieldHi = f; return *this; }
   E &shift(int s) { immShift = static_cast<uint8_t>(s); return *this; }

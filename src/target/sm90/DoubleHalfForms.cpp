@@ -95,10 +95,11 @@ void addHalf(Builder &b) {
   }
   // HADD2.F32{.FTZ}{.SAT} Rd, a, b: f32 result of half sources (no |a|), register form only
   b.alu(Op::HADD2, 0x030, {RR},
-        {isF16, fixed(S::pack, static_cast<uint8_t>(isa::PackMode::MERGE_C), ".F32"), ftz, sat,
-         R(16).def(), R(24).neg(72).reuse(0).sel(bits(74, 2), selA()),
+        {isF16, fixed(S::pack, static_cast<uint8_t>(isa::PackMode::MERGE_C), ".F32"), ftz,
+         R(16).def(), R(24).neg(72).sel(bits(74, 2), selA()),
          src2(ImmFmt::H1).neg(63).abs(62).reuse(2).sel(bits(60, 2), selA())});
   b.fix(bits(76, 1), 0);
+  b.fix(bits(77, 1), 0);
   b.fix(bits(78, 1), 1);
   b.fix(bits(73, 1), 0);
   // HMUL2{.BF16_V2}{.FMZ|.FTZ}{.SAT} Rd, a, b

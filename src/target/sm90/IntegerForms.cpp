@@ -33,9 +33,6 @@ std::string_view imadAlias(const Inst &in) {
   };
   if (uniform(b) || uniform(c))
     return "";
-  // (nvdisasm also keeps the plain spelling when both multiplicands carry .reuse.)
-  if (a.reuse && b.reuse)
-    return "";
   if (isZeroReg(a) || isZeroReg(b) || isImm(b, 0) || (isImm(b, 1) && isZeroReg(c)))
     return ".MOV";
   if (isImm(b, 1))
@@ -242,8 +239,33 @@ void addMinMax(Builder &b) {
         {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
          R(24).reuse(0), srcB().neg(63).reuse(1), srcC().reuse(2),
          P(87).inv(90)});
-  b.fix(bits(81, 3), 7);
-  b.fix(bits(84, 3), 7);
+  b.fix(bits(81, 6), 0);
+}
+
+void addDotAndAbsDiff(Builder &b) {
+  const E a8 = mod(S::intType, bits(73, 1), {V(0, IntType::U8, ".U8"), V(1, IntType::S8, ".S8")});
+  const E b8 = mod(S::srcIntType, bits(74, 1), {V(0, IntType::U8, ".U8"), V(1, IntType::S8, ".S8")});
+  // IDP.4A.{U8|S8}.{U8|S8} Rd, Ra, b, [-]c   (4-way byte dot product + c)
+  b.alu(Op::IDP, 0x026, {RR, CR, UR_},
+        {text(".4A"), a8, b8, R(16).def(), R(24).reuse(0), srcB().reuse(1),
+         srcC().neg(75).reuse(2)});
+  b.fix(bits(76, 2), 0);
+  // IDP.2A.{LO|HI}.{U16|S16}.{U8|S8} Rd, Ra, b, [-]c
+  b.alu(Op::IDP, 0x026, {RR, CR, UR_},
+        {text(".2A"),
+         mod(S::variant, bits(77, 1), {V(0, Variant::LO, ".LO"), V(1, Variant::HI, ".HI")}),
+         mod(S::intType, bits(73, 1), {V(0, IntType::U16, ".U16"), V(1, IntType::S16, ".S16")}),
+         b8, R(16).def(), R(24).reuse(0), srcB().reuse(1), srcC().neg(75).reuse(2)});
+  b.fix(bits(76, 1), 1);
+  // VABSDIFF{.U32} Rd, [Pd,] Ra, b, c   (|a - b| + c)
+  b.alu(Op::VABSDIFF, 0x014, kAllSources,
+        {u32Bit(), R(16).def(), P(81).def().opt(1, pt()), R(24).reuse(0), srcB().reuse(1),
+         srcC().reuse(2)});
+  // VABSDIFF4{.U8}{.ACC} Rd, [Pd,] Ra, b, c   (4-way byte |a - b|, summed into c with .ACC)
+  b.alu(Op::VABSDIFF4, 0x015, kAllSources,
+        {mod(S::intType, bits(73, 1), {V(0, IntType::U8, ".U8"), V(1, IntType::S8, "")}),
+         flag(S::acc, 75, ".ACC"), R(16).def(), P(81).def().opt(1, pt()),
+         R(24).reuse(0), srcB().reuse(1), srcC().reuse(2)});
 }
 
 void addPredicateLogic(Builder &b) {
@@ -251,6 +273,12 @@ void addPredicateLogic(Builder &b) {
   b.form(Op::PLOP3, 0x81c,
          {text(".LUT"), P(81).def(), P(84).def(), P(87).inv(90), P(77).inv(80), P(68).inv(71),
           slotOperand(S::lut, bits(64, 3)).hi(bits(72, 5)), Imm(bits(16, 8))});
+  // PLOP3.LUT Pu, Pv, Ra.SIGN, Rb.SIGN, Rc.SIGN, lut, lut2   (sign bits of registers)
+  const ModMap sign = {V(0, SubSel::None, ".SIGN")};
+  b.form(Op::PLOP3, 0x21f,
+         {text(".LUT"), P(81).def(), P(84).def(), R(24).reuse(0).sel(Field{}, sign),
+          R(32).reuse(1).sel(Field{}, sign), R(64).reuse(2).sel(Field{}, sign),
+          slotOperand(S::lut, bits(72, 8)), Imm(bits(16, 8))});
   // R2P PR, Ra{.Bn}, mask
   b.alu(Op::R2P, 0x004, {RR, IR, CR, UR_},
         {lit("PR"), R(24).sel(bits(76, 2), {V(0, SubSel::None, ""), V(1, SubSel::B1, ".B1"),
@@ -269,6 +297,7 @@ void addIntegerForms(Builder &b) {
   addBitCounts(b);
   addMinMax(b);
   addPredicateLogic(b);
+  addDotAndAbsDiff(b);
 }
 
 // The uniform-datapath twins of the integer forms (same fields; UR/UP registers; verified

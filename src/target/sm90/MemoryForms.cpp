@@ -83,6 +83,16 @@ void addGlobal(Builder &b) {
           P(64).xored(7).inv(67).opt(2, pt())});
   b.fix(bits(72, 1), 1);
   b.fix(bits(90, 2), 3);
+  // LDG.E ... [Ra+imm24]: 32-bit address, no descriptor (opcode 0x381)
+  MemLayout ldgPlain = addr(0, U::None, -1, false);
+  ldgPlain.ur = Field{};
+  b.form(Op::LDG, 0x381,
+         {text(".E"), cacheHint(), l2Prefetch(), size(), semantics(true),
+          P(81).def().opt(1, pt()), data(16).def(), Mem(ldgPlain),
+          P(64).xored(7).inv(67).opt(2, pt())});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(76, 1), 0);
+  b.fix(bits(90, 2), 0);
   // STG.E{.cache}{.size}{.sem} desc[URd][Ra.64+imm], Rb
   b.form(Op::STG, 0x986,
          {text(".E"), cacheHint(), size(), semantics(false),
@@ -112,12 +122,11 @@ void addGlobal(Builder &b) {
   // ST.E [Ra(.64)+imm32], Rb  (no descriptor: offset 32..63, data at 64)
   MemLayout stPlain;
   stPlain.base = bits(24, 8);
-  stPlain.base64Bit = 90;
   stPlain.offset = bits(32, 32);
   b.form(Op::ST, 0x385,
          {text(".E"), cacheHint(), size(), semantics(false), Mem(stPlain), data(64)});
   b.fix(bits(72, 1), 1);
-  b.fix(bits(91, 1), 0);
+  b.fix(bits(90, 2), 0);
   // ST.E desc[URd][Ra(.64)+imm], Rb
   MemLayout stDesc = addr(64, U::DescIfBit, 76, true);
   b.form(Op::ST, 0x985,
@@ -276,8 +285,11 @@ void addAtomics(Builder &b) {
   b.fix(bits(72, 1), 1);
   b.fix(bits(91, 1), 0);
   b.fix(bits(87, 2), 0);
+  // (generic CAS may also be weak)
+  E casSem = atomSemantics();
+  casSem.values.insert(casSem.values.begin(), V2(0, MemOrder::None, Scope::None, ""));
   b.form(Op::ATOM, 0x38b,
-         {text(".E"), casOp(), cacheHint(), casType(), atomSemantics(), P(81).def(),
+         {text(".E"), casOp(), cacheHint(), casType(), casSem, P(81).def(),
           R(16).def().wslot(S::atomType), Mem(narrow), R(32).wslot(S::atomType),
           R(64).wslot(S::atomType)});
   b.fix(bits(72, 1), 1);
@@ -301,7 +313,51 @@ void addAtomics(Builder &b) {
 
 } // namespace
 
+void addQspc(Builder &b) {
+  // QSPC.E.{S|D} Pd, Rd, [Ra+imm]   (is the generic address in shared / distributed shared?)
+  MemLayout a = addr(0, U::None, -1, false);
+  a.ur = Field{};
+  b.form(Op::QSPC, 0x3aa,
+         {text(".E"), mod(S::space, bits(73, 1),
+                          {V(0, isa::Space::SHARED, ".S"), V(1, isa::Space::DSMEM, ".D")}),
+          P(81).def(), R(16).def(), Mem(a)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(74, 1), 1);
+}
+
+void addAsyncCopy(Builder &b) {
+  // LDGSTS.E{.BYPASS}{.cache}{.LTC}{.size}{.ZFILL} [Rs+imm20], desc[UR][Ra.64+imm12] {, P}
+  // (cp.async: global -> shared without a register)
+  MemLayout shared;
+  shared.base = bits(16, 8);
+  shared.offset = bits(44, 20);
+  shared.absoluteSigned = true;
+  MemLayout global = addr(64, U::DescIfBit, 76, true);
+  global.offset = bits(32, 12);
+  global.hideUrz = true;
+  b.form(Op::LDGSTS, 0xfae,
+         {text(".E"), mod(S::bypass, bits(81, 1), {V(1, 0, ""), V(0, 1, ".BYPASS")}),
+          cacheHint(),
+          mod(S::l2prefetch, bits(71, 2),
+              {V(0, isa::L2Prefetch::None, ""), V(1, isa::L2Prefetch::B64, ".LTC64B"),
+               V(2, isa::L2Prefetch::B128, ".LTC128B")}),
+          mod(S::memType, bits(73, 3),
+              {V(4, MemType::B32, ""), V(4, MemType::None, ""), V(5, MemType::B64, ".64"),
+               V(6, MemType::B128, ".128")}),
+          flag(S::zfill, 82, ".ZFILL"), Mem(shared), Mem(global), P(87).inv(90).opt(1, pt())});
+  b.fix(bits(77, 4), 0); // (weak)
+  b.fix(bits(70, 1), 1);
+  b.fix(bits(91, 1), 1);
+  // LDGDEPBAR: closes a group of LDGSTS; DEPBAR.LE SB0, n waits until at most n are pending
+  b.form(Op::LDGDEPBAR, 0x9af, {});
+  b.form(Op::DEPBAR, 0x91a, {text(".LE"), lit("SB0"), Imm(bits(38, 6))});
+  b.fix(bits(47, 1), 1);
+  b.noScoreboards();
+}
+
 void addMemoryForms(Builder &b) {
+  addQspc(b);
+  addAsyncCopy(b);
   addGlobal(b);
   addSharedLocal(b);
   addConstant(b);

@@ -18,6 +18,7 @@ const FormTable &table() {
     addControlForms(b);
     addWarpForms(b);
     addSpecialRegisters(*ft);
+    ft->noSpacingOps_ = {Op::I2I, Op::R2UR};
     ft->finalize();
     return ft;
   }();
