@@ -196,16 +196,20 @@ bool execInteger(Exec &e) {
         e.setDst(D(1), l, uint32_t(full >> 64) & 1);
         return;
       }
-      uint32_t cv = e.src(c, l);
-      if (c.invert) cv = ~cv;
-      if (c.negate) cv = ~cv + 1;
       if (m.variant == isa::Variant::HI) {
-        // The high word of the product plus c (c enters above the low word).
-        unsigned __int128 full = (unsigned __int128)prod + (uint64_t(cv) << 32) + (carry << 32);
+        // The high word of a*b + c, where a register c is the 64-bit pair {Rc+1:Rc} (ptxas's
+        // division sequences put the addend in Rc+1 and zero in Rc).
+        uint64_t cv = c.kind == OperandKind::Reg ? e.src64(c, l) : uint64_t(e.src(c, l));
+        if (c.invert) cv = ~cv;
+        if (c.negate) cv = ~cv + 1;
+        unsigned __int128 full = (unsigned __int128)prod + cv + carry;
         e.setDst(D(0), l, uint32_t(uint64_t(full) >> 32));
         e.setDst(D(1), l, uint32_t(full >> 64) & 1);
         return;
       }
+      uint32_t cv = e.src(c, l);
+      if (c.invert) cv = ~cv;
+      if (c.negate) cv = ~cv + 1;
       e.setDst(D(0), l, uint32_t(prod) + cv + uint32_t(carry));
     });
     return true;
@@ -425,6 +429,59 @@ bool execInteger(Exec &e) {
       e.setDst(D(0), l, (a & ~mask) | (pr & mask));
     });
     return true;
+  case Opcode::IDP:
+    // IDP.4A.ta.tb Rd, a, b, [-]c: four byte products; IDP.2A.{LO|HI}.ta.tb: two halfword x
+    // byte products (bytes 0-1 or 2-3 of b).
+    e.forLanes([&](unsigned l) {
+      uint32_t a = e.src(S(0), l), b = e.src(S(1), l), c = e.src(S(2), l);
+      if (S(2).negate) c = ~c + 1;
+      bool sb = m.srcIntType == IntType::S8;
+      auto byteOf = [&](unsigned i) {
+        return sb ? int64_t(int8_t(b >> (8 * i))) : int64_t(uint8_t(b >> (8 * i)));
+      };
+      int64_t acc = int32_t(c);
+      if (m.variant == isa::Variant::LO || m.variant == isa::Variant::HI) {
+        bool sa = m.intType == IntType::S16;
+        unsigned base = m.variant == isa::Variant::HI ? 2 : 0;
+        for (unsigned i = 0; i < 2; ++i) acc += lane16(a, i, sa) * byteOf(base + i);
+      } else {
+        bool sa = m.intType == IntType::S8;
+        for (unsigned i = 0; i < 4; ++i) {
+          int64_t x = sa ? int64_t(int8_t(a >> (8 * i))) : int64_t(uint8_t(a >> (8 * i)));
+          acc += x * byteOf(i);
+        }
+      }
+      e.setDst(D(0), l, uint32_t(acc));
+    });
+    return true;
+  case Opcode::VABSDIFF: case Opcode::VABSDIFF4: {
+    const Operand &pd = e.defOf(OperandKind::Pred);
+    if (pd.kind != OperandKind::None && pd.reg != sass::PT) {
+      e.unsupported("VABSDIFF with a predicate result");
+      return true;
+    }
+    const Operand &rd = e.defOf(OperandKind::Reg);
+    e.forLanes([&](unsigned l) {
+      uint32_t a = e.src(S(0), l), b = e.src(S(1), l), c = e.src(S(2), l);
+      if (in.op == Opcode::VABSDIFF) {
+        int64_t x = isSigned ? int64_t(int32_t(a)) : int64_t(a);
+        int64_t y = isSigned ? int64_t(int32_t(b)) : int64_t(b);
+        e.setDst(rd, l, uint32_t(uint64_t(x > y ? x - y : y - x)) + c);
+        return;
+      }
+      bool s8 = m.intType != IntType::U8;
+      uint32_t packed = 0, sum = 0;
+      for (unsigned i = 0; i < 4; ++i) {
+        int32_t x = s8 ? int8_t(a >> (8 * i)) : int32_t(uint8_t(a >> (8 * i)));
+        int32_t y = s8 ? int8_t(b >> (8 * i)) : int32_t(uint8_t(b >> (8 * i)));
+        uint32_t d = uint32_t(x > y ? x - y : y - x);
+        packed |= (d & 0xff) << (8 * i);
+        sum += d;
+      }
+      e.setDst(rd, l, m.acc ? sum + c : packed);
+    });
+    return true;
+  }
   default:
     return false;
   }

@@ -286,6 +286,68 @@ bool atomic(Exec &e) {
   return true;
 }
 
+// QSPC.E.{S|D} Pd, Rd, [Ra+imm]: is the generic address in the shared window (a cluster is one
+// CTA, so distributed shared memory is this CTA's shared memory).
+bool querySpace(Exec &e) {
+  const Operand *m = nullptr;
+  for (const Operand &o : e.in.ops)
+    if (o.kind == OperandKind::Mem) m = &o;
+  if (!m) return false;
+  const Operand &pd = e.defOf(OperandKind::Pred), &rd = e.defOf(OperandKind::Reg);
+  e.forLanes([&](unsigned l) {
+    uint64_t a = e.gpr64(m->base, l) + uint64_t(m->imm);
+    bool in = e.ls.opts.map.inShared(a);
+    e.setDst(pd, l, in);
+    e.setDst(rd, l, in ? uint32_t(a - e.ls.opts.map.sharedWindow) : 0);
+  });
+  return true;
+}
+
+// LDGSTS [Rs+imm], desc[UR][Ra.64+imm] {, P}: cp.async — copies global to shared memory (done at
+// issue here; LDGDEPBAR/DEPBAR order shared memory only, which the simulator does not delay).
+bool asyncCopy(Exec &e) {
+  const sass::Inst &in = e.in;
+  const Operand *shared = nullptr, *global = nullptr, *p = nullptr;
+  for (const Operand &o : in.ops) {
+    if (o.kind == OperandKind::Mem) (shared ? global : shared) = &o;
+    if (o.kind == OperandKind::Pred) p = &o;
+  }
+  if (!shared || !global) return false;
+  unsigned size = accessSize(in.mods.memType);
+  e.forLanes([&](unsigned l) {
+    if (e.faulted()) return;
+    uint8_t buf[16] = {};
+    bool copy = !p || e.psrc(*p, l);
+    if (!copy && !in.mods.zfill) return;
+    if (copy) {
+      uint64_t ga = e.gpr64(global->base, l) + uint64_t(global->imm);
+      if (global->ureg != sass::kNoReg && global->ureg != sass::URZ) ga += e.ureg64(global->ureg);
+      FaultKind why = FaultKind::OutOfBounds;
+      if (!aligned(ga, size)) {
+        e.fault(FaultKind::Misaligned, "", Space::Global, ga, size, l);
+        return;
+      }
+      const uint8_t *src = e.ls.mem.resolve(ga, size, false, why);
+      if (!src) {
+        e.fault(why, "", Space::Global, ga, size, l);
+        return;
+      }
+      std::memcpy(buf, src, size);
+    }
+    uint64_t sa = uint32_t(e.gpr(shared->base, l) + uint32_t(shared->imm));
+    uint8_t *dst = aligned(sa, size)
+                       ? ByteSpace{e.cta.shared.data(), e.cta.shared.size()}.resolve(sa, size)
+                       : nullptr;
+    if (!dst) {
+      e.fault(aligned(sa, size) ? FaultKind::OutOfBounds : FaultKind::Misaligned, "",
+              Space::Shared, sa, size, l);
+      return;
+    }
+    std::memcpy(dst, buf, size);
+  });
+  return true;
+}
+
 } // namespace
 
 bool execMemory(Exec &e) {
@@ -295,8 +357,10 @@ bool execMemory(Exec &e) {
   case Opcode::LDC: case Opcode::ULDC: return loadConstant(e);
   case Opcode::ATOMG: case Opcode::ATOM: case Opcode::ATOMS: case Opcode::REDG: case Opcode::RED:
     return atomic(e);
+  case Opcode::QSPC: return querySpace(e);
+  case Opcode::LDGSTS: return asyncCopy(e);
   case Opcode::CCTL: case Opcode::MEMBAR: case Opcode::FENCE: case Opcode::ERRBAR:
-  case Opcode::CGAERRBAR: case Opcode::ACQBULK:
+  case Opcode::CGAERRBAR: case Opcode::ACQBULK: case Opcode::LDGDEPBAR: case Opcode::DEPBAR:
     return true;   // no caches or reordering are modelled
   default: return false;
   }

@@ -1,6 +1,7 @@
 // Special registers (S2R, S2UR, CS2R), uniform moves (R2UR, VOTEU) and warp-wide operations
 // (SHFL, VOTE, MATCH, REDUX). A warp-wide operation sees exactly the lanes that execute it (the
 // active mask), as on hardware after a WARPSYNC.
+#include <algorithm>
 #include <bit>
 
 #include <fmt/format.h>
@@ -152,6 +153,62 @@ bool execWarp(Exec &e) {
   }
   case Opcode::SHFL:
     return shuffle(e);
+  case Opcode::REDUX: {
+    // REDUX{.op}{.S32} URd, Ra: reduction over the executing lanes into a uniform register.
+    bool sgn = in.mods.intType == isa::IntType::S32;
+    uint32_t acc = 0;
+    bool first = true;
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      uint32_t v = e.src(e.S(0), l);
+      if (first) {
+        acc = v;
+        first = false;
+        continue;
+      }
+      switch (in.mods.redux) {
+      case isa::ReduxOp::OR: acc |= v; break;
+      case isa::ReduxOp::XOR: acc ^= v; break;
+      case isa::ReduxOp::SUM: acc += v; break;
+      case isa::ReduxOp::MIN:
+        acc = sgn ? uint32_t(std::min(int32_t(acc), int32_t(v))) : std::min(acc, v);
+        break;
+      case isa::ReduxOp::MAX:
+        acc = sgn ? uint32_t(std::max(int32_t(acc), int32_t(v))) : std::max(acc, v);
+        break;
+      default: acc &= v; break;
+      }
+    }
+    if (e.act) e.setDst(e.D(0), 0, acc);
+    return true;
+  }
+  case Opcode::MATCH: {
+    // MATCH.ANY{.U64} Rd, Ra: the lanes holding the same value; MATCH.ALL Pd, Rd, Ra: all
+    // executing lanes if they agree (Pd true), else 0.
+    bool wide = in.mods.u64;
+    std::array<uint64_t, kWarpSize> v{};
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      v[l] = wide ? e.src64(e.S(0), l) : e.src(e.S(0), l);
+    }
+    const Operand &rd = e.defOf(OperandKind::Reg), &pd = e.defOf(OperandKind::Pred);
+    bool all = true;
+    for (uint32_t m = e.act; m; m &= m - 1)
+      all = all && v[unsigned(__builtin_ctz(m))] == v[unsigned(__builtin_ctz(e.act))];
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      uint32_t same = 0;
+      for (uint32_t k = e.act; k; k &= k - 1)
+        if (v[unsigned(__builtin_ctz(k))] == v[l]) same |= 1u << __builtin_ctz(k);
+      if (in.mods.match == isa::MatchMode::ALL) {
+        e.setDst(rd, l, all ? e.act : 0);
+        e.setDst(pd, l, all);
+      } else {
+        e.setDst(rd, l, same);
+      }
+    }
+    return true;
+  }
   case Opcode::VOTE: case Opcode::VOTEU: {
     // VOTE{U}.{ALL|ANY|EQ} Rd, Pd, Ps: Rd = ballot of Ps over the executing lanes; Pd = all /
     // any / all-equal.

@@ -141,6 +141,9 @@ Queue queueOf(Opcode op) {
 
 uint32_t unscoredLatency(Opcode op) {
   switch (op) {
+  // R2UR without a scoreboard: ptxas does this only when the first reader is hundreds of cycles
+  // away (smallest distance seen in its code: 413); the bound assumed here is 64.
+  case Opcode::R2UR: return 64;
   default: return 0x10000;   // never: only queue order makes the result final
   }
 }

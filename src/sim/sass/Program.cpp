@@ -235,6 +235,10 @@ void analyze(DInst &d) {
           if (wide && k == 1) w = WClass::WideHi;
           d.uses.push_back(RegUse{RegFile::R, uint8_t(o.reg + k), true, {}, w});
         }
+      } else if (in.op == Opcode::IMAD && in.mods.variant == isa::Variant::HI &&
+                 d.srcIdx.size() == 3) {
+        // IMAD.HI's register addend is a 64-bit pair.
+        read(RegFile::R, o.reg, std::max(width, 2u), rc);
       } else if (wideC) {
         read(RegFile::R, o.reg, 1, RClass::WideCLo);
         if (width > 1) read(RegFile::R, o.reg + 1, width - 1, RClass::WideCHi);

@@ -15,7 +15,8 @@ Family familyOf(Opcode op) {
   case Opcode::PLOP3: case Opcode::SHF: case Opcode::LEA: case Opcode::MOV: case Opcode::SEL:
   case Opcode::PRMT: case Opcode::IABS: case Opcode::POPC: case Opcode::BREV: case Opcode::FLO:
   case Opcode::SGXT: case Opcode::BMSK: case Opcode::VIADD: case Opcode::VIMNMX:
-  case Opcode::VIADDMNMX: case Opcode::R2P: case Opcode::P2R:
+  case Opcode::VIADDMNMX: case Opcode::R2P: case Opcode::P2R: case Opcode::IDP:
+  case Opcode::VABSDIFF: case Opcode::VABSDIFF4:
   case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::UISETP: case Opcode::ULOP3:
   case Opcode::USHF: case Opcode::ULEA: case Opcode::UPRMT: case Opcode::USEL:
   case Opcode::UMOV: case Opcode::UFLO: case Opcode::UPOPC: case Opcode::UBREV:
@@ -35,7 +36,8 @@ Family familyOf(Opcode op) {
   case Opcode::STL: case Opcode::LD: case Opcode::ST: case Opcode::LDC: case Opcode::ULDC:
   case Opcode::ATOM: case Opcode::ATOMG: case Opcode::ATOMS: case Opcode::RED: case Opcode::REDG:
   case Opcode::CCTL: case Opcode::MEMBAR: case Opcode::FENCE: case Opcode::ERRBAR:
-  case Opcode::CGAERRBAR: case Opcode::ACQBULK:
+  case Opcode::CGAERRBAR: case Opcode::ACQBULK: case Opcode::QSPC: case Opcode::LDGSTS:
+  case Opcode::LDGDEPBAR: case Opcode::DEPBAR:
     return execMemory;
   case Opcode::BRA: case Opcode::BRX: case Opcode::JMP: case Opcode::JMX: case Opcode::CALL:
   case Opcode::RET: case Opcode::EXIT: case Opcode::KILL: case Opcode::BSSY: case Opcode::BSYNC:
@@ -44,7 +46,7 @@ Family familyOf(Opcode op) {
   case Opcode::ENDCOLLECTIVE: case Opcode::UCGABAR_ARV: case Opcode::UCGABAR_WAIT:
     return execControl;
   case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R: case Opcode::R2UR: case Opcode::SHFL:
-  case Opcode::VOTE: case Opcode::VOTEU:
+  case Opcode::VOTE: case Opcode::VOTEU: case Opcode::REDUX: case Opcode::MATCH:
     return execWarp;
   default:
     return nullptr;
@@ -59,7 +61,7 @@ bool execute(Exec &e) {
 }
 
 bool hasSemantics(const sass::Inst &in, std::string &why) {
-  if (familyOf(in.op) && familyOf(in.op) != execConvert) return true;
+  if (familyOf(in.op)) return true;
   why = "no semantics for this opcode";
   return false;
 }
