@@ -35,8 +35,6 @@ private:
     return fmt::format("{}", int32_t(rng_.next()));
   }
   std::string rOrImm() { return chance(25) ? imm() : r(); }
-  // bfe/bfi positions and lengths: immediates must be 0..255.
-  std::string rOrByte() { return chance(40) ? fmt::format("{}", pick(40)) : r(); }
   std::string fimm() {
     static const char *special[] = {"0f00000000", "0f3F800000", "0fBF800000", "0f7F800000",
                                     "0f00800000", "0f00000001", "0f7FC00000", "0f4B000000"};
@@ -75,9 +73,16 @@ private:
                                  "brev.b32", "cnot.b32"};
       return op(fmt::format("{} {}, {};", un[pick(7)], r(), r()));
     }
-    case 6: return op(fmt::format("bfe.{}32 {}, {}, {}, {};", chance(50) ? "u" : "s", r(), r(),
-                                  rOrByte(), rOrByte()));
-    case 7: return op(fmt::format("bfi.b32 {}, {}, {}, {}, {};", r(), r(), r(), rOrByte(), rOrByte()));
+    // (Positions and lengths stay within the word: ptxas folds bfi with len >= 32 as len mod
+    // 32, which differs from the PTX ISA's definition.)
+    case 6: {
+      unsigned pos = pick(32), len = pick(33 - pos);
+      return op(fmt::format("bfe.{}32 {}, {}, {}, {};", chance(50) ? "u" : "s", r(), r(), pos, len));
+    }
+    case 7: {
+      unsigned pos = pick(32), len = pick(33 - pos);
+      return op(fmt::format("bfi.b32 {}, {}, {}, {}, {};", r(), r(), r(), pos, len));
+    }
     case 8: return op(fmt::format("prmt.b32 {}, {}, {}, {};", r(), r(), r(),
                                   chance(60) ? fmt::format("{}", pick(0x10000)) : r()));
     case 9: {

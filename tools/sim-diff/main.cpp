@@ -37,7 +37,7 @@ int usage() {
                "                [--compiler ptxas|optxas|PATH | --cubin FILE.cubin]\n"
                "                [--seeds N] [--seed S] [--kernel NAME] [--no-timing]\n"
                "                [--allow-hazards] [--listing] [--latencies]\n"
-               "                [--keep-cubin PATH] [--trace] [--quiet]\n");
+               "                [--keep-cubin PATH] [--trace] [--trace-thread T] [--quiet]\n");
   return 2;
 }
 
@@ -87,6 +87,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> specPaths;
   std::vector<uint64_t> seeds;
   uint64_t nseeds = 3;
+  int traceThread = -1;
   bool trace = false, timing = true, allowHazards = false, listing = false, latencies = false, quiet = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -105,6 +106,7 @@ int main(int argc, char **argv) {
     else if (a == "--seed" && next(v)) seeds.push_back(std::strtoull(v.c_str(), nullptr, 0));
     else if (a == "--no-timing") timing = false;
     else if (a == "--trace") trace = true;
+    else if (a == "--trace-thread" && next(v)) { trace = true; traceThread = std::atoi(v.c_str()); }
     else if (a == "--allow-hazards") allowHazards = true;
     else if (a == "--listing") listing = true;
     else if (a == "--latencies") latencies = true;
@@ -155,6 +157,7 @@ int main(int argc, char **argv) {
   opts.seeds = seeds;
   opts.sim.timing = timing;
   opts.sim.trace = trace;
+  opts.sim.traceThread = traceThread;
   opts.sim.recordLatencies = latencies;
   opts.hazardsFail = !allowHazards;
   bool failed = false, unsupported = false;

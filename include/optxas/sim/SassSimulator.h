@@ -57,6 +57,7 @@ struct SassSimOptions {
   uint32_t quantum = 64;          // instructions a warp issues before the next warp's turn
   bool recordLatencies = false;   // collect observed producer->consumer distances
   bool trace = false;             // print every issued instruction and its writes to stderr
+  int traceThread = -1;           // with trace: only instructions of this linear thread (all: -1)
 };
 
 // One observed fixed-latency dependence: the smallest issue distance the code left between a

@@ -288,10 +288,10 @@ void Exec::reportHazard(Hazard::Kind k, uint16_t id, const PendingWrite *pw, con
           group ? unsigned(__builtin_ctz(group)) : 0);
 }
 
-std::string Exec::traceWrites() const {
+std::string Exec::traceWrites(int lane) const {
   std::string s;
   for (const Staged &st : staged_) {
-    unsigned l = st.lanes ? unsigned(__builtin_ctz(st.lanes)) : 0;
+    unsigned l = lane >= 0 ? unsigned(lane) : st.lanes ? unsigned(__builtin_ctz(st.lanes)) : 0;
     s += fmt::format(" {}=0x{:x}", regName(st.id), st.vals[l]);
   }
   return s;
@@ -321,12 +321,14 @@ void removeIf(std::vector<T> &v, std::array<uint16_t, kNumRegIds> &count, F done
 void Exec::completeScoreboard(unsigned sb, uint64_t seqLimit) {
   constexpr unsigned kQ = unsigned(Queue::NumQueues);
   std::array<uint64_t, kQ> upTo{};
+  uint64_t readUpTo = 0;   // operands read, in MIO order
   std::vector<ScoreboardOp> &ops = w.sbOps[sb];
   std::vector<uint64_t> done;
   size_t keep = 0;
   for (const ScoreboardOp &op : ops) {
     if (op.seq <= seqLimit) {
       upTo[unsigned(op.queue)] = std::max(upTo[unsigned(op.queue)], op.seq);
+      if (readsInOrder(op.queue)) readUpTo = std::max(readUpTo, op.seq);
       done.push_back(op.seq);
     } else {
       ops[keep++] = op;
@@ -343,7 +345,8 @@ void Exec::completeScoreboard(unsigned sb, uint64_t seqLimit) {
   });
   removeIf(w.locks, w.lockCount, [&](const ReadLock &lk) {
     return ((lk.rbar == sb || lk.wbar == sb) && isDone(lk.seq)) ||
-           (lk.queue != Queue::Other && upTo[unsigned(lk.queue)] >= lk.seq);
+           (lk.queue != Queue::Other && upTo[unsigned(lk.queue)] >= lk.seq) ||
+           (readsInOrder(lk.queue) && readUpTo >= lk.seq);
   });
 }
 
@@ -394,16 +397,21 @@ void Exec::retire() {
       if (u.def && regId(u.file, u.index) == s.id) wc = u.writer;
     // Overwriting a source that an earlier variable-latency instruction may still read.
     // (A later instruction of the same in-order queue writes after the earlier one read.)
+    Queue myQueue = queueOf(in.op);
     if (w.lockCount[s.id])
       for (const ReadLock &lk : w.locks)
-        if (lk.id == s.id && (lk.lanes & s.lanes) && !(variable && lk.queue == queueOf(in.op)))
+        if (lk.id == s.id && (lk.lanes & s.lanes) &&
+            !(variable && (lk.queue == myQueue ||
+                           (readsInOrder(lk.queue) && readsInOrder(myQueue)))))
           reportHazard(Hazard::Kind::WriteAfterRead, s.id, nullptr, &lk, 0, 0);
     uint64_t ready = variable ? 0 : w.cycle + maxLatency(f, wc);
     if (w.pendCount[s.id]) {
       removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
         if (pw.id != s.id || !(pw.lanes & s.lanes)) return false;
         bool timed = pw.sb == kFixed || pw.sb == kNoSb;
-        if (!timed || (!variable && pw.ready > ready))
+        bool inOrder = variable && pw.sb != kFixed && pw.queue == myQueue &&
+                       myQueue != Queue::Other;   // completes after the earlier write
+        if ((!timed && !inOrder) || (!variable && pw.ready > ready))
           reportHazard(Hazard::Kind::WriteAfterWrite, s.id, &pw, nullptr, 0, 0);
         commit(pw);
         return true;
@@ -433,9 +441,9 @@ void Exec::retire() {
     ++w.pendCount[s.id];
     w.pend.push_back(pw);
   }
-  // Sources of queued variable-latency instructions may be read after issue; control
-  // instructions (no scoreboards) read theirs at issue.
-  if (timing && variable && queueOf(in.op) != Queue::Other) {
+  // Sources of instructions queued in MIO may be read after issue; others (control, R2UR,
+  // S2R, LDC) read theirs at issue.
+  if (timing && variable && readsInOrder(queueOf(in.op))) {
     for (const RegUse &u : d.uses) {
       if (u.def || u.file == RegFile::P || u.file == RegFile::UP) continue;
       uint16_t id = regId(u.file, u.index);

@@ -76,7 +76,8 @@ namespace {
 bool divisionNeedsSlowPath(uint32_t a, uint32_t b) {
   int ea = int((a >> 23) & 0xff), eb = int((b >> 23) & 0xff);
   if (eb == 0 || eb == 0xff || ea == 0xff) return true;   // b zero/subnormal/inf/nan, a inf/nan
-  if (ea == 0) return (a & 0x7fffffff) != 0;               // a subnormal (zero is fine)
+  if (ea == 0) return true;   // a zero or subnormal (0 / -b must give -0: the fast path's
+                              // FFMA with +0 would not)
   int d = ea - eb;
   return eb <= 2 || eb >= 253 || ea <= 24 || ea >= 253 || d <= -125 || d >= 126;
 }

@@ -67,6 +67,13 @@ uint32_t maxLatency(RegFile f, WClass w);
 // (ptxas relies on this: it waits on the last of several loads only).
 enum class Queue : uint8_t { Shared, Global, Constant, Xu, Special, Warp, Other, NumQueues };
 Queue queueOf(isa::Opcode op);
+// Instructions of these queues go through one in-order issue queue (MIO) that collects their
+// source operands in order, whatever unit completes them: an instruction whose operands have
+// been read implies every earlier such instruction's operands have been read, and a later such
+// instruction's result lands after every earlier such instruction read its operands.
+inline bool readsInOrder(Queue q) {
+  return q == Queue::Shared || q == Queue::Global || q == Queue::Xu || q == Queue::Warp;
+}
 
 // Cycles after which the result of a variable-latency instruction that releases no write
 // scoreboard is final. ptxas omits the scoreboard when the first reader is far enough away; the

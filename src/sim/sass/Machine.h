@@ -216,7 +216,7 @@ public:
   // Called by the simulator around the semantics.
   void beginIssue();     // scoreboard waits, retiring fixed-latency writes, guard evaluation
   void retire();         // hazards on writes, pending records, read locks, stall
-  std::string traceWrites() const;   // the staged writes, for --trace
+  std::string traceWrites(int lane) const;   // the staged writes (of `lane`, or the first)
 
 private:
   struct Staged {

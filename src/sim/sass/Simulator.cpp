@@ -197,10 +197,18 @@ private:
     if (!ls_.fault && !execute(e) && !ls_.fault)
       e.unsupported(fmt::format("no semantics for {}", d->text));
     if (ls_.fault) return false;
-    if (ls_.opts.trace)
-      std::fprintf(stderr, "[cta %u,%u,%u warp %u lanes %08x cycle %llu] %04x %s%s\n",
-                   cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, w.index, e.act,
-                   (unsigned long long)w.cycle, pc, d->text.c_str(), e.traceWrites().c_str());
+    if (ls_.opts.trace) {
+      int t = ls_.opts.traceThread, lane = -1;
+      uint64_t first = uint64_t(w.index) * kWarpSize +
+                       uint64_t(cta.ctaid.x + ls_.cfg.grid.x * (cta.ctaid.y + ls_.cfg.grid.y * cta.ctaid.z)) *
+                           ls_.cfg.block.count();
+      if (t >= 0) lane = int(int64_t(t) - int64_t(first));
+      if (t < 0 || (lane >= 0 && lane < int(kWarpSize) && (group >> lane & 1)))
+        std::fprintf(stderr, "[cta %u,%u,%u warp %u lanes %08x cycle %llu] %04x %s%s\n",
+                     cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, w.index, e.act,
+                     (unsigned long long)w.cycle, pc, d->text.c_str(),
+                     e.traceWrites(lane).c_str());
+    }
     e.retire();
     if (ls_.fault) return false;
     for (uint32_t m = group; m; m &= m - 1) {
