@@ -1,17 +1,46 @@
-// The back end linked into this build.
-//
-// EXTENSION POINT: the back half of the assembler plugs in here. Replace the body of
-// defaultBackEnd() with a BackEnd that, for the checked modules of one program,
-//   1. lowers each ptx::Module to the Ori IR              (src/lower)
-//   2. runs the phase manager's schedule over it           (src/phases, knobs from opts.knobs)
-//   3. selects/allocates/schedules/encodes SASS            (src/target, src/regalloc, src/sched)
-//   4. writes the CUDA ELF image into `cubin`              (src/elf)
-// and reports errors through `diags`. Until then the front end is the whole pipeline: the
-// driver parses and checks, writes no output file, and says so under -v.
+// The back end linked into this build: for the checked modules of one program,
+//   1. lower::lowerProgram    PTX AST -> Ori IR (SASS opcodes on virtual registers)
+//   2. compileOriModule       the phase schedule (with allocation, control bits, encoding),
+//                             the -v report and the cubin (OriBackEnd.h)
+// Errors go through `diags`; on any error no cubin is returned (the driver writes no file).
 #include "optxas/api/Compiler.h"
+#include "optxas/api/OriBackEnd.h"
+
+#include <fmt/format.h>
+
+#include "optxas/lower/Lower.h"
+#include "optxas/target/MachineModel.h"
 
 namespace optxas::api {
 
-BackEnd defaultBackEnd() { return {}; }
+namespace {
+
+bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts, DiagEngine &diags,
+                std::vector<uint8_t> &cubin) {
+  if (!target::machineModel(opts.arch.number)) {
+    diags.report(Severity::Fatal,
+                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90 and sm_90a are)",
+                             opts.arch.name()));
+    return false;
+  }
+  unsigned errorsBefore = diags.errorCount();
+  lower::LowerOptions lo;
+  lo.smVersion = opts.arch.number;
+  lo.optLevel = opts.optLevel;
+  lo.deviceDebug = opts.deviceDebug;
+  lo.lineInfo = opts.lineInfo;
+  lo.compileOnly = opts.compileOnly;
+  std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);
+  if (!mod || diags.errorCount() != errorsBefore) return false;
+  if (!compileOriModule(*mod, opts, diags, cubin)) {
+    cubin.clear();
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+BackEnd defaultBackEnd() { return runBackEnd; }
 
 } // namespace optxas::api

@@ -43,4 +43,10 @@ void DiagEngine::report(Severity sev, SourceLoc loc, std::string_view message) {
   if (sink_) sink_(sev, line);
 }
 
+void DiagEngine::raw(Severity sev, std::string_view line) {
+  if (sev == Severity::Info && suppressInfo_) return;
+  if (sev == Severity::Warning && suppressWarnings_) return;
+  if (sink_) sink_(sev, std::string(line));
+}
+
 } // namespace optxas

@@ -23,7 +23,8 @@ bool readFile(const std::string &path, std::string &out) {
 }
 } // namespace
 
-Run runKernel(const std::string &ptxName, uint64_t seed, const std::string &specName) {
+Run runKernel(const std::string &ptxName, uint64_t seed, const std::string &specName,
+              uint32_t quantum) {
   Run r;
   std::string dir = std::string(OPTXAS_SOURCE_DIR) + "/tests/exec/";
   std::string ptxText, specText;
@@ -48,7 +49,9 @@ Run runKernel(const std::string &ptxName, uint64_t seed, const std::string &spec
     return r;
   }
   sim::GlobalMemory mem;
-  sim::PtxInterpreter interp(*module, mem);
+  sim::PtxInterpreterOptions opts;
+  if (quantum) opts.quantum = quantum;
+  sim::PtxInterpreter interp(*module, mem, opts);
   sim::SpecRun run = sim::runSpec(interp, mem, r.spec, seed);
   r.error = run.error;
   r.inputs = std::move(run.inputs);

@@ -36,7 +36,9 @@ struct Run {
 };
 
 // Runs tests/exec/PTXNAME.ptx with tests/exec/SPECNAME.spec (SPECNAME defaults to PTXNAME).
-Run runKernel(const std::string &ptxName, uint64_t seed, const std::string &specName = {});
+// quantum: instructions per thread turn (1 interleaves threads instruction by instruction).
+Run runKernel(const std::string &ptxName, uint64_t seed, const std::string &specName = {},
+              uint32_t quantum = 0);
 
 // Compares output `param` with the reference values (using the spec's compare mode) and
 // reports the first mismatches through gtest.

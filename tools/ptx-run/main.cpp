@@ -8,6 +8,7 @@
 // buffers are printed as text, or written with --dump as their raw bytes concatenated in
 // parameter order. Exit status: 0 success, 1 the kernel faulted, 2 bad input or usage.
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -119,8 +120,10 @@ int main(int argc, char **argv) {
   sim::PtxInterpreter interp(*module, mem, opts);
   sim::LaunchLimits limits;
   auto t0 = std::chrono::steady_clock::now();
+  std::clock_t c0 = std::clock();
   sim::SpecRun run = sim::runSpec(interp, mem, *spec, seed, limits);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;   // robust on a loaded machine
   if (!run.error.empty()) {
     std::fprintf(stderr, "ptx-run: %s: %s\n", ptxPath.c_str(), run.error.c_str());
     return 2;
@@ -132,8 +135,8 @@ int main(int argc, char **argv) {
   }
   const sim::LaunchResult &r = run.result;
   if (stats)
-    std::fprintf(stderr, "ptx-run: %llu thread-instructions in %.3f s (%.1f M/s)\n",
-                 (unsigned long long)r.instructions, secs, secs > 0 ? r.instructions / secs / 1e6 : 0.0);
+    std::fprintf(stderr, "ptx-run: %llu thread-instructions in %.3f s wall, %.3f s CPU (%.1f M/s of CPU time)\n",
+                 (unsigned long long)r.instructions, secs, cpu, cpu > 0 ? r.instructions / cpu / 1e6 : 0.0);
   std::fputs(r.printed.c_str(), stdout);
   if (!r.ok()) {
     std::fprintf(stderr, "ptx-run: %s: %s\n", run.kernel.c_str(), r.fault.describe().c_str());

@@ -28,6 +28,9 @@ struct PhaseRunOptions {
   bool verbose = false;         // -v: notes and warnings about knobs and recipes
   bool phaseWiseStats = false;  // --stat=phase-wise
   bool keep = false;            // --keep: report phases write their files
+  // Back end (AllocateRegisters): -maxrregcount as given (0 = not given); the phase folds it
+  // with .maxnreg and the launch bounds (regalloc::registerLimit).
+  unsigned maxrregcount = 0;
 };
 
 // Where the phase manager's text goes; the library never prints itself.

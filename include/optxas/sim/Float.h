@@ -8,6 +8,7 @@
 // exact (hi + lo) double-double value; f64 directed rounding uses the host FPU's rounding modes.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace optxas::sim::fp {
@@ -60,10 +61,10 @@ double decode(uint64_t bits, const Format &fmt);
 
 // --- Classification helpers ----------------------------------------------------------------
 
-double asF64(uint64_t b);
-float asF32(uint32_t b);
-uint64_t bitsF64(double d);
-uint32_t bitsF32(float f);
+inline double asF64(uint64_t b) { return std::bit_cast<double>(b); }
+inline float asF32(uint32_t b) { return std::bit_cast<float>(b); }
+inline uint64_t bitsF64(double d) { return std::bit_cast<uint64_t>(d); }
+inline uint32_t bitsF32(float f) { return std::bit_cast<uint32_t>(f); }
 inline bool isNaN32(uint32_t b) { return (b & 0x7fffffff) > 0x7f800000; }
 inline bool isNaN64(uint64_t b) { return (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
 inline bool isNaN16(uint16_t b) { return (b & 0x7fff) > 0x7c00; }

@@ -43,6 +43,9 @@ public:
   // "ptxas FILE, line N; error   : MESSAGE" when loc is valid, else "ptxas error   : MESSAGE".
   void report(Severity sev, SourceLoc loc, std::string_view message);
   void report(Severity sev, std::string_view message) { report(sev, SourceLoc{}, message); }
+  // A line printed exactly as given (no tool prefix), e.g. the indented "    N bytes stack
+  // frame, ..." line of -v. Counts as the given severity for suppression only.
+  void raw(Severity sev, std::string_view line);
 
   template <typename... Args> void error(SourceLoc loc, fmt::format_string<Args...> f, Args &&...args) {
     report(Severity::Error, loc, fmt::format(f, std::forward<Args>(args)...));

@@ -63,6 +63,8 @@ private:
     if (!d.isWholeReg() || !s.isWholeReg() || d.flags || s.flags || d.reg == s.reg) return false;
     const ori::VReg &dv = f.vreg(d.reg), &sv = f.vreg(s.reg);
     if (dv.cls != sv.cls || dv.width != sv.width || dv.align > sv.align) return false;
+    // Precolored registers (calling convention, stack pointer) must keep their short ranges.
+    if (dv.phys >= 0 || sv.phys >= 0) return false;
     return defs[d.reg] == 1 && defs[s.reg] <= 1;
   }
 };

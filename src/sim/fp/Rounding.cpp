@@ -13,11 +13,6 @@ namespace optxas::sim::fp {
 
 using u128 = unsigned __int128;
 
-double asF64(uint64_t b) { double d; std::memcpy(&d, &b, 8); return d; }
-float asF32(uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; }
-uint64_t bitsF64(double d) { uint64_t b; std::memcpy(&b, &d, 8); return b; }
-uint32_t bitsF32(float f) { uint32_t b; std::memcpy(&b, &f, 4); return b; }
-
 const Format &halfFormat(Half h) { return h == Half::F16 ? kF16 : kBF16; }
 
 static uint64_t signBit(const Format &f) { return uint64_t(1) << (f.bits() - 1); }

@@ -89,6 +89,10 @@ public:
   uint32_t moduleLocalBytes() const { return moduleLocalBytes_; }
 };
 
+// Modifier helpers shared by the decoding files (DecodeOps.cpp).
+Space spaceOf(ptx::StateSpace s);
+bool atomOpOf(ptx::Mod m, AtomOp &a);
+
 // Bits and signedness of a PTX type for register normalization.
 unsigned typeWidth(Type t);
 bool typeSigned(Type t);

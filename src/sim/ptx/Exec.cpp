@@ -1,6 +1,7 @@
 // The interpreter's execution loop: integer, logic, comparison, data movement and control flow
 // are executed inline here; floating point, conversions, memory and warp-level operations are
 // delegated to their own files.
+#include <cmath>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -554,6 +555,14 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
 
     // ---- floating point, conversions, addresses ----
     case XOp::Float: execFloat(I, R); break;
+    case XOp::FAdd32: case XOp::FMul32: case XOp::FFma32: {
+      float a = fp::asF32(uint32_t(R[I.s(0)])), b = fp::asF32(uint32_t(R[I.s(1)]));
+      float v = I.op == XOp::FAdd32 ? a + b : I.op == XOp::FMul32 ? a * b
+              : std::fmaf(a, b, fp::asF32(uint32_t(R[I.s(2)])));
+      uint32_t r = fp::bitsF32(v);
+      R[I.d(0)] = fp::isNaN32(r) ? fp::kNaN32 : r;
+      break;
+    }
     case XOp::Cvt: execCvt(I, R); break;
     case XOp::CvtPack: {
       // Saturate a and b to the (sub-)byte type, then d = c:a:b from the high bits down.

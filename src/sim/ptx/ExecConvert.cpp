@@ -98,9 +98,8 @@ void execCvt(const DOp &I, uint64_t *R) {
     R[I.d(0)] = (hi << 16) | lo;
     return;
   }
-  bool dFloat = ptx::isFloat(dt), sFloat = ptx::isFloat(st);
-  unsigned dbits = typeWidth(dt), sbits = typeWidth(st);
-  bool dSigned = ptx::isSigned(dt), sSigned = ptx::isSigned(st);
+  bool dFloat = I.mode & 1, sFloat = I.mode & 2, dSigned = I.mode & 4, sSigned = I.mode & 8;
+  unsigned dbits = I.bits, sbits = I.mode2;
   if (!dFloat && !sFloat) {
     uint64_t v = sSigned ? intops::sext(a, sbits) : intops::zext(a, sbits);
     if (I.flags & F_SAT) {

@@ -36,7 +36,7 @@ enum class XOp : uint16_t {
   // comparison and selection
   Setp, Set, Selp, Slct,
   // floating point (FOp in DOp::mode) and conversions
-  Float, Cvt, CvtPack, Cvta, CvtaTo, Isspacep,
+  Float, FAdd32, FMul32, FFma32, Cvt, CvtPack, Cvta, CvtaTo, Isspacep,
   // memory
   Ld, St, Atom, Red, Alloca, StackSave, StackRestore, CpAsync, Mapa,
   // control flow

@@ -1,0 +1,23 @@
+// The back half of the pipeline once a program is in Ori form:
+//   phases::PhaseManager::run   the 159-phase schedule, which includes the code generator
+//                               (122 AllocateRegisters, 127 PostExpansion,
+//                               138 AdvancedScoreboardsAndOpexes, 141/142/147 Merc*)
+//   codegen::collectFacts       registers, frame, spills, exits per function
+//   -v / --warn-on-spills       ptxas's report lines
+//   codegen::assembleCubin      elf::Cubin model -> ELF bytes
+// The default BackEnd runs lowering and then this; tools and tests can start from Ori text.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "optxas/api/Options.h"
+#include "optxas/ori/Module.h"
+#include "optxas/support/Diagnostics.h"
+
+namespace optxas::api {
+
+// Returns false after reporting errors; `cubin` is then left empty.
+bool compileOriModule(ori::Module &m, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin);
+
+} // namespace optxas::api

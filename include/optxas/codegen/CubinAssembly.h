@@ -1,0 +1,53 @@
+// The compiled module -> the elf::Cubin model -> ELF bytes: code sections, per-function and
+// module .nv.info attributes, kernel parameters, shared memory, .debug_frame, notes, in the
+// order and with the values ptxas 13.0 produces (differences: docs/codegen.md, "Cubin").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "optxas/elf/Cubin.h"
+#include "optxas/ori/Module.h"
+#include "optxas/support/Diagnostics.h"
+#include "optxas/target/MachineModel.h"
+
+namespace optxas::codegen {
+
+struct CubinOptions {
+  unsigned sm = 90;
+  char archSuffix = 0;           // 'a' for sm_90a
+  unsigned virtualSm = 90;       // the PTX .target
+  bool relocatable = false;      // -c
+  uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): EIATTR_MAXREG_COUNT
+  std::string commandLine;       // recorded in .note.nv.tkinfo
+};
+
+// What the back end knows about each compiled function beyond its IR.
+struct FunctionFacts {
+  unsigned registers = 0;        // "Used N registers"
+  uint32_t frameBytes = 0;       // stack frame
+  uint32_t spillStoreBytes = 0, spillLoadBytes = 0;
+  unsigned barriers = 0;         // named barriers used (BAR with an immediate id + 1)
+  std::vector<uint32_t> exitOffsets;
+  std::vector<uint32_t> spillOffsets;  // instructions ptxas annotates as SpillRefill
+  unsigned sassInstructions = 0; // the function's own instructions (no epilogue padding)
+};
+
+// Computes the facts from an allocated, encoded function.
+FunctionFacts collectFacts(const ori::Function &f, const target::MachineModel &m);
+
+// Builds the model. Functions must carry their code in Function::sassCode.
+bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
+                elf::Cubin &out, DiagEngine &diags);
+
+// buildCubin + elf::writeCubin.
+bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
+                   std::vector<uint8_t> &bytes, DiagEngine &diags);
+
+// The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
+elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
+                             const std::vector<uint32_t> &codeSizes,
+                             const std::vector<uint32_t> &cfaOffsets);
+
+} // namespace optxas::codegen

@@ -1,0 +1,99 @@
+// What the back end needs to know about one GPU architecture besides its encoding: register
+// files and the registers the ABI reserves, the resource-count rules ptxas reports with, the
+// constant-bank layout the driver fills, and the timing classes the control-bit pass uses.
+//
+// The tables are per architecture (src/target/sm90/Resources.cpp, Latencies.cpp); sm_80/86/89
+// and sm_100/120 are new tables of the same shape. The model knows opcodes and modifiers only
+// (no IR), so the scheduler, the allocator and the hazard checkers can share it.
+#pragma once
+
+#include <cstdint>
+
+#include "optxas/isa/Modifiers.h"
+#include "optxas/isa/Opcode.h"
+
+namespace optxas::target {
+
+// The four register files, in ori::RegClass order.
+enum class RegFile : uint8_t { R, P, UR, UP };
+constexpr unsigned kNumRegFiles = 4;
+
+struct RegFileInfo {
+  uint16_t count;          // architectural registers, the zero/true register included
+  uint16_t zeroReg;        // RZ / URZ / PT / UPT
+  uint16_t firstUsable;    // lowest register the allocator may hand out
+  uint32_t reservedMask;   // registers below 32 the allocator must not hand out (bit n = Rn)
+};
+
+// How a fixed-latency (coupled) instruction's result reaches its readers.
+enum class Pipe : uint8_t {
+  Alu,          // integer/logic ALU: IADD3, LOP3, ISETP, SEL, MOV, ...
+  Fma,          // FMA pipe: IMAD, FFMA, FADD, FMUL, IDP, ...
+  Half,         // HADD2/HFMA2/HMUL2/HSET2...
+  Wide,         // 64-bit result of the FMA pipe (IMAD.WIDE, IMAD.HI chains), CS2R.64
+  Fp64,         // DADD/DMUL/DFMA/DSETP/DMNMX (coupled on sm_90)
+  MmaLite,      // HFMA2.MMA and other long coupled forms
+  ToUniform,    // R2UR: coupled on sm_90, long latency to uniform readers
+  Uniform,      // uniform datapath ALU (UIADD3, ULOP3, USEL, ...)
+  UniformMove,  // ULDC, UMOV, VOTEU, S2UR-free uniform moves with short latency
+  Variable,     // no fixed latency: results are tracked with a scoreboard
+};
+
+// How a reader consumes a register, which decides the latency it must see.
+enum class ReadKind : uint8_t {
+  Coupled,    // a source of a fixed-latency instruction
+  Decoupled,  // a source of a variable-latency instruction (address, store data, MUFU input)
+  Uniform,    // a source of a uniform-datapath instruction
+  Guard,      // a guard predicate, or the condition of a branch
+};
+
+struct Timing {
+  Pipe pipe = Pipe::Alu;
+  bool variable() const { return pipe == Pipe::Variable; }
+};
+
+class MachineModel {
+public:
+  virtual ~MachineModel() = default;
+
+  virtual unsigned smVersion() const = 0;
+  virtual const RegFileInfo &regFile(RegFile f) const = 0;
+
+  // --- resource rules ---
+  // Registers ptxas reports beyond the highest R used plus one ("Used N registers").
+  virtual unsigned regCountOverhead() const = 0;
+  // The lowest per-thread register limit -maxrregcount may set (ptxas raises lower values).
+  virtual unsigned minRegLimit() const = 0;
+  // The register limit without any option or directive.
+  virtual unsigned defaultRegLimit() const = 0;
+  // Registers per SM (for limits derived from .maxntid/.minnctapersm) and the allocation unit.
+  virtual unsigned regsPerSM() const = 0;
+  virtual unsigned regAllocUnit() const = 0;
+  // Constant bank 0 layout: where the driver places the stack pointer's initial value, the
+  // global memory descriptor, and the first kernel parameter.
+  virtual uint32_t stackInitOffset() const = 0;
+  virtual uint32_t globalDescOffset() const = 0;
+  virtual uint32_t paramBase() const = 0;
+  // Alignment of code sections and the NOP padding ptxas adds after the last instruction.
+  virtual unsigned codeAlign() const = 0;
+  virtual unsigned codeTailPadding() const = 0;
+  virtual unsigned instrBytes() const = 0;
+
+  // --- timing (control bits) ---
+  virtual Timing timing(isa::Opcode op, const isa::Modifiers &mods) const = 0;
+  // Cycles from a coupled producer's issue to a reader's issue (read after write).
+  virtual unsigned rawLatency(Pipe producer, RegFile file, ReadKind reader) const = 0;
+  // Cycles a later writer must wait after an earlier coupled writer of the same register.
+  virtual unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const = 0;
+  // Cycles a variable-latency writer must wait after a coupled reader of its destination.
+  virtual unsigned warLatency() const = 0;
+  // Cycles between an instruction that sets a scoreboard and the first wait on it.
+  virtual unsigned scoreboardSetupCycles() const = 0;
+  virtual unsigned numScoreboards() const = 0;
+  virtual unsigned maxStall() const = 0;
+};
+
+// The model for an sm version, or nullptr if the architecture has no tables yet.
+const MachineModel *machineModel(unsigned smVersion);
+
+} // namespace optxas::target

@@ -1,0 +1,134 @@
+// The back half after lowering (see OriBackEnd.h).
+#include "optxas/api/OriBackEnd.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "optxas/codegen/CubinAssembly.h"
+#include "optxas/codegen/Report.h"
+#include "optxas/knobs/Knobs.h"
+#include "optxas/phases/PhaseManager.h"
+#include "optxas/regalloc/RegAlloc.h"
+
+namespace optxas::api {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Wraps the first and last phase of the schedule to time each function's compilation.
+class TimingProbe final : public phases::Phase {
+public:
+  TimingProbe(phases::PhaseId id, std::unique_ptr<phases::Phase> inner, bool start,
+              std::map<std::string, Clock::time_point> &starts, std::map<std::string, double> &ms)
+      : Phase(id), inner_(std::move(inner)), start_(start), starts_(starts), ms_(ms) {}
+  bool implemented() const override { return inner_->implemented(); }
+  bool isNoOp(phases::PhaseContext &) const override { return false; }
+  void execute(phases::PhaseContext &ctx) override {
+    const std::string &name = ctx.function().name();
+    if (start_) starts_[name] = Clock::now();
+    if (!inner_->isNoOp(ctx)) inner_->execute(ctx);
+    if (!start_) {
+      auto it = starts_.find(name);
+      if (it != starts_.end())
+        ms_[name] = std::chrono::duration<double, std::milli>(Clock::now() - it->second).count();
+    }
+  }
+
+private:
+  std::unique_ptr<phases::Phase> inner_;
+  bool start_;
+  std::map<std::string, Clock::time_point> &starts_;
+  std::map<std::string, double> &ms_;
+};
+
+std::string commandLineOf(const Options &o) {
+  std::string s;
+  if (o.verbose) s += "-v  ";
+  if (o.maxrregcount.kind == RegLimit::Number) s += fmt::format("-maxrregcount {} ", o.maxrregcount.value);
+  if (o.compileOnly) s += "-c ";
+  s += fmt::format("-arch {} ", o.arch.name());
+  return s;
+}
+
+} // namespace
+
+bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin) {
+  unsigned sm = opts.arch.number;
+  const target::MachineModel *model = target::machineModel(sm);
+  if (!model) {
+    diags.report(Severity::Fatal,
+                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90 and sm_90a are)",
+                             opts.arch.name()));
+    return false;
+  }
+  unsigned errorsBefore = diags.errorCount();
+
+  knobs::KnobRegistry knobSet;
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const Knob &k : opts.knobs) pairs.emplace_back(k.name, k.value);
+  if (!knobSet.setAll(pairs, diags)) return false;
+
+  phases::PhaseRunOptions ro;
+  ro.optLevel = std::min(opts.optLevel, 3);
+  ro.verbose = opts.verbose;
+  ro.phaseWiseStats = opts.stat == StatMode::PhaseWise;
+  if (opts.maxrregcount.kind == RegLimit::Number) ro.maxrregcount = opts.maxrregcount.value;
+  else if (opts.maxrregcount.kind == RegLimit::ArchMin) ro.maxrregcount = model->minRegLimit();
+  phases::PhaseSinks sinks;
+  sinks.dump = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  phases::PhaseManager pm(knobSet, diags, ro, sinks);
+  if (!pm.valid()) return false;
+  std::map<std::string, Clock::time_point> starts;
+  std::map<std::string, double> compileMs;
+  const auto &schedule = pm.schedule();
+  if (!schedule.empty()) {
+    phases::PhaseId first = schedule.front(), last = schedule.back();
+    pm.setPhase(first, std::make_unique<TimingProbe>(first, phases::createPhase(first), true, starts, compileMs));
+    if (last != first)
+      pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
+  }
+  if (!pm.run(mod) || diags.errorCount() != errorsBefore) return false;
+
+  std::vector<codegen::FunctionFacts> facts;
+  for (const auto &f : mod.functions()) {
+    if (f->sassCode.empty()) {
+      diags.report(Severity::Error,
+                   fmt::format("internal: function '{}' has no code after the phase schedule", f->name()));
+      return false;
+    }
+    facts.push_back(codegen::collectFacts(*f, *model));
+  }
+
+  // Warnings and the -v report, in ptxas's processing order (last function first).
+  if (opts.warnOnSpills)
+    for (size_t k = mod.functions().size(); k-- > 0;)
+      if (facts[k].spillStoreBytes || facts[k].spillLoadBytes)
+        diags.report(Severity::Warning, codegen::spillWarning(*mod.functions()[k], facts[k]));
+  if (opts.verbose) {
+    diags.report(Severity::Info, codegen::moduleMemoryLine(mod));
+    for (size_t k = mod.functions().size(); k-- > 0;) {
+      const ori::Function &f = *mod.functions()[k];
+      for (const codegen::ReportLine &l :
+           codegen::functionReport(f, facts[k], opts.arch.name(), compileMs[f.name()])) {
+        if (l.raw) diags.raw(l.severity, l.text);
+        else diags.report(l.severity, l.text);
+      }
+    }
+  }
+
+  codegen::CubinOptions co;
+  co.sm = sm;
+  co.archSuffix = opts.arch.suffix;
+  co.virtualSm = sm;
+  co.relocatable = opts.compileOnly;
+  co.maxrregcount = opts.maxrregcount.kind == RegLimit::Number ? opts.maxrregcount.value : 0;
+  co.commandLine = commandLineOf(opts);
+  return codegen::assembleCubin(mod, facts, co, cubin, diags);
+}
+
+} // namespace optxas::api

@@ -1,0 +1,185 @@
+// ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
+#include "optxas/codegen/CubinAssembly.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "optxas/elf/CubinWriter.h"
+#include "optxas/elf/NvInfo.h"
+
+namespace optxas::codegen {
+
+using elf::NvInfoFormat;
+using elf::NvInfoKind;
+
+namespace {
+
+elf::Attribute half(NvInfoKind k, uint16_t v) {
+  elf::Attribute a;
+  a.kind = k;
+  a.format = NvInfoFormat::Half;
+  a.value = v;
+  return a;
+}
+elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
+  elf::Attribute a;
+  a.kind = k;
+  a.format = NvInfoFormat::Sized;
+  a.words = std::move(words);
+  return a;
+}
+
+// .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
+std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o) {
+  using elf::NvInfoRecord;
+  bool archSpecific = o.archSuffix == 'a';
+  std::vector<NvInfoRecord> r;
+  r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
+  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : 1));  // ISA_CLASS
+  r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
+  r.push_back(NvInfoRecord::half(0x7, 0x101));
+  r.push_back(NvInfoRecord::byte(0x3, 0));                     // INST_TENSORMAP_V1
+  r.push_back(NvInfoRecord::byte(0x6, 1));                     // ENABLE_OPPORTUNISTIC_FINALIZATION
+  uint32_t zero[2] = {0, 0};
+  NvInfoRecord fast = NvInfoRecord::sized(0xb, zero);          // CAN_FASTPATH_FINALIZE
+  fast.payload.resize(8, 0);
+  r.push_back(fast);
+  return r;
+}
+
+// Where the frame is set up: just after the stack-pointer load / adjustment at the entry.
+uint32_t cfaOffset(const ori::Function &f, const target::MachineModel &m) {
+  uint32_t pc = 0, after = 0;
+  ori::BasicBlock *entry = f.entry();
+  if (!entry) return 0;
+  for (ori::Instr *i : *entry) {
+    pc += m.instrBytes();
+    bool writesR1 = false;
+    for (const ori::Operand &d : i->defs())
+      writesR1 |= d.isReg() && d.cls == ori::RegClass::R && f.vreg(d.reg).phys == 1;
+    if (writesR1) after = pc;
+  }
+  return after;
+}
+
+} // namespace
+
+bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
+                elf::Cubin &c, DiagEngine &diags) {
+  const target::MachineModel *model = target::machineModel(opts.sm);
+  if (!model) {
+    diags.report(Severity::Error, fmt::format("internal: no machine model for sm_{}", opts.sm));
+    return false;
+  }
+  c = elf::Cubin{};
+  c.target.sm = opts.sm;
+  c.target.variant = opts.archSuffix == 'a' ? elf::Target::Variant::Arch
+                     : opts.archSuffix == 'f' ? elf::Target::Variant::Family
+                                              : elf::Target::Variant::Base;
+  c.kind = opts.relocatable ? elf::ObjectKind::Relocatable : elf::ObjectKind::Executable;
+  c.toolkit.toolName = "optxas";
+  c.toolkit.toolVersion = "optxas 0.1.0 (ptxas 13.0 compatible)";
+  c.toolkit.toolBranch = "";
+  c.toolkit.commandLine = opts.commandLine;
+  c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
+  c.cudaNote.toolkitVersion = 130;
+  c.compat = compatRecords(opts);
+  // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
+  // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
+  elf::ReservedSymbol offset0;
+  offset0.name = ".nv.reservedSmem.offset0";
+  offset0.info = 0x21;   // STB_WEAK, STT_OBJECT
+  offset0.size = 4;
+  c.reservedSymbols.push_back(offset0);
+  if (!opts.relocatable) {
+    elf::ReservedSymbol alias;
+    alias.name = "__nv_reservedSMEM_offset_0_alias";
+    alias.info = 0x20;   // STB_WEAK, STT_NOTYPE
+    alias.other = 0xa0;  // STO_CUDA "RESERVED_SHARED"
+    alias.inReservedSection = true;
+    c.reservedSymbols.push_back(alias);
+    c.reservedSharedSize = 0;
+  }
+  c.unifiedTableSymbols = opts.relocatable;
+
+  // ptxas compiles (and lays out) functions in reverse order of their definition.
+  std::vector<size_t> order;
+  for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
+  std::vector<const ori::Function *> dbgFns;
+  std::vector<uint32_t> dbgSizes, dbgCfa;
+  for (size_t k : order) {
+    const ori::Function &f = *m.functions()[k];
+    const FunctionFacts &ff = facts[k];
+    elf::Function ef;
+    ef.name = f.name();
+    ef.kind = f.isEntry() ? elf::FunctionKind::Kernel : elf::FunctionKind::Device;
+    ef.global = f.attrs.linkage != ori::Linkage::Internal;
+    ef.weak = f.attrs.linkage == ori::Linkage::Weak;
+    ef.code = f.sassCode;
+    ef.registerCount = ff.registers;
+    ef.frameSize = ff.frameBytes;
+    if (opts.relocatable) ef.maxStackSize = ff.frameBytes;
+    else ef.minStackSize = ff.frameBytes;
+    if (f.isEntry()) {
+      for (size_t p = 0; p < f.attrs.params.size(); ++p) {
+        const ori::ParamInfo &pi = f.attrs.params[p];
+        elf::KernelParam kp;
+        kp.ordinal = static_cast<uint16_t>(p);
+        kp.offset = static_cast<uint16_t>(pi.offset);
+        kp.size = static_cast<uint16_t>(pi.size);
+        ef.params.push_back(kp);
+      }
+      // ptxas lists the parameters last to first.
+      std::reverse(ef.params.begin(), ef.params.end());
+      ef.paramBlockSize = f.attrs.paramBytes;
+    }
+    ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
+    ef.attributes.push_back(half(NvInfoKind::SPARSE_MMA_MASK, 0));
+    if (f.isEntry())
+      ef.attributes.push_back(half(NvInfoKind::MAXREG_COUNT,
+                                   static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
+    ef.attributes.push_back(half(NvInfoKind::UNKNOWN_5F, 0x101));
+    if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
+    if (!ff.spillOffsets.empty()) {
+      std::vector<uint32_t> words;
+      for (uint32_t off : ff.spillOffsets) {
+        words.push_back(1);   // annotation kind: SpillRefill
+        words.push_back(off);
+      }
+      ef.attributes.push_back(sized(NvInfoKind::ANNOTATIONS, words));
+    }
+    if (ff.barriers) ef.attributes.push_back(half(NvInfoKind::NUM_BARRIERS, static_cast<uint16_t>(ff.barriers)));
+    const auto &mt = f.attrs.maxntid;
+    if (mt[0] || mt[1] || mt[2])
+      ef.attributes.push_back(sized(NvInfoKind::MAX_THREADS, {std::max(mt[0], 1u), std::max(mt[1], 1u), std::max(mt[2], 1u)}));
+    const auto &rt = f.attrs.reqntid;
+    if (rt[0] || rt[1] || rt[2])
+      ef.attributes.push_back(sized(NvInfoKind::REQNTID, {std::max(rt[0], 1u), std::max(rt[1], 1u), std::max(rt[2], 1u)}));
+    ef.attributes.push_back(sized(NvInfoKind::SW_WAR, {0x8}));
+    if (f.sharedBytes) {
+      ef.sharedSize = f.sharedBytes;
+      ef.sharedAlign = 16;
+      ef.staticShared = true;
+    }
+    c.functions.push_back(std::move(ef));
+    dbgFns.push_back(&f);
+    dbgSizes.push_back(static_cast<uint32_t>(f.sassCode.size()));
+    dbgCfa.push_back(cfaOffset(f, *model));
+  }
+  c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
+  return true;
+}
+
+bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
+                   std::vector<uint8_t> &bytes, DiagEngine &diags) {
+  elf::Cubin c;
+  if (!buildCubin(m, facts, opts, c, diags)) return false;
+  if (auto err = elf::writeCubin(c, bytes)) {
+    diags.report(Severity::Error, fmt::format("internal: cannot write the cubin: {}", *err));
+    return false;
+  }
+  return true;
+}
+
+} // namespace optxas::codegen

@@ -1,0 +1,107 @@
+// Layout, encoding and the code epilogue of one function (see Emit.h).
+#include "optxas/codegen/Emit.h"
+
+#include <fmt/format.h>
+
+#include "optxas/ori/Printer.h"
+#include "optxas/sass/Codec.h"
+
+namespace optxas::codegen {
+
+using namespace ori;
+
+Layout layoutFunction(const Function &f, const target::MachineModel &m) {
+  Layout l;
+  uint32_t pc = 0;
+  for (BasicBlock *bb : f.blocks()) {
+    l.blockOffset[bb] = pc;
+    for (Instr *i : *bb) {
+      l.order.push_back(i);
+      pc += m.instrBytes();
+    }
+  }
+  l.codeEnd = pc;
+  uint32_t withBra = pc + m.instrBytes();
+  uint32_t align = m.codeAlign();
+  l.totalSize = (withBra + align - 1) / align * align + m.codeTailPadding();
+  return l;
+}
+
+namespace {
+
+void appendWord(std::vector<uint8_t> &out, const sass::Word &w) {
+  for (uint64_t part : w)
+    for (unsigned b = 0; b < 8; ++b) out.push_back(static_cast<uint8_t>(part >> (8 * b)));
+}
+
+// The epilogue instructions carry no scheduling information (ptxas: stall 0 with the yield
+// hint, i.e. raw bit 109 clear).
+sass::Control quietControl() {
+  sass::Control c;
+  c.stall = 0;
+  c.yield = true;
+  return c;
+}
+
+} // namespace
+
+bool emitFunction(const Function &f, const target::MachineModel &m, sass::Target target, EmitResult &out,
+                  DiagEngine &diags) {
+  out = EmitResult{};
+  if (!f.isAllocated()) {
+    diags.report(Severity::Error, fmt::format("internal: '{}' reached the encoder unallocated", f.name()));
+    return false;
+  }
+  Layout layout = layoutFunction(f, m);
+  out.code.reserve(layout.totalSize);
+  uint32_t pc = 0;
+  for (const Instr *i : layout.order) {
+    sass::Inst inst;
+    std::string err;
+    if (!toSass(f, *i, layout, pc, inst, err)) {
+      diags.report(Severity::Error, i->loc(),
+                   fmt::format("internal: cannot convert '{}' in '{}': {}", toString(*i), f.name(), err));
+      return false;
+    }
+    sass::EncodeResult enc = sass::encode(inst, target);
+    if (!enc) {
+      std::string text = toString(*i, {.physical = true, .cfgComments = false, .ids = false});
+      diags.report(Severity::Error, i->loc(),
+                   fmt::format("internal: cannot encode '{}' in '{}': {}", text, f.name(), enc.error));
+      return false;
+    }
+    for (const Operand &o : i->operands())
+      if (o.kind == OperandKind::Symbol) {
+        SymbolRef r;
+        r.offset = pc;
+        r.symbol = static_cast<uint32_t>(o.value);
+        r.opcode = i->opcode();
+        r.high = i->mods().variant == isa::Variant::HI;
+        out.symbolRefs.push_back(r);
+      }
+    appendWord(out.code, enc.bits);
+    out.insts.push_back(std::move(inst));
+    pc += m.instrBytes();
+  }
+  // BRA to itself, then NOPs.
+  sass::Inst bra;
+  bra.op = isa::Opcode::BRA;
+  bra.ops.push_back(sass::Operand::target(-static_cast<int64_t>(m.instrBytes())));
+  bra.ctrl = quietControl();
+  sass::Inst nop;
+  nop.op = isa::Opcode::NOP;
+  nop.ctrl = quietControl();
+  for (const sass::Inst *tail = &bra; pc < layout.totalSize; tail = &nop) {
+    sass::EncodeResult enc = sass::encode(*tail, target);
+    if (!enc) {
+      diags.report(Severity::Error, fmt::format("internal: cannot encode the epilogue {}: {}",
+                                                isa::opcodeName(tail->op), enc.error));
+      return false;
+    }
+    appendWord(out.code, enc.bits);
+    pc += m.instrBytes();
+  }
+  return true;
+}
+
+} // namespace optxas::codegen

@@ -1,0 +1,232 @@
+// One Ori instruction -> one sass::Inst (see Emit.h for the conventions).
+#include "optxas/codegen/Emit.h"
+
+#include <fmt/format.h>
+
+#include "optxas/ori/Printer.h"
+#include "optxas/sass/Codec.h"
+
+namespace optxas::codegen {
+
+using namespace ori;
+using isa::Opcode;
+
+namespace {
+
+// Instructions whose address carries a global memory descriptor on sm_90.
+bool takesDescriptor(Opcode op) {
+  switch (op) {
+  case Opcode::LDG: case Opcode::STG: case Opcode::ATOMG: case Opcode::REDG:
+  case Opcode::LD: case Opcode::ST: case Opcode::ATOM: case Opcode::RED:
+  case Opcode::LDGSTS:
+    return true;
+  default:
+    return false;
+  }
+}
+
+struct Converter {
+  const Function &f;
+  const Layout &layout;
+  uint32_t pc;
+  std::string &error;
+
+  bool phys(VRegId r, unsigned off, int &out) {
+    if (r >= f.numVRegs() || f.vreg(r).phys < 0) {
+      error = fmt::format("register %{} has no physical register", r);
+      return false;
+    }
+    out = f.vreg(r).phys + static_cast<int>(off);
+    return true;
+  }
+
+  bool reg(const Operand &o, sass::Operand &s) {
+    int n;
+    if (!phys(o.reg, o.subOff, n)) return false;
+    unsigned width = o.subWidth ? o.subWidth : f.vreg(o.reg).width;
+    bool neg = o.hasFlag(OpNeg), abs = o.hasFlag(OpAbs), inv = o.hasFlag(OpNot);
+    switch (o.cls) {
+    case RegClass::R: s = sass::Operand::r(static_cast<uint8_t>(n), static_cast<uint8_t>(width)); break;
+    case RegClass::UR: s = sass::Operand::ur(static_cast<uint8_t>(n), static_cast<uint8_t>(width)); break;
+    case RegClass::P: s = sass::Operand::p(static_cast<uint8_t>(n), inv); inv = false; break;
+    case RegClass::UP: s = sass::Operand::up(static_cast<uint8_t>(n), inv); inv = false; break;
+    }
+    s.negate = s.negate || neg;
+    s.absolute = abs;
+    s.invert = inv;
+    return true;
+  }
+
+  bool operand(const Operand &o, sass::Operand &s) {
+    switch (o.kind) {
+    case OperandKind::Reg:
+      return reg(o, s);
+    case OperandKind::Zero:
+      s = isUniformClass(o.cls) ? sass::Operand::ur(sass::URZ) : sass::Operand::r(sass::RZ);
+      s.negate = o.hasFlag(OpNeg);
+      s.invert = o.hasFlag(OpNot);
+      return true;
+    case OperandKind::True:
+      s = o.cls == RegClass::UP ? sass::Operand::up(sass::PT, o.hasFlag(OpNot))
+                                : sass::Operand::p(sass::PT, o.hasFlag(OpNot));
+      return true;
+    case OperandKind::Imm:
+      s = sass::Operand::i(o.value);
+      return true;
+    case OperandKind::FImm: {
+      s = sass::Operand{};
+      s.kind = sass::OperandKind::FImm;
+      uint64_t bits = static_cast<uint64_t>(o.value);
+      // Double-precision forms hold the high 32 bits of the f64.
+      s.imm = o.fType == isa::FloatType::F64 ? static_cast<int64_t>(bits >> 32) : static_cast<int64_t>(bits);
+      s.negate = o.hasFlag(OpNeg);
+      s.absolute = o.hasFlag(OpAbs);
+      return true;
+    }
+    case OperandKind::CBank: {
+      s = sass::Operand::cbank(static_cast<uint8_t>(o.bank), o.value);
+      if (o.reg != kNoVReg) {
+        int n;
+        if (!phys(o.reg, o.subOff, n)) return false;
+        if (isUniformClass(o.cls)) s.ureg = static_cast<uint8_t>(n);
+        else s.base = static_cast<uint16_t>(n);
+      }
+      return true;
+    }
+    case OperandKind::Addr: {
+      s = sass::Operand::mem(sass::kNoBase, false, o.value);
+      if (o.reg != kNoVReg) {
+        int n;
+        if (!phys(o.reg, o.subOff, n)) return false;
+        if (isUniformClass(o.cls)) {
+          s.ureg = static_cast<uint8_t>(n);
+        } else {
+          s.base = static_cast<uint16_t>(n);
+          unsigned width = o.subWidth ? o.subWidth : f.vreg(o.reg).width;
+          s.base64 = width == 2;
+        }
+      }
+      return true;
+    }
+    case OperandKind::Label: {
+      auto it = layout.blockOffset.find(o.block);
+      if (it == layout.blockOffset.end()) {
+        error = "branch to a block that is not in the layout";
+        return false;
+      }
+      s = sass::Operand::target(static_cast<int64_t>(it->second) - static_cast<int64_t>(pc + 16));
+      return true;
+    }
+    case OperandKind::SReg: {
+      uint8_t idx;
+      std::string_view name = specialRegName(o.specialReg());
+      if (!sass::specialRegFromName(name, idx)) {
+        error = fmt::format("special register {} has no sm_90 encoding", name);
+        return false;
+      }
+      s = sass::Operand::sr(idx);
+      return true;
+    }
+    case OperandKind::Symbol:
+      // The value is filled in by a relocation (or resolved by the cubin writer).
+      s = sass::Operand::i(0);
+      return true;
+    case OperandKind::None:
+      error = "empty operand";
+      return false;
+    }
+    return false;
+  }
+};
+
+// Some forms have an index/base register field that nvdisasm hides when it is RZ (LDC
+// c[0x0][0x28] is c[0x0][RZ+0x28]); others have none. An operand without a register gets RZ
+// exactly when the form needs one.
+// The SASS tables spell the default signedness of some forms as "no modifier" (IMAD.WIDE is
+// signed unless .U32) where lowering records the PTX type (S32). If the form rejects the explicit
+// default, use the implicit one.
+void normalizeDefaultSignedness(sass::Inst &inst) {
+  if (inst.mods.intType != isa::IntType::S32 || sass::encode(inst)) return;
+  sass::Inst plain = inst;
+  plain.mods.intType = isa::IntType::None;
+  if (sass::encode(plain)) inst = std::move(plain);
+}
+
+void fillOptionalBases(sass::Inst &inst) {
+  bool any = false;
+  for (const sass::Operand &o : inst.ops)
+    any |= (o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase;
+  if (!any || sass::encode(inst)) return;
+  sass::Inst withRZ = inst;
+  for (sass::Operand &o : withRZ.ops)
+    if ((o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase)
+      o.base = sass::RZ;
+  if (sass::encode(withRZ)) inst = std::move(withRZ);
+}
+
+} // namespace
+
+bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc, sass::Inst &out,
+            std::string &error) {
+  Converter cv{f, layout, pc, error};
+  out = sass::Inst{};
+  out.op = i.opcode();
+  if (out.op == Opcode::PSEUDO_SPILL) out.op = Opcode::STL;
+  if (out.op == Opcode::PSEUDO_FILL) out.op = Opcode::LDL;
+  if (isa::hasFlag(out.op, isa::Pseudo)) {
+    error = fmt::format("pseudo-instruction {} reached the encoder", isa::opcodeName(out.op));
+    return false;
+  }
+  out.mods = i.mods();
+  if (i.isPredicated()) {
+    const Operand &g = i.guard();
+    int n;
+    if (!cv.phys(g.reg, g.subOff, n)) return false;
+    out.guard.pred = static_cast<uint8_t>(n);
+    out.guard.negate = g.hasFlag(OpNot);
+    out.guard.uniform = g.cls == RegClass::UP;
+  } else if (i.guard().kind == OperandKind::True && i.guard().hasFlag(OpNot)) {
+    out.guard.negate = true;   // @!PT: never executes
+    out.guard.uniform = i.guard().cls == RegClass::UP;
+  }
+  // Convergence barriers: Ori names the barrier in the modifiers (its nesting depth), SASS
+  // as the first operand (BSSY B0, target / BSYNC B0 / BREAK B0).
+  if (out.op == Opcode::BSSY || out.op == Opcode::BSYNC || out.op == Opcode::BREAK) {
+    out.ops.push_back(sass::Operand::b(i.mods().barrierId));
+    out.mods.barrierId = 0;
+  }
+  bool desc = takesDescriptor(out.op);
+  // Ori spells the descriptor-based global forms ".E" (Modifiers::wide); in the SASS tables
+  // ".E" belongs to the form itself and the address width is the operand's ".64".
+  if (desc) out.mods.wide = false;
+  int pendingDesc = -1;
+  for (const Operand &o : i.operands()) {
+    if (desc && o.kind == OperandKind::Reg && o.cls == RegClass::UR &&
+        (o.subWidth ? o.subWidth : f.vreg(o.reg).width) == 2) {
+      if (!cv.phys(o.reg, o.subOff, pendingDesc)) return false;
+      continue;
+    }
+    sass::Operand s;
+    if (!cv.operand(o, s)) return false;
+    if (s.kind == sass::OperandKind::Mem && pendingDesc >= 0) {
+      s.desc = static_cast<uint8_t>(pendingDesc);
+      pendingDesc = -1;
+    }
+    out.ops.push_back(s);
+  }
+  if (pendingDesc >= 0) {
+    error = "memory descriptor without an address";
+    return false;
+  }
+  fillOptionalBases(out);
+  normalizeDefaultSignedness(out);
+  const ControlInfo &c = i.ctrl();
+  out.ctrl.stall = c.stall;
+  out.ctrl.yield = c.yield;
+  out.ctrl.wbar = c.writeBarrier;
+  out.ctrl.rbar = c.readBarrier;
+  out.ctrl.wait = c.waitMask;
+  return true;
+}
+
+} // namespace optxas::codegen

@@ -1,0 +1,184 @@
+#include "optxas/codegen/PostExpansion.h"
+
+#include "optxas/ori/Builder.h"
+
+namespace optxas::codegen {
+
+using namespace ori;
+using isa::Opcode;
+
+uint32_t frameSize(const Function &f) {
+  uint32_t local = (f.localBytes + 7) / 8 * 8;
+  uint32_t total = local + f.spillBytes;
+  uint32_t align = 8;
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb)
+      if ((i->opcode() == Opcode::PSEUDO_SPILL || i->opcode() == Opcode::PSEUDO_FILL) &&
+          i->mods().memType == isa::MemType::B128)
+        align = 16;
+  return (total + align - 1) / align * align;
+}
+
+namespace {
+
+// One 32-bit component of a register operand.
+Operand component(const Function &f, const Operand &o, unsigned k) {
+  Operand c = Operand::vregPart(o.reg, o.cls, o.subOff + k, 1);
+  (void)f;
+  return c;
+}
+
+unsigned widthOf(const Function &f, const Operand &o) {
+  return o.subWidth ? o.subWidth : f.vreg(o.reg).width;
+}
+
+int physOf(const Function &f, const Operand &o) { return f.vreg(o.reg).phys + o.subOff; }
+
+bool expandCopy(Function &f, Instr *i, DiagEngine &diags) {
+  const Operand &d = i->def(0);
+  const Operand &s = i->use(0);
+  Builder b(f);
+  b.setInsertPoint(i);
+  b.setLoc(i->loc());
+  auto guarded = [&](Instr *n) {
+    if (i->isPredicated()) n->setGuard(i->guard());
+    return n;
+  };
+  if (!d.isReg()) {
+    diags.report(Severity::Error, "internal: PSEUDO_COPY without a register destination");
+    return false;
+  }
+  unsigned w = widthOf(f, d);
+  // Constant sources: one move per component (the lowering's copies of immediates).
+  if (s.kind == OperandKind::Imm || s.kind == OperandKind::Zero || s.kind == OperandKind::True ||
+      s.kind == OperandKind::FImm || s.kind == OperandKind::CBank) {
+    if (d.cls == RegClass::R || d.cls == RegClass::UR) {
+      Opcode op = d.cls == RegClass::R ? Opcode::MOV : Opcode::UMOV;
+      for (unsigned k = 0; k < w; ++k) guarded(b.create(op, {component(f, d, k)}, {s}));
+      i->eraseFromParent();
+      return true;
+    }
+  }
+  if (!s.isReg()) {
+    diags.report(Severity::Error, "internal: PSEUDO_COPY of an unsupported source kind");
+    return false;
+  }
+  unsigned sw = widthOf(f, s);
+  if (sw != w) {
+    diags.report(Severity::Error, "internal: PSEUDO_COPY between registers of different widths");
+    return false;
+  }
+  if (d.cls == s.cls && physOf(f, d) == physOf(f, s) && !d.flags && !s.flags) {
+    i->eraseFromParent();
+    return true;
+  }
+  // Copy upwards-overlapping ranges from the top so no source component is clobbered first.
+  bool descending = d.cls == s.cls && physOf(f, d) > physOf(f, s);
+  for (unsigned n = 0; n < w; ++n) {
+    unsigned k = descending ? w - 1 - n : n;
+    Operand dk = component(f, d, k), sk = component(f, s, k);
+    sk.flags = s.flags;
+    Instr *m = nullptr;
+    if (d.cls == RegClass::R && (s.cls == RegClass::R || s.cls == RegClass::UR)) {
+      m = b.create(Opcode::MOV, {dk}, {sk});
+    } else if (d.cls == RegClass::UR && s.cls == RegClass::UR) {
+      m = b.create(Opcode::UMOV, {dk}, {sk});
+    } else if (d.cls == RegClass::UR && s.cls == RegClass::R) {
+      m = b.create(Opcode::R2UR, {dk}, {sk});
+    } else if (d.cls == RegClass::P && s.cls == RegClass::P) {
+      // d = s & PT & PT (ptxas's predicate move).
+      isa::Modifiers mods;
+      mods.lut = 0x80;
+      m = b.create(Opcode::PLOP3, {dk, Operand::truePred()},
+                   {sk, Operand::truePred(), Operand::truePred()}, mods);
+    } else if (d.cls == RegClass::UP && s.cls == RegClass::UP) {
+      isa::Modifiers mods;
+      mods.lut = 0x80;
+      m = b.create(Opcode::UPLOP3, {dk, Operand::truePred(RegClass::UP)},
+                   {sk, Operand::truePred(RegClass::UP), Operand::truePred(RegClass::UP)}, mods);
+    } else {
+      diags.report(Severity::Error,
+                   fmt::format("internal: no move from {} to {}", regClassName(s.cls), regClassName(d.cls)));
+      return false;
+    }
+    guarded(m);
+  }
+  i->eraseFromParent();
+  return true;
+}
+
+// The vreg that stands for R1 (created precolored if the function has none).
+VRegId stackPointer(Function &f) {
+  for (VRegId r = 0; r < f.numVRegs(); ++r)
+    if (f.vreg(r).cls == RegClass::R && f.vreg(r).phys == 1 && f.vreg(r).width == 1) return r;
+  VRegId sp = f.newVReg(RegClass::R, 1);
+  f.vreg(sp).phys = 1;
+  return sp;
+}
+
+bool isStackPointerLoad(const Function &f, const Instr &i, uint32_t initOffset) {
+  return i.opcode() == Opcode::LDC && i.numDefs() == 1 && i.def(0).isReg() &&
+         f.vreg(i.def(0).reg).phys == 1 && i.numUses() == 1 && i.use(0).kind == OperandKind::CBank &&
+         i.use(0).bank == 0 && i.use(0).value == initOffset && i.use(0).reg == kNoVReg;
+}
+
+void setUpFrame(Function &f, const target::MachineModel &m) {
+  uint32_t frame = frameSize(f);
+  BasicBlock *entry = f.entry();
+  if (!entry) return;
+  VRegId sp = stackPointer(f);
+  // Kernels start from the driver's stack pointer (lowering loads it; make sure it is there).
+  Instr *load = nullptr;
+  if (f.isEntry()) {
+    for (Instr *i : *entry)
+      if (isStackPointerLoad(f, *i, m.stackInitOffset())) { load = i; break; }
+    if (!load) {
+      Builder b(f);
+      if (entry->empty()) b.setInsertPoint(entry); else b.setInsertPoint(entry->front());
+      load = b.create(Opcode::LDC, {f.regOp(sp)}, {Operand::cbank(0, m.stackInitOffset())});
+    }
+  }
+  if (!frame) return;
+  Builder b(f);
+  if (load) b.setInsertPointAfter(load);
+  else if (entry->empty()) b.setInsertPoint(entry);
+  else b.setInsertPoint(entry->front());
+  b.create(Opcode::IADD3, {f.regOp(sp)}, {f.regOp(sp), Operand::imm(-static_cast<int64_t>(frame)), Operand::zero()});
+  if (f.isEntry()) return;
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb)
+      if (i->opcode() == Opcode::RET) {
+        Builder r(f);
+        r.setInsertPoint(i);
+        Instr *add = r.create(Opcode::IADD3, {f.regOp(sp)}, {f.regOp(sp), Operand::imm(frame), Operand::zero()});
+        if (i->isPredicated()) add->setGuard(i->guard());
+      }
+}
+
+} // namespace
+
+bool expandAfterAllocation(Function &f, const target::MachineModel &m, DiagEngine &diags) {
+  if (!f.isAllocated()) {
+    diags.report(Severity::Error, fmt::format("internal: '{}' reached PostExpansion unallocated", f.name()));
+    return false;
+  }
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i = bb->front(); i;) {
+      Instr *next = i->next();
+      switch (i->opcode()) {
+      case Opcode::PSEUDO_COPY:
+        if (!expandCopy(f, i, diags)) return false;
+        break;
+      case Opcode::PSEUDO_PARAM:
+        i->eraseFromParent();
+        break;
+      default:
+        break;
+      }
+      i = next;
+    }
+  setUpFrame(f, m);
+  return true;
+}
+
+} // namespace optxas::codegen

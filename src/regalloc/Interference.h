@@ -1,0 +1,34 @@
+// The interference graph of one function: two vregs of the same register file interfere when
+// one is written while the other is live (a copy's destination does not interfere with its
+// source). Also records the copy partners the coloring is biased towards, and an order of
+// first appearance in the layout.
+#pragma once
+
+#include <vector>
+
+#include "optxas/ori/Function.h"
+
+namespace optxas::regalloc {
+
+class InterferenceGraph {
+public:
+  explicit InterferenceGraph(ori::Function &f);
+
+  const std::vector<ori::VRegId> &neighbors(ori::VRegId v) const { return adj_[v]; }
+  const std::vector<ori::VRegId> &copyPartners(ori::VRegId v) const { return copies_[v]; }
+  bool referenced(ori::VRegId v) const { return firstPos_[v] != kUnseen; }
+  // Position (in layout order) of the first instruction that mentions v.
+  uint32_t firstPosition(ori::VRegId v) const { return firstPos_[v]; }
+  // Number of instructions that mention v (a spill-cost estimate).
+  uint32_t occurrences(ori::VRegId v) const { return occurrences_[v]; }
+  bool interferes(ori::VRegId a, ori::VRegId b) const;
+
+  static constexpr uint32_t kUnseen = UINT32_MAX;
+
+private:
+  void addEdge(ori::VRegId a, ori::VRegId b);
+  std::vector<std::vector<ori::VRegId>> adj_, copies_;
+  std::vector<uint32_t> firstPos_, occurrences_;
+};
+
+} // namespace optxas::regalloc

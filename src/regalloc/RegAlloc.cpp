@@ -1,0 +1,196 @@
+// Graph-coloring register allocation with spill-everywhere (see RegAlloc.h, docs/regalloc.md).
+#include "optxas/regalloc/RegAlloc.h"
+
+#include <algorithm>
+#include <bitset>
+#include <numeric>
+
+#include "Interference.h"
+#include "Spiller.h"
+#include "optxas/ori/Printer.h"
+
+namespace optxas::regalloc {
+
+using namespace ori;
+using target::RegFile;
+
+namespace {
+
+constexpr unsigned kMaxRounds = 64;
+using Units = std::bitset<256>;
+
+RegFile fileOf(RegClass c) { return static_cast<RegFile>(static_cast<unsigned>(c)); }
+
+// The registers of a file the allocator may hand out under the limit.
+struct FileBudget {
+  unsigned first = 0, last = 0;   // inclusive range
+  Units reserved;
+};
+
+FileBudget budgetFor(RegClass c, const target::MachineModel &m, unsigned regLimit) {
+  const target::RegFileInfo &info = m.regFile(fileOf(c));
+  FileBudget b;
+  b.first = info.firstUsable;
+  b.last = info.zeroReg - 1u;
+  if (c == RegClass::R) {
+    // Reported count = highest + 1 + overhead <= limit.
+    unsigned overhead = m.regCountOverhead() + 1;
+    unsigned top = regLimit > overhead ? regLimit - overhead : 0;
+    b.last = std::min(b.last, top);
+  }
+  for (unsigned r = 0; r < 32; ++r)
+    if (info.reservedMask & (1u << r)) b.reserved.set(r);
+  return b;
+}
+
+struct Coloring {
+  std::vector<int32_t> phys;
+  std::vector<VRegId> failed;
+};
+
+// Lowest aligned base in [first, last] whose `width` units are all free.
+int pickBase(const Units &busy, const FileBudget &b, unsigned width, unsigned align,
+             const std::vector<int> &preferred) {
+  auto fits = [&](unsigned base) {
+    if (base < b.first || base + width - 1 > b.last || base % align) return false;
+    for (unsigned u = base; u < base + width; ++u)
+      if (busy.test(u) || b.reserved.test(u)) return false;
+    return true;
+  };
+  for (int p : preferred)
+    if (p >= 0 && fits(static_cast<unsigned>(p))) return p;
+  unsigned start = (b.first + align - 1) / align * align;
+  for (unsigned base = start; base + width - 1 <= b.last; base += align)
+    if (fits(base)) return static_cast<int>(base);
+  return -1;
+}
+
+Coloring color(Function &f, const InterferenceGraph &g, const target::MachineModel &m,
+               unsigned regLimit, const Spiller &spiller, DiagEngine &diags, bool &fatal) {
+  size_t n = f.numVRegs();
+  Coloring c;
+  c.phys.assign(n, -1);
+  std::vector<VRegId> order;
+  for (VRegId v = 0; v < n; ++v) {
+    if (!g.referenced(v)) continue;
+    if (f.vreg(v).phys >= 0) c.phys[v] = f.vreg(v).phys;   // precolored
+    else order.push_back(v);
+  }
+  // Precolored registers that interfere must not overlap.
+  for (VRegId v = 0; v < n; ++v) {
+    if (!g.referenced(v) || f.vreg(v).phys < 0) continue;
+    for (VRegId u : g.neighbors(v)) {
+      if (u < v || f.vreg(u).phys < 0) continue;
+      int a = f.vreg(v).phys, b = f.vreg(u).phys;
+      if (a < b + f.vreg(u).width && b < a + f.vreg(v).width) {
+        diags.report(Severity::Error,
+                     fmt::format("internal: precolored registers {} and {} of '{}' are live at once",
+                                 physRegName(f.vreg(v).cls, a), physRegName(f.vreg(u).cls, b), f.name()));
+        fatal = true;
+        return c;
+      }
+    }
+  }
+  // First appearance in layout order (linear-scan order); wider values first at a tie.
+  std::stable_sort(order.begin(), order.end(), [&](VRegId a, VRegId b) {
+    if (g.firstPosition(a) != g.firstPosition(b)) return g.firstPosition(a) < g.firstPosition(b);
+    return f.vreg(a).width > f.vreg(b).width;
+  });
+  FileBudget budgets[4];
+  for (unsigned k = 0; k < 4; ++k) budgets[k] = budgetFor(static_cast<RegClass>(k), m, regLimit);
+
+  std::vector<int> preferred;
+  for (VRegId v : order) {
+    const VReg &info = f.vreg(v);
+    Units busy;
+    for (VRegId u : g.neighbors(v)) {
+      int p = c.phys[u];
+      if (p < 0) continue;
+      for (unsigned k = 0; k < f.vreg(u).width && p + k < 256; ++k) busy.set(p + k);
+    }
+    preferred.clear();
+    for (VRegId u : g.copyPartners(v))
+      if (c.phys[u] >= 0 && f.vreg(u).width == info.width) preferred.push_back(c.phys[u]);
+    int base = pickBase(busy, budgets[static_cast<unsigned>(info.cls)], info.width,
+                        std::max<unsigned>(1, info.align), preferred);
+    if (base >= 0) {
+      c.phys[v] = base;
+      continue;
+    }
+    // No register: spill v itself unless it is a spill temporary (spilling it again cannot
+    // help); then spill the neighbor with the fewest mentions instead.
+    if (!spiller.isTemp(v)) {
+      c.failed.push_back(v);
+      continue;
+    }
+    VRegId victim = kNoVReg;
+    for (VRegId u : g.neighbors(v)) {
+      if (c.phys[u] < 0 || f.vreg(u).phys >= 0 || spiller.isTemp(u) || f.vreg(u).cls != info.cls) continue;
+      if (victim == kNoVReg || g.occurrences(u) < g.occurrences(victim)) victim = u;
+    }
+    if (victim == kNoVReg) {
+      diags.report(Severity::Error,
+                   fmt::format("internal: register allocation of '{}' cannot make progress under a "
+                               "limit of {} registers",
+                               f.name(), regLimit));
+      fatal = true;
+      return c;
+    }
+    c.failed.push_back(victim);
+  }
+  std::sort(c.failed.begin(), c.failed.end());
+  c.failed.erase(std::unique(c.failed.begin(), c.failed.end()), c.failed.end());
+  return c;
+}
+
+} // namespace
+
+RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
+                                 const RegAllocOptions &opts, DiagEngine &diags) {
+  RegAllocResult res;
+  uint32_t areaBase = (f.localBytes + 7) / 8 * 8;
+  Spiller spiller(f, areaBase);
+  for (unsigned round = 1; round <= kMaxRounds; ++round) {
+    res.rounds = round;
+    InterferenceGraph g(f);
+    bool fatal = false;
+    Coloring c = color(f, g, m, opts.regLimit, spiller, diags, fatal);
+    if (fatal) return res;
+    if (c.failed.empty()) {
+      unsigned highestR = 0, highestUR = 0;
+      bool anyUR = false;
+      for (VRegId v = 0; v < f.numVRegs(); ++v) {
+        if (c.phys[v] < 0) continue;
+        VReg &info = f.vreg(v);
+        info.phys = c.phys[v];
+        unsigned top = static_cast<unsigned>(c.phys[v]) + info.width - 1;
+        if (info.cls == RegClass::R) highestR = std::max(highestR, top);
+        if (info.cls == RegClass::UR) { highestUR = std::max(highestUR, top); anyUR = true; }
+      }
+      res.ok = true;
+      res.highestR = std::max(highestR, f.isEntry() ? 1u : highestR);  // kernels always load R1
+      res.numRegisters = res.highestR + 1 + m.regCountOverhead();
+      res.highestUR = highestUR;
+      res.usesUR = anyUR;
+      res.spillStoreBytes = spiller.storeBytes();
+      res.spillLoadBytes = spiller.loadBytes();
+      res.spillAreaBytes = spiller.areaBytes();
+      f.spillBytes = spiller.areaBytes();
+      f.setAllocated(true);
+      return res;
+    }
+    for (VRegId v : c.failed) {
+      if (!spiller.spill(v)) {
+        diags.report(Severity::Error,
+                     fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
+        return res;
+      }
+      ++res.spilledVRegs;
+    }
+  }
+  diags.report(Severity::Error,
+               fmt::format("internal: register allocation of '{}' did not converge", f.name()));
+  return res;
+}
+
+} // namespace optxas::regalloc

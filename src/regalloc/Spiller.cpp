@@ -1,0 +1,184 @@
+#include "Spiller.h"
+
+#include "optxas/ori/Builder.h"
+#include "optxas/ori/Liveness.h"
+
+namespace optxas::regalloc {
+
+using namespace ori;
+using isa::Opcode;
+
+namespace {
+
+isa::MemType memTypeFor(unsigned comps) {
+  return comps == 4 ? isa::MemType::B128 : comps == 2 ? isa::MemType::B64 : isa::MemType::B32;
+}
+
+// Aligned pieces a register of `width` components is moved in: {offset, count}.
+std::vector<std::pair<unsigned, unsigned>> pieces(unsigned width) {
+  switch (width) {
+  case 1: return {{0, 1}};
+  case 2: return {{0, 2}};
+  case 3: return {{0, 2}, {2, 1}};
+  case 4: return {{0, 4}};
+  default: {
+    std::vector<std::pair<unsigned, unsigned>> out;
+    for (unsigned i = 0; i < width; ++i) out.push_back({i, 1});
+    return out;
+  }
+  }
+}
+
+Operand part(const Function &f, VRegId r, unsigned off, unsigned n) {
+  if (off == 0 && n == f.vreg(r).width) return f.regOp(r);
+  return Operand::vregPart(r, f.vreg(r).cls, off, n);
+}
+
+// Replaces every mention of `from` in i by `to`; returns {uses it, defines it}.
+std::pair<bool, bool> rename(Instr &i, VRegId from, VRegId to) {
+  bool used = false, defined = false;
+  for (unsigned k = 0; k < i.numDefs(); ++k) {
+    Operand &o = i.def(k);
+    if (o.refersToVReg() && o.reg == from) {
+      o.reg = to;
+      // An address or bank index in a def slot is a read.
+      if (o.kind == OperandKind::Reg) defined = true; else used = true;
+    }
+  }
+  for (Operand &o : i.uses())
+    if (o.refersToVReg() && o.reg == from) {
+      o.reg = to;
+      used = true;
+    }
+  if (i.guard().kind == OperandKind::Reg && i.guard().reg == from) {
+    Operand g = i.guard();
+    g.reg = to;
+    i.setGuard(g);
+    used = true;
+  }
+  return {used, defined};
+}
+
+} // namespace
+
+Spiller::Spiller(Function &f, uint32_t areaBase) : f_(f), areaBase_(areaBase), areaEnd_(areaBase) {
+  temp_.assign(f.numVRegs(), false);
+}
+
+VRegId Spiller::newTemp(RegClass c, unsigned width, unsigned align) {
+  VRegId t = f_.newVReg(c, width, align);
+  temp_.resize(f_.numVRegs(), false);
+  temp_[t] = true;
+  return t;
+}
+
+VRegId Spiller::stackPointer() {
+  if (sp_ != kNoVReg) return sp_;
+  for (VRegId r = 0; r < f_.numVRegs(); ++r)
+    if (f_.vreg(r).cls == RegClass::R && f_.vreg(r).phys == 1 && f_.vreg(r).width == 1) return sp_ = r;
+  sp_ = f_.newVReg(RegClass::R, 1);
+  f_.vreg(sp_).phys = 1;
+  temp_.resize(f_.numVRegs(), false);
+  return sp_;
+}
+
+void Spiller::fillR(Instr *before, VRegId t, uint32_t slot, unsigned width) {
+  for (auto [off, n] : pieces(width)) {
+    Instr *ld = f_.createInstr(Opcode::PSEUDO_FILL, 1, 1);
+    ld->def(0) = part(f_, t, off, n);
+    ld->use(0) = Operand::addr(stackPointer(), RegClass::R, slot + 4 * off);
+    ld->mods().memType = memTypeFor(n);
+    ld->setLoc(before->loc());
+    before->parent()->insert(before, ld);
+    loadBytes_ += 4 * n;
+  }
+}
+
+void Spiller::storeR(Instr *after, VRegId t, uint32_t slot, unsigned width) {
+  Instr *pos = after->next();
+  for (auto [off, n] : pieces(width)) {
+    Instr *st = f_.createInstr(Opcode::PSEUDO_SPILL, 0, 2);
+    st->use(0) = Operand::addr(stackPointer(), RegClass::R, slot + 4 * off);
+    st->use(1) = part(f_, t, off, n);
+    st->mods().memType = memTypeFor(n);
+    st->setLoc(after->loc());
+    after->parent()->insert(pos, st);
+    storeBytes_ += 4 * n;
+  }
+}
+
+bool Spiller::spill(VRegId v) {
+  const VReg info = f_.vreg(v);   // copied: newVReg may reallocate the table
+  if (info.cls == RegClass::UP) return false;
+
+  uint32_t slot = 0;
+  VRegId home = kNoVReg;   // P/UR: the R register that holds the value between mentions
+  if (info.cls == RegClass::R) {
+    unsigned bytes = 4 * info.width;
+    unsigned align = info.width >= 3 ? 16 : bytes;
+    areaEnd_ = (areaEnd_ + align - 1) / align * align;
+    slot = areaEnd_;
+    areaEnd_ += bytes;
+    areaAlign_ = std::max(areaAlign_, align);
+  } else {
+    home = f_.newVReg(RegClass::R, info.cls == RegClass::UR ? info.width : 1);
+    temp_.resize(f_.numVRegs(), false);
+  }
+
+  for (BasicBlock *bb : f_.blocks()) {
+    for (Instr *i = bb->front(); i;) {
+      Instr *next = i->next();
+      bool mentions = false;
+      Liveness::forEachUse(*i, [&](VRegId r) { mentions |= r == v; });
+      Liveness::forEachDef(*i, [&](VRegId r) { mentions |= r == v; });
+      if (!mentions) { i = next; continue; }
+      VRegId t = newTemp(info.cls, info.width, info.align);
+      auto [used, defined] = rename(*i, v, t);
+      bool partialDef = defined && !Liveness::kills(f_, *i, t);
+      if (used || partialDef) {
+        Builder b(f_);
+        b.setInsertPoint(i);
+        b.setLoc(i->loc());
+        switch (info.cls) {
+        case RegClass::R: fillR(i, t, slot, info.width); break;
+        case RegClass::P: {
+          isa::Modifiers m;
+          m.cmp = isa::Cmp::NE;
+          m.boolOp = isa::BoolOp::AND;
+          b.create(Opcode::ISETP, {b.reg(t), Operand::truePred()},
+                   {b.reg(home), Operand::zero(), Operand::truePred()}, m);
+          break;
+        }
+        case RegClass::UR:
+          for (unsigned c = 0; c < info.width; ++c)
+            b.create(Opcode::R2UR, {part(f_, t, c, 1)}, {part(f_, home, c, 1)});
+          break;
+        case RegClass::UP: break;
+        }
+      }
+      if (defined) {
+        Builder b(f_);
+        if (next) b.setInsertPoint(next); else b.setInsertPoint(bb);
+        b.setLoc(i->loc());
+        switch (info.cls) {
+        case RegClass::R: storeR(i, t, slot, info.width); break;
+        case RegClass::P: {
+          Operand notT = b.reg(t);
+          notT.setFlag(OpNot);
+          b.create(Opcode::SEL, {b.reg(home)}, {Operand::zero(), Operand::imm(1), notT});
+          break;
+        }
+        case RegClass::UR:
+          for (unsigned c = 0; c < info.width; ++c)
+            b.create(Opcode::MOV, {part(f_, home, c, 1)}, {part(f_, t, c, 1)});
+          break;
+        case RegClass::UP: break;
+        }
+      }
+      i = next;
+    }
+  }
+  return true;
+}
+
+} // namespace optxas::regalloc

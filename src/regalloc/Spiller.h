@@ -1,0 +1,44 @@
+// Spill-everywhere rewriting: every instruction that mentions a spilled vreg gets a fresh
+// short-lived temporary, loaded before it and stored after it.
+//   R   -> a slot of the function's spill area in local memory, [R1 + offset]
+//          (PSEUDO_FILL/PSEUDO_SPILL, expanded to LDL/STL after allocation)
+//   P   -> an R register holding 0/1 (SEL to save, ISETP.NE to restore)
+//   UR  -> R registers (MOV to save, R2UR to restore)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "optxas/ori/Function.h"
+
+namespace optxas::regalloc {
+
+class Spiller {
+public:
+  // areaBase: byte offset of the spill area within the frame (after the PTX .local data).
+  Spiller(ori::Function &f, uint32_t areaBase);
+
+  // Rewrites every mention of v. Returns false for a file that cannot be spilled (UP).
+  bool spill(ori::VRegId v);
+
+  bool isTemp(ori::VRegId v) const { return v < temp_.size() && temp_[v]; }
+  uint32_t areaBytes() const { return areaEnd_ - areaBase_; }
+  uint32_t areaAlign() const { return areaAlign_; }
+  unsigned storeBytes() const { return storeBytes_; }
+  unsigned loadBytes() const { return loadBytes_; }
+  // The vreg standing for R1 in spill addresses (created precolored on first use).
+  ori::VRegId stackPointer();
+
+private:
+  ori::VRegId newTemp(ori::RegClass c, unsigned width, unsigned align);
+  void fillR(ori::Instr *before, ori::VRegId t, uint32_t slot, unsigned width);
+  void storeR(ori::Instr *after, ori::VRegId t, uint32_t slot, unsigned width);
+
+  ori::Function &f_;
+  uint32_t areaBase_, areaEnd_, areaAlign_ = 4;
+  std::vector<bool> temp_;
+  ori::VRegId sp_ = ori::kNoVReg;
+  unsigned storeBytes_ = 0, loadBytes_ = 0;
+};
+
+} // namespace optxas::regalloc

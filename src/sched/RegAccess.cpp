@@ -1,0 +1,57 @@
+// Physical register reads and writes of allocated Ori instructions.
+#include "optxas/sched/ControlBits.h"
+
+namespace optxas::sched {
+
+using namespace ori;
+using target::ReadKind;
+using target::RegFile;
+
+namespace {
+RegFile fileOf(RegClass c) { return static_cast<RegFile>(static_cast<unsigned>(c)); }
+} // namespace
+
+bool isControlTransfer(const Instr &i) {
+  switch (i.opcode()) {
+  case isa::Opcode::BRA: case isa::Opcode::BRX: case isa::Opcode::JMP: case isa::Opcode::JMX:
+  case isa::Opcode::RET: case isa::Opcode::CALL:
+    return true;
+  default:
+    return false;
+  }
+}
+
+void collectAccesses(const Function &f, const Instr &i, const target::MachineModel &m,
+                     std::vector<RegAccess> &out) {
+  out.clear();
+  target::Timing t = m.timing(i.opcode(), i.mods());
+  ReadKind srcKind = t.variable() ? ReadKind::Decoupled
+                     : isa::hasFlag(i.opcode(), isa::Uniform) ? ReadKind::Uniform
+                                                              : ReadKind::Coupled;
+  auto add = [&](RegClass c, VRegId r, unsigned off, unsigned width, bool write, ReadKind k) {
+    const VReg &v = f.vreg(r);
+    if (v.phys < 0) return;
+    RegAccess a;
+    a.file = fileOf(c);
+    a.reg = static_cast<uint16_t>(v.phys + off);
+    a.count = static_cast<uint8_t>(width ? width : v.width);
+    a.write = write;
+    a.kind = k;
+    out.push_back(a);
+  };
+  for (const Operand &o : i.defs()) {
+    if (o.kind == OperandKind::Reg) add(o.cls, o.reg, o.subOff, o.subWidth, true, srcKind);
+    else if (o.refersToVReg()) add(o.cls, o.reg, o.subOff, o.subWidth, false, srcKind);
+  }
+  for (const Operand &o : i.uses()) {
+    if (!o.refersToVReg()) continue;
+    // A predicate source of a branch decides the branch like a guard does.
+    ReadKind k = srcKind;
+    if (isPredicateClass(o.cls) && (i.isBranch() || t.variable())) k = ReadKind::Guard;
+    add(o.cls, o.reg, o.subOff, o.subWidth, false, k);
+  }
+  if (i.guard().kind == OperandKind::Reg)
+    add(i.guard().cls, i.guard().reg, i.guard().subOff, i.guard().subWidth, false, ReadKind::Guard);
+}
+
+} // namespace optxas::sched

@@ -1,0 +1,165 @@
+// Conversions: F2I, I2F, I2FP, F2F, F2FP (PACK_AB), I2I. Rounding and NaN/saturation rules
+// follow PTX's cvt (Float.h does the rounding); half-precision values live in the low 16 bits
+// of a register.
+#include <cmath>
+
+#include "FloatOps.h"
+#include "LaunchState.h"
+
+namespace optxas::sim::sasssim {
+
+using isa::FloatType;
+using isa::IntType;
+using isa::Opcode;
+using sass::Operand;
+
+namespace {
+
+const fp::Format *formatOf(FloatType t) {
+  switch (t) {
+  case FloatType::F16: return &fp::kF16;
+  case FloatType::BF16: return &fp::kBF16;
+  case FloatType::F32: case FloatType::None: return &fp::kF32;
+  case FloatType::F64: return &fp::kF64;
+  default: return nullptr;
+  }
+}
+
+unsigned intBits(IntType t) {
+  switch (t) {
+  case IntType::U8: case IntType::S8: return 8;
+  case IntType::U16: case IntType::S16: return 16;
+  case IntType::U64: case IntType::S64: return 64;
+  default: return 32;
+  }
+}
+
+bool intSigned(IntType t) {
+  return t == IntType::S8 || t == IntType::S16 || t == IntType::S32 || t == IntType::S64 ||
+         t == IntType::None;
+}
+
+// The value of a float source operand of type `t` (with |x| and -x), as a double.
+double floatValue(Exec &e, const Operand &o, unsigned lane, FloatType t, bool ftz) {
+  const fp::Format *f = formatOf(t);
+  uint64_t bits;
+  if (t == FloatType::F64) {
+    bits = f64src(e, o, lane);
+  } else {
+    bits = e.src(o, lane);
+    if (t == FloatType::F16 || t == FloatType::BF16) {
+      bits &= 0xffff;
+      if (o.absolute) bits &= 0x7fff;
+      if (o.negate) bits ^= 0x8000;
+    } else {
+      if (o.absolute) bits &= 0x7fffffff;
+      if (o.negate) bits ^= 0x80000000u;
+    }
+  }
+  if (ftz) {
+    if (t == FloatType::F32 || t == FloatType::None) bits = fp::ftz32(uint32_t(bits));
+    else if (t == FloatType::F16) bits = fp::ftz16(uint16_t(bits));
+    else if (t == FloatType::BF16) bits = fp::ftzBF16(uint16_t(bits));
+  }
+  return fp::decode(bits, *f);
+}
+
+// A double rounded to float type `t`; subnormal results flushed with ftz (f32 only).
+uint64_t toFloat(double v, FloatType t, fp::Round r, bool ftz, bool satfinite = false) {
+  uint64_t b = fp::roundToFormat(v, 0, *formatOf(t), r, satfinite);
+  if (ftz && (t == FloatType::F32 || t == FloatType::None)) b = fp::ftz32(uint32_t(b));
+  return b;
+}
+
+} // namespace
+
+bool execConvert(Exec &e) {
+  const sass::Inst &in = e.in;
+  const isa::Modifiers &m = in.mods;
+  const fp::Round rnd = toRound(m.round);
+  switch (in.op) {
+  case Opcode::F2I: {
+    // F2I{.FTZ}.dst.src.rnd{.NTZ} Rd, b: round to an integer, saturate, NaN -> 0.
+    unsigned bits = intBits(m.intType);
+    bool sgn = intSigned(m.intType);
+    e.forLanes([&](unsigned l) {
+      double v = floatValue(e, e.S(0), l, m.srcFloatType, m.ftz);
+      uint64_t r = fp::floatToInt(v, rnd, bits, sgn);
+      if (bits == 64) e.setDst64(e.D(0), l, r);
+      else e.setDst(e.D(0), l, uint32_t(r));
+    });
+    return true;
+  }
+  case Opcode::I2F: case Opcode::I2FP: {
+    // I2F.dst.src.rnd Rd, b / I2FP.F32.src{.RZ} Rd, b
+    FloatType dst = in.op == Opcode::I2FP ? FloatType::F32 : m.floatType;
+    if (!formatOf(dst)) return false;
+    IntType st = m.srcIntType;
+    unsigned bits = intBits(st);
+    bool sgn = intSigned(st);
+    e.forLanes([&](unsigned l) {
+      uint64_t raw = bits == 64 ? e.src64(e.S(0), l) : e.src(e.S(0), l);
+      if (bits < 64) raw &= (uint64_t(1) << bits) - 1;
+      bool neg = false;
+      uint64_t mag = raw;
+      if (sgn) {
+        int64_t sv = bits == 64 ? int64_t(raw) : int64_t(raw << (64 - bits)) >> (64 - bits);
+        neg = sv < 0;
+        mag = neg ? uint64_t(0) - uint64_t(sv) : uint64_t(sv);
+      }
+      uint64_t r = fp::roundIntToFormat(neg, mag, *formatOf(dst), rnd);
+      if (dst == FloatType::F64) e.setDst64(e.D(0), l, r);
+      else e.setDst(e.D(0), l, uint32_t(r));
+    });
+    return true;
+  }
+  case Opcode::F2F: {
+    FloatType dst = m.floatType, src = m.srcFloatType;
+    if (!formatOf(dst) || !formatOf(src)) return false;
+    e.forLanes([&](unsigned l) {
+      double v = floatValue(e, e.S(0), l, src, m.ftz);
+      uint64_t r = std::isnan(v) ? toFloat(v, dst, rnd, false) : toFloat(v, dst, rnd, m.ftz);
+      if (dst == FloatType::F64) e.setDst64(e.D(0), l, r);
+      else e.setDst(e.D(0), l, uint32_t(r));
+    });
+    return true;
+  }
+  case Opcode::F2FP: {
+    // F2FP{.RELU}{.SATFINITE}.{F16|BF16}.F32.PACK_AB{.RZ} Rd, a, b: high half from a, low from b.
+    FloatType dst = m.floatType;
+    if (m.pack != isa::PackMode::PACK_AB || !formatOf(dst)) return false;
+    e.forLanes([&](unsigned l) {
+      uint32_t r = 0;
+      for (unsigned i = 0; i < 2; ++i) {
+        double v = floatValue(e, e.S(i), l, FloatType::F32, false);
+        if (m.relu && (v < 0 || std::signbit(v)) && !std::isnan(v)) v = 0;
+        uint32_t h = uint32_t(toFloat(v, dst, rnd, false, m.satfinite)) & 0xffff;
+        r |= h << (i == 0 ? 16 : 0);
+      }
+      e.setDst(e.D(0), l, r);
+    });
+    return true;
+  }
+  case Opcode::I2I: {
+    // I2I.dst.S32.SAT Rd, b: saturating narrowing of a signed 32-bit value.
+    int64_t lo, hi;
+    switch (m.intType) {
+    case IntType::U8: lo = 0; hi = 255; break;
+    case IntType::S8: lo = -128; hi = 127; break;
+    case IntType::U16: lo = 0; hi = 65535; break;
+    case IntType::S16: lo = -32768; hi = 32767; break;
+    default: return false;
+    }
+    e.forLanes([&](unsigned l) {
+      int64_t v = int32_t(e.src(e.S(0), l));
+      v = std::min(std::max(v, lo), hi);
+      e.setDst(e.D(0), l, uint32_t(int32_t(v)));
+    });
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace optxas::sim::sasssim

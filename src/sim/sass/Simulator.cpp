@@ -1,0 +1,386 @@
+// The SASS simulator's public face and its scheduler: CTAs one after another; within a CTA the
+// warps take turns (up to `quantum` instructions each); within a warp the ready lanes with the
+// lowest PC issue together (see Machine.h). Barriers, convergence barriers and WARPSYNC are
+// resolved here; everything an instruction computes is in Exec*.cpp.
+#include "optxas/sim/SassSimulator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "LaunchState.h"
+
+namespace optxas::sim {
+
+using namespace sasssim;
+
+std::string_view hazardKindName(Hazard::Kind k) {
+  switch (k) {
+  case Hazard::Kind::FixedLatency: return "read before the fixed latency elapsed";
+  case Hazard::Kind::Scoreboard: return "read without waiting on the write scoreboard";
+  case Hazard::Kind::Unscored: return "read of an unscoreboarded variable-latency result too early";
+  case Hazard::Kind::WriteAfterRead: return "source overwritten before its read scoreboard";
+  case Hazard::Kind::WriteAfterWrite: return "register overwritten while a write is in flight";
+  }
+  return "?";
+}
+
+std::string Hazard::describe() const {
+  std::string s = fmt::format("{}+0x{:x}: {} {} ({})", function, pc, hazardKindName(kind), reg,
+                              instruction);
+  s += fmt::format("; producer at 0x{:x}: {}", producerPc, producer);
+  if (kind == Kind::FixedLatency)
+    s += fmt::format("; {} cycles after issue, {} required", distance, required);
+  return s;
+}
+
+struct SassSimulator::Impl {
+  GlobalMemory &mem;
+  SassSimOptions opts;
+  SProgram prog;
+  std::string loadError;
+  std::vector<Hazard> hazards;
+  uint64_t hazardCount = 0;
+  std::map<LatencyKey, LatencyObservation> observations;
+
+  Impl(GlobalMemory &m, SassSimOptions o) : mem(m), opts(o) {}
+};
+
+namespace {
+
+constexpr uint32_t kReservedShared = 0x400;   // sm_90's reserved shared window below the variables
+
+void put32(std::vector<uint8_t> &b, size_t off, uint32_t v) {
+  if (b.size() < off + 4) b.resize(off + 4);
+  std::memcpy(b.data() + off, &v, 4);
+}
+void put64(std::vector<uint8_t> &b, size_t off, uint64_t v) {
+  if (b.size() < off + 8) b.resize(off + 8);
+  std::memcpy(b.data() + off, &v, 8);
+}
+
+// Constant bank 0 as the CUDA driver fills it on sm_90 (the offsets ptxas's code reads).
+std::vector<uint8_t> bank0(const LaunchState &ls) {
+  std::vector<uint8_t> b(0x210 + ls.fn.paramBytes, 0);
+  const LaunchConfig &c = ls.cfg;
+  put32(b, 0x0, c.block.x);
+  put32(b, 0x4, c.block.y);
+  put32(b, 0x8, c.block.z);
+  put32(b, 0xc, c.grid.x);
+  put32(b, 0x10, c.grid.y);
+  put32(b, 0x14, c.grid.z);
+  put64(b, 0x20, ls.opts.map.localWindow);      // generic base of local memory
+  put32(b, 0x28, ls.localBytes);                // initial stack pointer (top of local memory)
+  put32(b, 0x2c, c.dynamicSharedBytes);
+  put64(b, 0xd0, ~uint64_t(0));                 // end of the global window (isspacep.global)
+  put32(b, 0x114, kReservedShared);             // reserved shared bytes (total_smem_size)
+  put64(b, 0x208, 0);                           // global memory descriptor (desc[URx])
+  std::memcpy(b.data() + 0x210, c.params.data(),
+              std::min<size_t>(c.params.size(), ls.fn.paramBytes));
+  return b;
+}
+
+class Scheduler {
+public:
+  Scheduler(LaunchState &ls) : ls_(ls) {}
+
+  void runCta(Dim3 ctaid) {
+    Cta cta;
+    cta.ctaid = ctaid;
+    cta.shared.assign(ls_.sharedBytes, 0);
+    cta.localBytes = ls_.localBytes;
+    uint32_t threads = uint32_t(ls_.cfg.block.count());
+    cta.local.assign(uint64_t(threads) * ls_.localBytes, 0);
+    unsigned nwarps = (threads + kWarpSize - 1) / kWarpSize;
+    cta.warps.resize(nwarps);
+    for (unsigned i = 0; i < nwarps; ++i) {
+      Warp &w = cta.warps[i];
+      w.index = i;
+      unsigned n = std::min<unsigned>(kWarpSize, threads - i * kWarpSize);
+      w.present = n == 32 ? kAllLanes : (1u << n) - 1;
+      w.r.assign(256 * kWarpSize, 0);
+      w.p.fill(0);
+      w.p[7] = kAllLanes;
+      w.callStack.resize(kWarpSize);
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        w.state[l] = (w.present >> l & 1) ? LaneState::Ready : LaneState::Exited;
+    }
+    run(cta);
+  }
+
+private:
+  LaunchState &ls_;
+
+  static uint32_t pickGroup(const Warp &w) {
+    uint32_t best = UINT32_MAX, group = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      if (w.state[l] != LaneState::Ready) continue;
+      if (w.pc[l] < best) {
+        best = w.pc[l];
+        group = 1u << l;
+      } else if (w.pc[l] == best) {
+        group |= 1u << l;
+      }
+    }
+    return group;
+  }
+
+  // Releases lanes waiting at BSYNC/WARPSYNC once everyone they wait for has arrived.
+  static void resolveWarp(Warp &w) {
+    uint32_t live = ~w.exited();
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      if (w.state[l] == LaneState::Bsync) {
+        unsigned b = w.waitArg[l];
+        uint32_t need = w.bar[b] & live, there = 0;
+        for (unsigned k = 0; k < kWarpSize; ++k)
+          if (w.state[k] == LaneState::Bsync && w.waitArg[k] == b) there |= 1u << k;
+        if ((need & ~there) == 0)
+          for (uint32_t m = there; m; m &= m - 1) w.state[__builtin_ctz(m)] = LaneState::Ready;
+      } else if (w.state[l] == LaneState::Warpsync) {
+        uint32_t need = w.waitArg[l] & live, there = w.lanesIn(LaneState::Warpsync);
+        if ((need & ~there) == 0)
+          for (uint32_t m = need; m; m &= m - 1) w.state[__builtin_ctz(m)] = LaneState::Ready;
+      }
+    }
+  }
+
+  // Completes CTA barriers whose participants have all arrived.
+  void resolveBarriers(Cta &cta) {
+    uint32_t live = 0;
+    std::array<uint32_t, 16> waiting{};
+    for (Warp &w : cta.warps)
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (!(w.present >> l & 1) || w.state[l] == LaneState::Exited) continue;
+        ++live;
+        if (w.state[l] == LaneState::Bar) ++waiting[w.waitArg[l] & 15];
+      }
+    for (unsigned b = 0; b < 16; ++b) {
+      CtaBarrier &cb = cta.barriers[b];
+      if (!waiting[b]) continue;
+      uint32_t expected = cb.expected ? cb.expected : live;
+      if (waiting[b] + cb.arrived < expected) continue;
+      for (Warp &w : cta.warps) {
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          if (w.state[l] == LaneState::Bar && (w.waitArg[l] & 15) == b)
+            w.state[l] = LaneState::Ready;
+        w.barResult = cb.redPopc;
+        w.barPred = cb.mode == isa::BarMode::RED_OR ? cb.redOr : cb.redAnd;
+      }
+      cb = CtaBarrier{};
+    }
+  }
+
+  bool step(Cta &cta, Warp &w, uint32_t group) {
+    uint32_t pc = w.pc[__builtin_ctz(group)];
+    const DInst *d = ls_.at(pc);
+    unsigned lane0 = unsigned(__builtin_ctz(group));
+    ls_.instructions += uint64_t(__builtin_popcount(group));
+    if (ls_.instructions > ls_.limits.maxInstructions) {
+      setFault(cta, w, lane0, pc, FaultKind::StepLimit,
+               fmt::format("more than {} thread-instructions", ls_.limits.maxInstructions));
+      return false;
+    }
+    if (!d) {
+      setFault(cta, w, lane0, pc, FaultKind::BadTarget,
+               fmt::format("pc 0x{:x} is outside the kernel's code", pc));
+      return false;
+    }
+    if (!d->decoded) {
+      setFault(cta, w, lane0, pc, FaultKind::Unsupported,
+               fmt::format("undecodable instruction: {}", d->error));
+      return false;
+    }
+    Exec e(ls_, cta, w, *d, pc, group);
+    e.beginIssue();
+    if (!ls_.fault && !execute(e) && !ls_.fault)
+      e.unsupported(fmt::format("no semantics for {}", d->text));
+    if (ls_.fault) return false;
+    if (ls_.opts.trace) {
+      int t = ls_.opts.traceThread, lane = -1;
+      uint64_t first = uint64_t(w.index) * kWarpSize +
+                       uint64_t(cta.ctaid.x + ls_.cfg.grid.x * (cta.ctaid.y + ls_.cfg.grid.y * cta.ctaid.z)) *
+                           ls_.cfg.block.count();
+      if (t >= 0) lane = int(int64_t(t) - int64_t(first));
+      if (t < 0 || (lane >= 0 && lane < int(kWarpSize) && (group >> lane & 1)))
+        std::fprintf(stderr, "[cta %u,%u,%u warp %u lanes %08x cycle %llu] %04x %s%s\n",
+                     cta.ctaid.x, cta.ctaid.y, cta.ctaid.z, w.index, e.act,
+                     (unsigned long long)w.cycle, pc, d->text.c_str(),
+                     e.traceWrites(lane).c_str());
+    }
+    e.retire();
+    if (ls_.fault) return false;
+    for (uint32_t m = group; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      w.pc[l] = e.next[l];
+    }
+    return true;
+  }
+
+  void setFault(Cta &cta, Warp &w, unsigned lane, uint32_t pc, FaultKind k, std::string msg) {
+    if (ls_.fault) return;
+    ls_.fault.kind = k;
+    ls_.fault.ctaid = cta.ctaid;
+    ls_.fault.tid = ls_.tidOf(w, lane);
+    const DInst *d = ls_.at(pc);
+    ls_.fault.where = fmt::format("{}+0x{:x}: {}", ls_.fn.name, pc, d ? d->text : "?");
+    ls_.fault.message = std::move(msg);
+  }
+
+  void run(Cta &cta) {
+    for (;;) {
+      bool progress = false, live = false;
+      for (Warp &w : cta.warps) {
+        for (unsigned n = 0; n < ls_.opts.quantum; ++n) {
+          uint32_t group = pickGroup(w);
+          if (!group) break;
+          progress = true;
+          if (!step(cta, w, group)) return;
+          if (ls_.warpEvent) {
+            ls_.warpEvent = false;
+            resolveWarp(w);
+          }
+          if (ls_.ctaEvent) {
+            ls_.ctaEvent = false;
+            resolveBarriers(cta);
+          }
+        }
+        if (w.exited() != kAllLanes) live = true;
+      }
+      if (!live) return;
+      if (!progress) {
+        resolveBarriers(cta);
+        bool any = false;
+        for (Warp &w : cta.warps) any |= pickGroup(w) != 0;
+        if (!any) {
+          deadlock(cta);
+          return;
+        }
+      }
+    }
+  }
+
+  void deadlock(Cta &cta) {
+    for (Warp &w : cta.warps)
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (!(w.present >> l & 1) || w.state[l] == LaneState::Exited) continue;
+        const char *what = w.state[l] == LaneState::Bsync      ? "a convergence barrier (BSYNC)"
+                           : w.state[l] == LaneState::Warpsync ? "a WARPSYNC"
+                                                               : "a CTA barrier (BAR)";
+        setFault(cta, w, l, w.pc[l] - 16, FaultKind::Deadlock,
+                 fmt::format("warp {} lane {} waits at {} that can never complete", w.index, l,
+                             what));
+        return;
+      }
+  }
+};
+
+} // namespace
+
+SassSimulator::SassSimulator(std::span<const uint8_t> cubin, GlobalMemory &memory,
+                             SassSimOptions opts)
+    : impl_(std::make_unique<Impl>(memory, opts)) {
+  impl_->loadError = loadProgram(cubin, memory, impl_->prog);
+  if (!impl_->loadError.empty()) impl_->prog.functions.clear();
+}
+
+SassSimulator::~SassSimulator() = default;
+
+const std::string &SassSimulator::loadError() const { return impl_->loadError; }
+
+std::vector<std::string> SassSimulator::kernelNames() const {
+  std::vector<std::string> out;
+  for (const SFunction &f : impl_->prog.functions)
+    if (f.kernel) out.push_back(f.name);
+  return out;
+}
+
+std::optional<std::vector<ParamSlot>> SassSimulator::kernelParams(std::string_view kernel) const {
+  const SFunction *f = impl_->prog.find(kernel);
+  if (!f) return std::nullopt;
+  return f->params;
+}
+
+std::vector<std::string> SassSimulator::unsupported(std::string_view kernel) const {
+  std::vector<std::string> out;
+  for (const SFunction &f : impl_->prog.functions) {
+    if (!f.kernel || (!kernel.empty() && f.name != kernel)) continue;
+    for (size_t i = 0; i < f.code.size(); ++i) {
+      const DInst &d = f.code[i];
+      std::string why;
+      if (!d.decoded) why = "cannot decode: " + d.error;
+      else if (!hasSemantics(d.in, why)) why = why.empty() ? "no semantics" : why;
+      else continue;
+      out.push_back(fmt::format("{}+0x{:x}: {}: {}", f.name, 16 * i, d.text, why));
+    }
+  }
+  return out;
+}
+
+std::string SassSimulator::listing(std::string_view kernel) const {
+  const SFunction *f = impl_->prog.find(kernel);
+  if (!f) return "";
+  std::string s;
+  for (size_t i = 0; i < f->code.size(); ++i) {
+    const DInst &d = f->code[i];
+    const sass::Control &c = d.in.ctrl;
+    s += fmt::format("/*{:04x}*/ S{:02} {} W{} R{} M{:02x}  {}\n", 16 * i, c.stall,
+                     c.yield ? 'Y' : '-', c.wbar == 7 ? '-' : char('0' + c.wbar),
+                     c.rbar == 7 ? '-' : char('0' + c.rbar), c.wait, d.text);
+  }
+  return s;
+}
+
+const std::vector<Hazard> &SassSimulator::hazards() const { return impl_->hazards; }
+uint64_t SassSimulator::hazardCount() const { return impl_->hazardCount; }
+
+std::vector<LatencyObservation> SassSimulator::latencyObservations() const {
+  std::vector<LatencyObservation> out;
+  for (const auto &[k, o] : impl_->observations) out.push_back(o);
+  return out;
+}
+
+LaunchResult SassSimulator::launch(std::string_view kernel, const LaunchConfig &cfg,
+                                   const LaunchLimits &limits) {
+  LaunchResult res;
+  impl_->hazards.clear();
+  impl_->hazardCount = 0;
+  auto invalid = [&](std::string msg) {
+    res.fault.kind = FaultKind::InvalidLaunch;
+    res.fault.message = std::move(msg);
+    return res;
+  };
+  if (!impl_->loadError.empty()) return invalid(impl_->loadError);
+  const SFunction *fn = impl_->prog.find(kernel);
+  if (!fn) return invalid(fmt::format("no kernel '{}'", kernel));
+  if (!cfg.grid.count() || !cfg.block.count() || cfg.block.count() > 1024)
+    return invalid("bad grid or block dimensions");
+  if (cfg.params.size() < fn->paramBytes)
+    return invalid(fmt::format("parameter block of {} bytes, the kernel needs {}",
+                               cfg.params.size(), fn->paramBytes));
+
+  LaunchState ls(impl_->prog, *fn, impl_->mem, impl_->opts, impl_->hazards, impl_->hazardCount,
+                 impl_->observations);
+  ls.limits = limits;
+  ls.cfg = cfg;
+  uint64_t stat = std::max<uint64_t>(fn->staticShared, kReservedShared);
+  ls.sharedBytes = uint32_t(((stat + 15) & ~uint64_t(15)) + cfg.dynamicSharedBytes);
+  uint32_t local = std::max<uint32_t>(fn->frameBytes, 1024);
+  ls.localBytes = std::min<uint32_t>((local + 15) & ~15u, limits.localBytesPerThread);
+  for (unsigned b = 0; b < impl_->prog.banks.size(); ++b) ls.banks.bank[b] = impl_->prog.banks[b];
+  if (!fn->constant2.empty()) ls.banks.bank[2] = fn->constant2;
+  ls.banks.bank[0] = bank0(ls);
+
+  Scheduler sched(ls);
+  for (uint32_t z = 0; z < cfg.grid.z && !ls.fault; ++z)
+    for (uint32_t y = 0; y < cfg.grid.y && !ls.fault; ++y)
+      for (uint32_t x = 0; x < cfg.grid.x && !ls.fault; ++x) sched.runCta(Dim3{x, y, z});
+  for (uint64_t a : ls.heap) impl_->mem.release(a);
+  res.fault = ls.fault;
+  res.instructions = ls.instructions;
+  res.printed = std::move(ls.printed);
+  return res;
+}
+
+} // namespace optxas::sim

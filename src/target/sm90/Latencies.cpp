@@ -1,0 +1,103 @@
+// sm_90 timing: which instructions are fixed-latency (coupled) and how many cycles their results
+// need before each kind of reader may issue. Variable-latency instructions (memory, MUFU,
+// conversions, S2R, shuffles, ...) release a scoreboard instead.
+//
+// The numbers are facts gathered two ways (docs/control-bits.md has the full derivation):
+//  1. the minimum issue distances ptxas 13.0 itself leaves between a fixed-latency producer and
+//     each kind of reader in its sm_90 output for the test corpus (tools/status/latency-mine.py);
+//  2. the published Ampere register-latency tables (Mesa NAK's sm80_instr_latencies.rs),
+//     which have the same structure.
+// Where they differ, or a class was rarely observed, the larger value plus a margin is used:
+// the pass must be correct first; the optimizing scheduler can tighten these later.
+#include "sm90/Sm90Model.h"
+
+#include <algorithm>
+#include <array>
+
+namespace optxas::target::sm90 {
+
+using isa::Opcode;
+
+namespace {
+
+constexpr unsigned kPipes = 10, kFiles = 4, kReads = 4;
+using Row = std::array<uint8_t, kReads>;  // Coupled, Decoupled, Uniform, Guard
+
+// rawTable[pipe][file] = {Coupled, Decoupled, Uniform, Guard}; 0 = "cannot happen".
+// Observed minima on sm_90 (ptxas): ALU/FMA -> ALU 4, -> LDG/STG address 5..9, P -> guard or
+// branch 13, FP64 -> FP64 8, FP64 P -> guard 14, R2UR -> readers 13..15, uniform ALU -> uniform
+// 4, -> vector 6, -> LDS address 9, UP -> guard 12, ULDC/UMOV -> readers 2..3.
+constexpr std::array<std::array<Row, kFiles>, kPipes> kRaw = {{
+    /* Alu         */ {{{6, 9, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Fma         */ {{{6, 9, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Half        */ {{{7, 9, 7, 0}, {7, 13, 7, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Wide        */ {{{7, 10, 7, 0}, {7, 14, 7, 14}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Fp64        */ {{{10, 12, 10, 0}, {10, 15, 10, 15}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* MmaLite     */ {{{12, 14, 12, 0}, {12, 15, 12, 15}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* ToUniform   */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {15, 15, 15, 0}, {15, 15, 15, 15}}},
+    /* Uniform     */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {7, 12, 5, 0}, {7, 13, 5, 13}}},
+    /* UniformMove */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {4, 5, 4, 0}, {6, 7, 5, 7}}},
+    /* Variable    */ {{{1, 1, 1, 0}, {1, 1, 1, 1}, {1, 1, 1, 0}, {1, 1, 1, 1}}},
+}};
+
+// Opcodes whose pipe differs from "Alu when fixed, Variable when flagged VarLatency".
+Pipe basePipe(Opcode op) {
+  switch (op) {
+  case Opcode::IMAD: case Opcode::FFMA: case Opcode::FADD: case Opcode::FMUL: case Opcode::IDP:
+    return Pipe::Fma;
+  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: case Opcode::HSETP2:
+  case Opcode::HSET2: case Opcode::HMNMX2:
+    return Pipe::Half;
+  // FP64 arithmetic is coupled on sm_90 (ptxas sets no scoreboard; chains are 8 cycles apart).
+  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX:
+    return Pipe::Fp64;
+  case Opcode::CS2R:
+    return Pipe::Wide;
+  // R2UR is coupled on sm_90; its uniform result needs up to 15 cycles.
+  case Opcode::R2UR:
+    return Pipe::ToUniform;
+  case Opcode::ULDC: case Opcode::UMOV: case Opcode::VOTEU:
+    return Pipe::UniformMove;
+  default:
+    break;
+  }
+  if (isa::hasFlag(op, isa::VarLatency)) return Pipe::Variable;
+  if (isa::hasFlag(op, isa::Uniform)) return Pipe::Uniform;
+  return Pipe::Alu;
+}
+
+} // namespace
+
+Timing Sm90Model::timing(Opcode op, const isa::Modifiers &mods) const {
+  Timing t;
+  t.pipe = basePipe(op);
+  if (op == Opcode::IMAD && (mods.variant == isa::Variant::WIDE || mods.variant == isa::Variant::HI))
+    t.pipe = Pipe::Wide;
+  return t;
+}
+
+unsigned Sm90Model::rawLatency(Pipe producer, RegFile file, ReadKind reader) const {
+  unsigned v = kRaw[static_cast<unsigned>(producer)][static_cast<unsigned>(file)]
+                   [static_cast<unsigned>(reader)];
+  // A combination the table marks impossible is answered with the worst case of the row.
+  if (v == 0) {
+    const Row &row = kRaw[static_cast<unsigned>(producer)][static_cast<unsigned>(file)];
+    v = *std::max_element(row.begin(), row.end());
+    if (v == 0) v = 15;
+  }
+  return v;
+}
+
+// The earlier result must have landed before the later one can: with write times approximated
+// by the coupled read latency, the later writer waits the difference plus a margin.
+unsigned Sm90Model::wawLatency(Pipe earlier, Pipe later, RegFile file) const {
+  unsigned e = rawLatency(earlier, file, ReadKind::Coupled);
+  if (later == Pipe::Variable) return e;
+  unsigned l = rawLatency(later, file, ReadKind::Coupled);
+  return e <= l ? 1 : e - l + 2;
+}
+
+unsigned Sm90Model::warLatency() const { return 2; }
+unsigned Sm90Model::scoreboardSetupCycles() const { return 2; }
+
+} // namespace optxas::target::sm90

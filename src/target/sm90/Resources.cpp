@@ -1,0 +1,34 @@
+// sm_90 register files, reserved registers and the resource-count rules, as observed in ptxas
+// 13.0's output (docs/regalloc.md, "Register counts"):
+//  - R0..R254 plus RZ; R1 is the stack pointer (kernels load it from c[0x0][0x28]).
+//  - UR0..UR62 plus URZ; ptxas never hands out UR0..UR3 on sm_90, neither do we.
+//  - "Used N registers" = highest R used + 1 + 2.
+//  - -maxrregcount below 24 is raised to 24; the default limit is 256 (255 usable).
+#include "sm90/Sm90Model.h"
+
+namespace optxas::target::sm90 {
+
+namespace {
+constexpr RegFileInfo kFiles[kNumRegFiles] = {
+    /* R  */ {256, 255, 0, 1u << 1},
+    /* P  */ {8, 7, 0, 0},
+    /* UR */ {64, 63, 4, 0xfu},
+    /* UP */ {8, 7, 0, 0},
+};
+} // namespace
+
+const RegFileInfo &Sm90Model::regFile(RegFile f) const { return kFiles[static_cast<unsigned>(f)]; }
+unsigned Sm90Model::regCountOverhead() const { return 2; }
+unsigned Sm90Model::minRegLimit() const { return 24; }
+unsigned Sm90Model::defaultRegLimit() const { return 256; }
+unsigned Sm90Model::regsPerSM() const { return 65536; }
+unsigned Sm90Model::regAllocUnit() const { return 8; }
+uint32_t Sm90Model::stackInitOffset() const { return 0x28; }
+uint32_t Sm90Model::globalDescOffset() const { return 0x208; }
+uint32_t Sm90Model::paramBase() const { return 0x210; }
+// Code sections are 128-byte aligned and ptxas pads each with NOPs up to a multiple of 128 plus
+// one more 128-byte line after the final BRA-to-self.
+unsigned Sm90Model::codeAlign() const { return 128; }
+unsigned Sm90Model::codeTailPadding() const { return 128; }
+
+} // namespace optxas::target::sm90

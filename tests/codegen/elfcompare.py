@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Compares the structure of two cubins, ignoring code: sections (name, type, flags, alignment,
+and size for everything but code-dependent sections), symbols (name, type, binding, other,
+section), module and per-function .nv.info attributes (kinds; values where they do not depend
+on code or register allocation). Prints one line per difference; exit 1 if any.
+
+usage: elfcompare.py OURS.cubin THEIRS.cubin [--values]
+"""
+import struct
+import sys
+
+# Sections whose size or contents follow the code (and so legitimately differ).
+CODE_DEPENDENT = (".text.", ".debug_frame", ".rela.debug_frame", ".nv.info", ".strtab",
+                  ".shstrtab", ".symtab", ".note.nv.tkinfo", ".rela.text.", ".rel.text.")
+# .nv.info attributes whose values depend on the code we generate.
+CODE_VALUES = {0x2f, 0x11, 0x12, 0x23, 0x1c, 0x1d, 0x55, 0x28, 0x29, 0x31, 0x1e, 0x44, 0x2e, 0x27,
+               0x25, 0x2d}
+
+
+def read(path):
+    d = open(path, "rb").read()
+    if d[:4] != b"\x7fELF":
+        raise ValueError(f"{path}: not an ELF file")
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shnum, shstrndx = struct.unpack_from("<HH", d, 0x3c)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + 64 * i) for i in range(shnum)]
+    names = secs[shstrndx]
+
+    def cstr(off, base):
+        end = d.index(b"\0", base + off)
+        return d[base + off:end].decode()
+
+    out = []
+    for s in secs:
+        out.append({"name": cstr(s[0], names[4]), "type": s[1], "flags": s[2], "size": s[5],
+                    "link": s[6], "info": s[7], "align": s[8], "entsize": s[9],
+                    "data": d[s[4]:s[4] + s[5]] if s[1] != 8 else b""})
+    return out
+
+
+def symbols(secs):
+    st = next((s for s in secs if s["type"] == 2), None)
+    if not st:
+        return []
+    strs = secs[st["link"]]["data"]
+    out = []
+    for k in range(0, len(st["data"]), 24):
+        name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", st["data"], k)
+        n = strs[name:strs.index(b"\0", name)].decode()
+        sec = secs[shndx]["name"] if 0 < shndx < len(secs) else shndx
+        out.append((n, info, other, sec))
+    return out
+
+
+def nvinfo(data):
+    recs, k = [], 0
+    while k + 4 <= len(data):
+        fmt, kind, val = struct.unpack_from("<BBH", data, k)
+        k += 4
+        payload = b""
+        if fmt == 4:
+            payload = data[k:k + val]
+            k += val
+            val = None
+        recs.append((kind, fmt, val, payload))
+    return recs
+
+
+def compare(ours, theirs, values):
+    a, b = read(ours), read(theirs)
+    diffs = []
+    an = [s["name"] for s in a[1:]]
+    bn = [s["name"] for s in b[1:]]
+    for n in sorted(set(bn) - set(an)):
+        diffs.append(f"section missing: {n}")
+    for n in sorted(set(an) - set(bn)):
+        diffs.append(f"extra section: {n}")
+    amap = {s["name"]: s for s in a}
+    bmap = {s["name"]: s for s in b}
+    for n in bn:
+        if n not in amap:
+            continue
+        x, y = amap[n], bmap[n]
+        for f in ("type", "flags", "align", "entsize"):
+            if x[f] != y[f]:
+                diffs.append(f"{n}: {f} {x[f]:#x} vs {y[f]:#x}")
+        if not n.startswith(CODE_DEPENDENT) and x["size"] != y["size"]:
+            diffs.append(f"{n}: size {x['size']:#x} vs {y['size']:#x}")
+        if n.startswith(".nv.info") or n == ".nv.compat":
+            ka = [r[0] for r in nvinfo(x["data"])]
+            kb = [r[0] for r in nvinfo(y["data"])]
+            if sorted(set(ka)) != sorted(set(kb)):
+                diffs.append(f"{n}: attributes {sorted(set(ka) - set(kb))} extra, {sorted(set(kb) - set(ka))} missing")
+            if values:
+                va = {(r[0], r[1], r[2], r[3]) for r in nvinfo(x["data"]) if r[0] not in CODE_VALUES}
+                vb = {(r[0], r[1], r[2], r[3]) for r in nvinfo(y["data"]) if r[0] not in CODE_VALUES}
+                for r in sorted(vb - va):
+                    diffs.append(f"{n}: attribute {r[0]:#x} value differs")
+    sa = {(s[0], s[1], s[2], s[3]) for s in symbols(a)}
+    sb = {(s[0], s[1], s[2], s[3]) for s in symbols(b)}
+    for s in sorted(sb - sa, key=str):
+        diffs.append(f"symbol differs or missing: {s}")
+    return diffs
+
+
+def main(argv):
+    files = [x for x in argv if not x.startswith("--")]
+    if len(files) != 2:
+        print(__doc__)
+        return 2
+    diffs = compare(files[0], files[1], "--values" in argv)
+    for d in diffs:
+        print(d)
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

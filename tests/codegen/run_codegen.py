@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the code generator (tests/codegen, docs/status.md).
+
+  run_codegen.py ori    --ori-cubin BIN          hand-written Ori kernels (tests/codegen/ori)
+  run_codegen.py corpus --optxas BIN [--json F]  every corpus PTX at -O0 and -O3
+  run_codegen.py selftest                        the hazard checker on ptxas's own output
+
+For every cubin we produce: nvdisasm must decode every instruction, the hazard checker
+(hazards.py) must find nothing, and the cubin's structure (sections, symbols, attributes) must
+match ptxas's for the same input (elfcompare.py). A corpus file our tool rejects must be
+rejected cleanly: a ptxas-style diagnostic, a non-zero exit, no crash and no output file.
+Files listed in expected_e2e.txt must go end to end (a ratchet: the list only grows).
+The oracles (ptxas, nvdisasm) are required: missing tools fail the test.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+sys.path.insert(0, HERE)
+import elfcompare  # noqa: E402
+import hazards     # noqa: E402
+
+
+def require_tools():
+    for t in (NVDISASM, PTXAS):
+        if not (os.path.exists(t) and os.access(t, os.X_OK)):
+            print(f"FAIL: oracle tool missing: {t}")
+            sys.exit(1)
+
+
+def arch_of(path):
+    """The sm_90 back end compiles every corpus file whose .target it can run (sm_90 code for
+    PTX written for sm_75..sm_90, sm_90a for sm_90a); later targets keep their own."""
+    m = re.search(r"\.sm_(\d+)(a?)\.ptx$", path)
+    if not m:
+        return "sm_90"
+    n, a = int(m.group(1)), m.group(2)
+    if n == 90 and a:
+        return "sm_90a"
+    return "sm_90" if n <= 90 else f"sm_{n}{a}"
+
+
+def extra_flags(name):
+    """ptxas flags the corpus manifest gives a file (e.g. -c for relocatable code)."""
+    flags = []
+    manifest = os.path.join(ROOT, "tests", "corpus", "manifest.txt")
+    if os.path.exists(manifest):
+        for line in open(manifest):
+            if line.startswith("#") or "|" not in line:
+                continue
+            cols = [c.strip() for c in line.split("|")]
+            if cols[0] == name and len(cols) > 3 and cols[3]:
+                flags = cols[3].split()
+    return flags
+
+
+def decodes(cubin):
+    """Every instruction decodes: nvdisasm succeeds and prints no error."""
+    r = subprocess.run([NVDISASM, "-c", "-hex", cubin], capture_output=True, text=True)
+    bad = [l for l in (r.stderr + r.stdout).splitlines() if "error" in l.lower() or "??" in l]
+    if r.returncode != 0 or bad:
+        return False, (bad or [r.stderr.strip()])[0]
+    n = len(re.findall(r"/\*[0-9a-f]{4,}\*/", r.stdout))
+    return True, n
+
+
+def check_cubin(ours, theirs):
+    """Returns a list of problems with our cubin (empty = good)."""
+    problems = []
+    ok, info = decodes(ours)
+    if not ok:
+        problems.append(f"nvdisasm: {info}")
+        return problems
+    try:
+        funcs = hazards.disassemble(ours)
+        hz = []
+        for name, fn in funcs.items():
+            hazards.check_function(name, fn, hz)
+        problems += [f"hazard: {h}" for h in hz[:5]]
+    except Exception as e:  # noqa: BLE001
+        problems.append(f"hazard checker: {e}")
+    if theirs:
+        problems += [f"elf: {d}" for d in elfcompare.compare(ours, theirs, values=True)]
+    return problems
+
+
+def run_ori(args):
+    require_tools()
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in sorted(os.listdir(os.path.join(HERE, "ori"))):
+            if not f.endswith(".ori"):
+                continue
+            src = os.path.join(HERE, "ori", f)
+            text = open(src).read()
+            m = re.search(r"// params: ([\d,]+)", text)
+            out = os.path.join(tmp, f + ".cubin")
+            cmd = [args.ori_cubin, src, "-o", out] + (["-params", m.group(1)] if m else [])
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                print(f"FAIL {f}: ori-cubin: {r.stderr.strip()[:300]}")
+                failures += 1
+                continue
+            theirs = None
+            ptx = src[:-4] + ".ptx"
+            if os.path.exists(ptx):
+                theirs = os.path.join(tmp, f + ".ptxas.cubin")
+                subprocess.run([PTXAS, "-arch=sm_90", ptx, "-o", theirs], check=True)
+            problems = check_cubin(out, theirs)
+            print(("FAIL " if problems else "ok   ") + f + "".join("\n     " + p for p in problems))
+            failures += bool(problems)
+    return 1 if failures else 0
+
+
+def run_corpus(args):
+    require_tools()
+    files = sorted(os.path.join(ROOT, "tests", "corpus", "ptx", f)
+                   for f in os.listdir(os.path.join(ROOT, "tests", "corpus", "ptx")) if f.endswith(".ptx"))
+    files.append(os.path.join(ROOT, "examples", "vecadd.ptx"))
+    expected = set()
+    exp_file = os.path.join(HERE, "expected_e2e.txt")
+    if os.path.exists(exp_file):
+        expected = {l.split("#")[0].strip() for l in open(exp_file) if l.split("#")[0].strip()}
+    results, failures = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            name = os.path.basename(path)[:-4]
+            arch = arch_of(path)
+            flags = extra_flags(name)
+            theirs = os.path.join(tmp, name + ".ptxas.cubin")
+            t0 = time.monotonic()
+            rp = subprocess.run([PTXAS, f"-arch={arch}", *(["-O0"] if ".G." in name else []), *flags, path,
+                                 "-o", theirs], capture_output=True, text=True)
+            ptxas_ms = (time.monotonic() - t0) * 1000
+            # -G PTX carries debug information, which ptxas compiles only unoptimized.
+            for opt in (("-O0",) if ".G." in name else ("-O0", "-O3")):
+                key = f"{name} {opt}"
+                out = os.path.join(tmp, f"{name}{opt}.cubin")
+                t0 = time.monotonic()
+                try:
+                    r = subprocess.run([args.optxas, f"-arch={arch}", opt, *flags, path, "-o", out],
+                                       capture_output=True, text=True, timeout=300)
+                except subprocess.TimeoutExpired:
+                    results.append({"file": name, "opt": opt, "status": "timeout"})
+                    print(f"FAIL {key}: timeout")
+                    failures += 1
+                    continue
+                ms = (time.monotonic() - t0) * 1000
+                entry = {"file": name, "opt": opt, "ms": round(ms, 1), "ptxas_ms": round(ptxas_ms, 1)}
+                if r.returncode < 0 or r.returncode > 128 + 0 and r.returncode in (134, 139):
+                    entry["status"] = "crash"
+                    print(f"FAIL {key}: crashed ({r.returncode})")
+                    failures += 1
+                elif r.returncode != 0:
+                    first = (r.stderr.strip().splitlines() or [""])[0]
+                    clean = re.match(r"^ptxas (\S+, line \d+; )?(error|fatal) *: ", first) is not None
+                    entry["status"] = "rejected"
+                    entry["reason"] = first[:200]
+                    if os.path.exists(out) or not clean:
+                        print(f"FAIL {key}: unclean rejection: {first[:200]}")
+                        failures += 1
+                    elif key in expected or name in expected:
+                        print(f"FAIL {key}: expected to go end to end: {first[:200]}")
+                        failures += 1
+                    else:
+                        print(f"rej  {key}: {first[:160]}")
+                else:
+                    problems = check_cubin(out, theirs if rp.returncode == 0 else None)
+                    entry["status"] = "fail" if problems else "ok"
+                    entry["problems"] = problems[:5]
+                    print(("FAIL " if problems else "ok   ") + key + "".join("\n     " + p for p in problems[:5]))
+                    failures += bool(problems)
+                results.append(entry)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    ok = sum(1 for r in results if r.get("status") == "ok")
+    print(f"{ok}/{len(results)} corpus compilations end to end, {failures} failure(s)")
+    return 1 if failures else 0
+
+
+def run_selftest(args):
+    """The hazard checker passes ptxas's own sm_90 code and catches broken control bits."""
+    require_tools()
+    failures = 0
+    sources = [os.path.join(ROOT, "examples", "vecadd.ptx")] + sorted(
+        os.path.join(ROOT, "tests", "corpus", "ptx", f) for f in (
+            "atomics.sm_90.ptx", "launch_bounds.sm_90.ptx", "math_double.sm_90.ptx",
+            "cub_block_reduce.sm_90.ptx", "fp8_conversions.sm_90.ptx", "lineinfo_build.sm_90.ptx",
+            "math_half_bf16.sm_90.ptx", "sm90_clusters.sm_90.ptx"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for src in sources:
+            out = os.path.join(tmp, os.path.basename(src) + ".cubin")
+            subprocess.run([PTXAS, "-arch=sm_90", src, "-o", out], check=True)
+            hz = []
+            for name, fn in hazards.disassemble(out).items():
+                hazards.check_function(name, fn, hz)
+            print(("FAIL " if hz else "ok   ") + os.path.basename(src) + "".join("\n     " + h for h in hz[:5]))
+            failures += bool(hz)
+            # Mutation: clear every stall and wait mask; the checker must notice.
+            data = bytearray(open(out, "rb").read())
+            secs = elfcompare.read(out)
+            off = 0
+            import struct
+            shoff, = struct.unpack_from("<Q", data, 0x28)
+            for k, s in enumerate(secs):
+                if s["name"].startswith(".text."):
+                    sec_off, = struct.unpack_from("<Q", data, shoff + 64 * k + 24)
+                    for p in range(sec_off, sec_off + s["size"], 16):
+                        hi, = struct.unpack_from("<Q", data, p + 8)
+                        ctrl = hi >> 41
+                        ctrl &= ~((0x3f << 11) | 0xf)
+                        ctrl |= 1
+                        hi = (hi & ((1 << 41) - 1)) | (ctrl << 41)
+                        struct.pack_into("<Q", data, p + 8, hi)
+            mutated = os.path.join(tmp, "mutated.cubin")
+            open(mutated, "wb").write(bytes(data))
+            hz = []
+            for name, fn in hazards.disassemble(mutated).items():
+                hazards.check_function(name, fn, hz)
+            if not hz:
+                print(f"FAIL {os.path.basename(src)}: checker missed hazards with stalls and waits cleared")
+                failures += 1
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["ori", "corpus", "selftest"])
+    ap.add_argument("--optxas")
+    ap.add_argument("--ori-cubin")
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    return {"ori": run_ori, "corpus": run_corpus, "selftest": run_selftest}[args.mode](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,286 @@
+// Register allocation: interference, pair/quad alignment, precoloring, copy coalescing, the
+// reserved stack pointer, spilling under a low limit, the reported register count.
+#include <gtest/gtest.h>
+
+#include "AllocCheck.h"
+#include "optxas/ori/Parser.h"
+#include "optxas/regalloc/RegAlloc.h"
+
+using namespace optxas;
+using namespace optxas::ori;
+
+namespace {
+
+struct Case {
+  std::vector<std::string> messages;
+  DiagEngine diags{[this](Severity, const std::string &l) { messages.push_back(l); }};
+  std::unique_ptr<Module> module;
+  Function *fn = nullptr;
+  explicit Case(std::string_view text) {
+    module = parseModule(text, diags, "t.ori");
+    EXPECT_TRUE(module) << (messages.empty() ? "" : messages[0] + (messages.size() > 1 ? "\n" + messages[1] : ""));
+    if (module) fn = module->functions().front().get();
+  }
+  regalloc::RegAllocResult allocate(unsigned limit = 256) {
+    regalloc::RegAllocOptions o;
+    o.regLimit = limit;
+    return regalloc::allocateRegisters(*fn, *target::machineModel(90), o, diags);
+  }
+  int phys(VRegId r) const { return fn->vreg(r).phys; }
+  unsigned count(isa::Opcode op) const {
+    unsigned n = 0;
+    for (BasicBlock *bb : fn->blocks())
+      for (Instr *i : *bb) n += i->opcode() == op;
+    return n;
+  }
+};
+
+// vecadd after lowering: params from c[0x0], a guarded exit, two loads, a store.
+const char *kVecAdd = R"(.module sm_90 addr64
+.function "vecadd" entry
+.reg %r10 x2
+.reg %r11 x2
+.reg %r12 x2
+.reg %r13 x2
+.reg %r14 x2
+.reg %r15 x2
+.reg %ur20 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = S2R SR_CTAID.X
+  [3] %r2 = LDC c[0x0][0x0]
+  [4] %r3 = IMAD %r1, %r2, %r0
+  [5] %r4 = LDC c[0x0][0x228]
+  [6] %p8, PT = ISETP.GE.AND.S32 %r3, %r4, PT
+  [7] @%p8 EXIT
+bb1:
+  [8] %r10 = LDC.64 c[0x0][0x210]
+  [9] %r11 = LDC.64 c[0x0][0x218]
+  [10] %r12 = LDC.64 c[0x0][0x220]
+  [11] %ur20 = ULDC.64 c[0x0][0x208]
+  [12] %r13 = IMAD.WIDE %r3, 0x4, %r10
+  [13] %r14 = IMAD.WIDE %r3, 0x4, %r11
+  [14] %r15 = IMAD.WIDE %r3, 0x4, %r12
+  [15] %r5 = LDG.E %ur20, [%r13]
+  [16] %r6 = LDG.E %ur20, [%r14]
+  [17] %r7 = FADD %r5, %r6
+  [18] STG.E %ur20, [%r15], %r7
+  [19] EXIT
+.end
+)";
+
+TEST(RegAlloc, VecAddAllocatesWithoutInterference) {
+  Case c(kVecAdd);
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate();
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_TRUE(c.fn->isAllocated());
+  EXPECT_EQ(r.spillStoreBytes, 0u);
+  EXPECT_EQ(r.rounds, 1u);
+  // Pairs on even registers, UR pairs on even registers from UR4 (UR0-3 are never used).
+  for (VRegId v : {10u, 11u, 12u, 13u, 14u, 15u}) EXPECT_EQ(c.phys(v) % 2, 0) << v;
+  EXPECT_GE(c.phys(20), 4);
+  EXPECT_EQ(c.phys(20) % 2, 0);
+  // Reported count = highest R + 1 + 2, never below 4 (R1 is always used by kernels).
+  EXPECT_EQ(r.numRegisters, r.highestR + 3);
+  EXPECT_GE(r.numRegisters, 4u);
+  EXPECT_LE(r.numRegisters, 16u) << "vecadd needs few registers";
+}
+
+TEST(RegAlloc, StackPointerIsNeverHandedOut) {
+  Case c(kVecAdd);
+  ASSERT_TRUE(c.allocate().ok);
+  for (VRegId v = 0; v < c.fn->numVRegs(); ++v) {
+    const VReg &info = c.fn->vreg(v);
+    if (info.cls != RegClass::R || info.phys < 0) continue;
+    EXPECT_FALSE(info.phys <= 1 && info.phys + info.width - 1 >= 1) << "%r" << v << " uses R1";
+  }
+}
+
+TEST(RegAlloc, QuadsAlignToFourAndPrecoloredRegistersAreHonoured) {
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r0 x4
+.reg %r1 x3
+.reg %r2 -> R4
+.reg %r9 x2
+bb0:
+  [1] %r2 = S2R SR_TID.X
+  [2] %r5 = S2R SR_TID.Y
+  [3] %r0 = LDC.128 c[0x0][0x210]
+  [4] %r1 = LDC.128 c[0x0][0x220]
+  [5] %r9 = LDC.64 c[0x0][0x230]
+  [6] %r6 = IADD3 %r2, %r5, RZ
+  [7] STG.E.128 [%r9], %r0
+  [8] STG.E.128 [%r9], %r1
+  [9] STG.E [%r9], %r6
+  [10] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  ASSERT_TRUE(c.allocate().ok);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_EQ(c.phys(2), 4);
+  EXPECT_EQ(c.phys(0) % 4, 0);
+  EXPECT_EQ(c.phys(1) % 4, 0);
+  EXPECT_EQ(c.phys(9) % 2, 0);
+}
+
+TEST(RegAlloc, CopiesCoalesceWhenTheSourceDies) {
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r9 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = PSEUDO_COPY %r0
+  [3] %r2 = IADD3 %r1, 0x1, RZ
+  [4] %r9 = LDC.64 c[0x0][0x210]
+  [5] STG.E [%r9], %r2
+  [6] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  ASSERT_TRUE(c.allocate().ok);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_EQ(c.phys(0), c.phys(1));
+}
+
+TEST(RegAlloc, InterferingValuesGetDistinctRegistersAcrossALoop) {
+  // %r3 (sum) and %r2 (index) live around the loop; %r4 is defined inside and must not take
+  // either's register.
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r9 x2
+bb0:
+  [1] %r0 = LDC c[0x0][0x210]
+  [2] %r2 = MOV 0x0
+  [3] %r3 = MOV 0x0
+bb1:
+  [4] %r4 = IMAD %r2, %r2, %r3
+  [5] %r3 = IADD3 %r3, %r4, RZ
+  [6] %r2 = IADD3 %r2, 0x1, RZ
+  [7] %p8, PT = ISETP.LT.AND.S32 %r2, %r0, PT
+  [8] @%p8 BRA bb1
+bb2:
+  [9] %r9 = LDC.64 c[0x0][0x218]
+  [10] STG.E [%r9], %r3
+  [11] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  ASSERT_TRUE(c.allocate().ok);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_NE(c.phys(2), c.phys(3));
+  EXPECT_NE(c.phys(0), c.phys(2));
+  EXPECT_NE(c.phys(0), c.phys(3));
+  EXPECT_NE(c.phys(4), c.phys(2));
+}
+
+// n values loaded, all live until they are summed at the end.
+std::string manyLive(unsigned n, const char *cls = "r") {
+  std::string s = ".module sm_90 addr64\n.function \"f\" entry\n.reg %r900 x2\nbb0:\n";
+  unsigned id = 1;
+  bool pred = std::string(cls) == "p";
+  s += fmt::format("  [{}] %r500 = S2R SR_TID.X\n", id++);
+  for (unsigned k = 0; k < n; ++k) {
+    if (pred)
+      s += fmt::format("  [{}] %p{}, PT = ISETP.GT.AND.S32 %r500, {}, PT\n", id++, 100 + k, k);
+    else
+      s += fmt::format("  [{}] %r{} = LDC c[0x0][{:#x}]\n", id++, k, 0x210 + 4 * k);
+  }
+  s += fmt::format("  [{}] %r600 = MOV 0x0\n", id++);
+  for (unsigned k = 0; k < n; ++k) {
+    if (pred)
+      s += fmt::format("  [{}] @%p{} %r600 = IADD3 %r600, {}, RZ\n", id++, 100 + k, k + 1);
+    else
+      s += fmt::format("  [{}] %r600 = IADD3 %r600, %r{}, RZ\n", id++, k);
+  }
+  s += fmt::format("  [{}] %r900 = LDC.64 c[0x0][0x380]\n", id++);
+  s += fmt::format("  [{}] STG.E [%r900], %r600\n", id++);
+  s += fmt::format("  [{}] EXIT\n.end\n", id++);
+  return s;
+}
+
+TEST(RegAlloc, SpillsToLocalMemoryUnderALowLimit) {
+  Case c(manyLive(40));
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate(24);
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_LE(r.numRegisters, 24u);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn, 24 - 3), "");
+  EXPECT_GT(r.spillStoreBytes, 0u);
+  EXPECT_GT(r.spillLoadBytes, 0u);
+  EXPECT_EQ(r.spillStoreBytes, 4 * c.count(isa::Opcode::PSEUDO_SPILL));
+  EXPECT_EQ(r.spillLoadBytes, 4 * c.count(isa::Opcode::PSEUDO_FILL));
+  EXPECT_EQ(c.fn->spillBytes, r.spillAreaBytes);
+  EXPECT_GT(r.spillAreaBytes, 0u);
+  EXPECT_EQ(r.spillAreaBytes % 4, 0u);
+  // Every spill address is R1-relative.
+  for (BasicBlock *bb : c.fn->blocks())
+    for (Instr *i : *bb)
+      if (i->opcode() == isa::Opcode::PSEUDO_SPILL || i->opcode() == isa::Opcode::PSEUDO_FILL) {
+        const Operand &a = i->opcode() == isa::Opcode::PSEUDO_SPILL ? i->use(0) : i->use(0);
+        ASSERT_EQ(a.kind, OperandKind::Addr);
+        EXPECT_EQ(c.fn->vreg(a.reg).phys, 1);
+      }
+}
+
+TEST(RegAlloc, NoSpillsWithoutPressure) {
+  Case c(manyLive(40));
+  auto r = c.allocate();
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.spillStoreBytes, 0u);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_GE(r.numRegisters, 40u + 3);
+}
+
+TEST(RegAlloc, SpillsPredicatesThroughGeneralRegisters) {
+  Case c(manyLive(10, "p"));
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate();
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_GT(c.count(isa::Opcode::SEL), 0u);
+  EXPECT_GT(r.spilledVRegs, 0u);
+}
+
+TEST(RegAlloc, ConflictingPrecoloringIsAnError) {
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r0 -> R4
+.reg %r1 -> R4
+.reg %r9 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = S2R SR_TID.Y
+  [3] %r2 = IADD3 %r0, %r1, RZ
+  [4] %r9 = LDC.64 c[0x0][0x210]
+  [5] STG.E [%r9], %r2
+  [6] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate();
+  EXPECT_FALSE(r.ok);
+  ASSERT_FALSE(c.messages.empty());
+  EXPECT_NE(c.messages[0].find("precolored"), std::string::npos) << c.messages[0];
+}
+
+TEST(RegLimit, FoldsOptionsDirectivesAndLaunchBounds) {
+  Module m;
+  Function &f = m.createFunction("k", true);
+  const target::MachineModel &mm = *target::machineModel(90);
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 256u);
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 16}), 24u);  // raised to 24
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 40}), 40u);
+  f.attrs.maxnreg = 32;
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 40}), 32u);
+  f.attrs.maxnreg = 0;
+  f.attrs.maxntid = {1024, 0, 0};
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 64u);
+  f.attrs.minnctapersm = 2;
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 32u);
+}
+
+} // namespace

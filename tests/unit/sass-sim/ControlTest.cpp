@@ -1,0 +1,162 @@
+// Control flow and warp execution in the SASS simulator: divergence and reconvergence through
+// BSSY/BSYNC, loops, calls, partial exits, CTA barriers, votes and the active mask.
+#include <cstdint>
+#include <gtest/gtest.h>
+
+#include "SassKernel.h"
+
+using namespace optxas::sim;
+using namespace optxas::sim::test;
+
+namespace {
+
+// R0 = tid.x, R10:R11 = &out[tid.x], UR4:UR5 = global descriptor.
+std::vector<std::string> perThreadPrologue() {
+  return {"S2R R0, SR_TID.X ;", "LDC.64 R10, c[0x0][0x210] ;", "ULDC.64 UR4, c[0x0][0x208] ;",
+          "IMAD.WIDE.U32 R10, R0, 0x4, R10 ;"};
+}
+
+SassRun runLines(std::vector<std::string> body, unsigned words, Dim3 block,
+                 std::vector<uint32_t> scalars = {}) {
+  SassKernel k;
+  k.lines = perThreadPrologue();
+  k.lines.insert(k.lines.end(), body.begin(), body.end());
+  k.paramSizes.resize(1 + scalars.size(), 4);
+  k.paramSizes[0] = 8;
+  SassRun r = runSass(k, words, block, false, {}, scalars);
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.result.ok()) << r.result.fault.describe();
+  return r;
+}
+
+} // namespace
+
+TEST(SassControl, IfElseReconvergesAtBsync) {
+  // Odd lanes take one path, even lanes the other; each path records the lanes executing it
+  // (VOTE.ANY of PT = the active mask); after BSYNC the whole warp is active again.
+  SassRun r = runLines({"LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;",
+                        "BSSY B0, %join ;",
+                        "@P0 BRA %odd ;",
+                        "VOTE.ANY R3, PT, PT ;",
+                        "IADD3 R2, R0, 0x100, RZ ;",
+                        "BRA %join ;",
+                        "odd:",
+                        "VOTE.ANY R3, PT, PT ;",
+                        "IADD3 R2, R0, 0x200, RZ ;",
+                        "join:",
+                        "BSYNC B0 ;",
+                        "VOTE.ANY R4, PT, PT ;",
+                        "STG.E desc[UR4][R10.64], R2 ;",
+                        "STG.E desc[UR4][R10.64+0x80], R3 ;",
+                        "STG.E desc[UR4][R10.64+0x100], R4 ;",
+                        "EXIT ;"},
+                       96, {32, 1, 1});
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(r.out[l], (l & 1 ? 0x200u : 0x100u) + l);
+    EXPECT_EQ(r.out[32 + l], l & 1 ? 0xaaaaaaaau : 0x55555555u) << "lane " << l;
+    EXPECT_EQ(r.out[64 + l], 0xffffffffu) << "lane " << l;
+  }
+}
+
+TEST(SassControl, DivergentLoopTripCounts) {
+  // Lane l loops l times; finished lanes wait at BSYNC for the others.
+  SassRun r = runLines({"MOV R2, RZ ;",
+                        "MOV R3, RZ ;",
+                        "BSSY B0, %done ;",
+                        "loop:",
+                        "ISETP.GE.U32.AND P0, PT, R3, R0, PT ;",
+                        "@P0 BRA %done ;",
+                        "IADD3 R2, R2, R3, RZ ;",
+                        "IADD3 R3, R3, 0x1, RZ ;",
+                        "BRA %loop ;",
+                        "done:",
+                        "BSYNC B0 ;",
+                        "STG.E desc[UR4][R10.64], R2 ;",
+                        "EXIT ;"},
+                       32, {32, 1, 1});
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.out[l], l * (l - (l ? 1 : 0)) / 2) << l;
+}
+
+TEST(SassControl, PartialExitAndPredicatedStores) {
+  // Lanes >= 20 exit early; the others store; the stores of exited lanes never happen.
+  SassRun r = runLines({"ISETP.GE.U32.AND P0, PT, R0, 0x14, PT ;",
+                        "@P0 EXIT ;",
+                        "IADD3 R2, R0, 0x7, RZ ;",
+                        "STG.E desc[UR4][R10.64], R2 ;",
+                        "EXIT ;"},
+                       40, {40, 1, 1});
+  for (unsigned l = 0; l < 40; ++l) EXPECT_EQ(r.out[l], l < 20 ? l + 7 : 0u) << l;
+}
+
+TEST(SassControl, CallAndReturn) {
+  // A subroutine called with CALL.REL.NOINC returns through the register pair R20:R21 the caller
+  // set, as ptxas's calling convention does.
+  SassRun r = runLines({"MOV R2, 0x5 ;",
+                        "MOV R20, %back ;",
+                        "MOV R21, RZ ;",
+                        "CALL.REL.NOINC %twice ;",
+                        "back:",
+                        "STG.E desc[UR4][R10.64], R2 ;",
+                        "EXIT ;",
+                        "twice:",
+                        "IADD3 R2, R2, R2, RZ ;",
+                        "RET.REL.NODEC R20 0x0 ;"},
+                       4, {4, 1, 1});
+  for (unsigned l = 0; l < 4; ++l) EXPECT_EQ(r.out[l], 10u);
+}
+
+TEST(SassControl, BarrierOrdersSharedMemoryAcrossWarps) {
+  // 64 threads: each stores tid to shared memory, BAR.SYNC, then reads its mirror's value.
+  SassKernel k;
+  k.lines = perThreadPrologue();
+  k.sharedBytes = 256;
+  for (const char *l : {"LEA R3, R0, 0x400, 0x2 ;",
+                        "STS [R3], R0 ;",
+                        "BAR.SYNC.DEFER_BLOCKING 0x0 ;",
+                        "LOP3.LUT R4, R0, 0x3f, RZ, 0x3c, !PT ;",   // 63 - tid
+                        "LEA R4, R4, 0x400, 0x2 ;",
+                        "LDS R5, [R4] ;",
+                        "STG.E desc[UR4][R10.64], R5 ;",
+                        "EXIT ;"})
+    k.lines.push_back(l);
+  SassRun r = runSass(k, 64, {64, 1, 1});
+  ASSERT_EQ(r.error, "");
+  ASSERT_TRUE(r.result.ok()) << r.result.fault.describe();
+  for (unsigned t = 0; t < 64; ++t) EXPECT_EQ(r.out[t], 63 - t);
+}
+
+TEST(SassControl, BarrierWithExitedThreadsAndDeadlock) {
+  // Threads that exited do not hold a barrier back.
+  SassRun ok = runLines({"ISETP.GE.U32.AND P0, PT, R0, 0x30, PT ;",
+                         "@P0 EXIT ;",
+                         "BAR.SYNC.DEFER_BLOCKING 0x0 ;",
+                         "STG.E desc[UR4][R10.64], R0 ;",
+                         "EXIT ;"},
+                        64, {64, 1, 1});
+  EXPECT_EQ(ok.out[47], 47u);
+  // A convergence barrier some lanes never reach is a deadlock, reported as a fault.
+  SassKernel k;
+  k.lines = perThreadPrologue();
+  for (const char *l : {"ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;", "BSSY B0, %join ;",
+                        "@P0 BRA %spin ;", "join:", "BSYNC B0 ;", "EXIT ;", "spin:",
+                        "MOV R6, 0xffff ;", "WARPSYNC R6 ;", "EXIT ;"})
+    k.lines.push_back(l);
+  SassRun bad = runSass(k, 32, {32, 1, 1});
+  ASSERT_EQ(bad.error, "");
+  EXPECT_EQ(bad.result.fault.kind, FaultKind::Deadlock) << bad.result.fault.describe();
+}
+
+TEST(SassControl, SpecialRegistersAndCtaIds) {
+  SassKernel k;
+  k.lines = {"S2R R0, SR_TID.X ;",          "S2R R1, SR_CTAID.X ;",
+             "S2R R2, SR_LANEID ;",         "LDC R3, c[0x0][0x0] ;",
+             "LDC.64 R10, c[0x0][0x210] ;", "ULDC.64 UR4, c[0x0][0x208] ;",
+             "IMAD R4, R1, R3, R0 ;",       "IMAD.WIDE.U32 R10, R4, 0x4, R10 ;",
+             "LEA R5, R1, R2, 0x8 ;",       "STG.E desc[UR4][R10.64], R5 ;",
+             "EXIT ;"};
+  SassRun r = runSass(k, 3 * 40, {40, 1, 1}, false, {}, {}, {3, 1, 1});
+  ASSERT_EQ(r.error, "");
+  ASSERT_TRUE(r.result.ok()) << r.result.fault.describe();
+  for (unsigned c = 0; c < 3; ++c)
+    for (unsigned t = 0; t < 40; ++t) EXPECT_EQ(r.out[c * 40 + t], (c << 8) + t % 32);
+}

@@ -1,0 +1,395 @@
+// The random kernel generator: statement kinds, operands and the PTX/spec printers.
+#include "Generator.h"
+
+#include <fmt/format.h>
+
+namespace optxas::fuzz {
+
+namespace {
+
+constexpr unsigned kLocalWords = 8;     // the per-thread .local array
+constexpr unsigned kAccWords = 4;       // reduction targets (red.global.add)
+
+class Gen {
+public:
+  Gen(Program &p, const Features &f) : p_(p), f_(f), rng_(p.seed) {}
+
+  void run() {
+    unsigned n = unsigned(rng_.range(12, 40));
+    for (unsigned i = 0; i < n; ++i) p_.body.push_back(stmt(0, true));
+  }
+
+private:
+  Program &p_;
+  Features f_;
+  sim::Rng rng_;
+
+  unsigned pick(unsigned n) { return unsigned(rng_.next() % n); }
+  bool chance(unsigned percent) { return pick(100) < percent; }
+  std::string r() { return fmt::format("%r{}", pick(p_.intRegs)); }
+  std::string fr() { return fmt::format("%f{}", pick(p_.floatRegs)); }
+  std::string pr() { return fmt::format("%p{}", pick(p_.predRegs)); }
+  std::string imm() {
+    static const int64_t special[] = {0, 1, -1, 2, 31, 32, 0x7fffffff, -0x80000000LL, 0xff, 16};
+    if (chance(40)) return fmt::format("{}", special[pick(10)]);
+    return fmt::format("{}", int32_t(rng_.next()));
+  }
+  std::string rOrImm() { return chance(25) ? imm() : r(); }
+  std::string fimm() {
+    static const char *special[] = {"0f00000000", "0f3F800000", "0fBF800000", "0f7F800000",
+                                    "0f00800000", "0f00000001", "0f7FC00000", "0f4B000000"};
+    if (chance(50)) return special[pick(8)];
+    return fmt::format("0f{:08X}", uint32_t(rng_.next()));
+  }
+  std::string frOrImm() { return chance(20) ? fimm() : fr(); }
+
+  Stmt line(std::vector<std::string> lines) {
+    Stmt s;
+    s.kind = Stmt::Line;
+    s.id = p_.nextId++;
+    s.lines = std::move(lines);
+    return s;
+  }
+
+  // A single instruction that may be predicated.
+  Stmt op(std::string text) {
+    if (chance(15)) text = fmt::format("@{}{} {}", chance(50) ? "!" : "", pr(), text);
+    return line({text});
+  }
+
+  Stmt intOp() {
+    static const char *bin[] = {"add.s32", "sub.s32", "mul.lo.s32", "mul.hi.s32", "mul.hi.u32",
+                                "and.b32", "or.b32",  "xor.b32",    "min.s32",    "max.u32",
+                                "min.u32", "max.s32", "shl.b32",    "shr.u32",    "shr.s32",
+                                "mul24.lo.u32"};
+    switch (pick(14)) {
+    case 0: case 1: case 2: case 3: {
+      const char *o = bin[pick(16)];
+      return op(fmt::format("{} {}, {}, {};", o, r(), r(), rOrImm()));
+    }
+    case 4: return op(fmt::format("mad.lo.s32 {}, {}, {}, {};", r(), r(), rOrImm(), r()));
+    case 5: {
+      static const char *un[] = {"not.b32", "neg.s32", "abs.s32", "popc.b32", "clz.b32",
+                                 "brev.b32", "cnot.b32"};
+      return op(fmt::format("{} {}, {};", un[pick(7)], r(), r()));
+    }
+    // (Positions and lengths stay within the word: ptxas folds bfi with len >= 32 as len mod
+    // 32, which differs from the PTX ISA's definition.)
+    case 6: {
+      unsigned pos = pick(32), len = pick(33 - pos);
+      return op(fmt::format("bfe.{}32 {}, {}, {}, {};", chance(50) ? "u" : "s", r(), r(), pos, len));
+    }
+    case 7: {
+      unsigned pos = pick(32), len = pick(33 - pos);
+      return op(fmt::format("bfi.b32 {}, {}, {}, {}, {};", r(), r(), r(), pos, len));
+    }
+    case 8: return op(fmt::format("prmt.b32 {}, {}, {}, {};", r(), r(), r(),
+                                  chance(60) ? fmt::format("{}", pick(0x10000)) : r()));
+    case 9: {
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+      std::string p = pr();
+      return line({fmt::format("setp.{}.{}32 {}, {}, {};", cmp[pick(6)], chance(50) ? "s" : "u",
+                               p, r(), rOrImm()),
+                   fmt::format("selp.b32 {}, {}, {}, {};", r(), r(), rOrImm(), p)});
+    }
+    case 10: return op(fmt::format("lop3.b32 {}, {}, {}, {}, {};", r(), r(), r(), r(), pick(256)));
+    case 11: return op(fmt::format("shf.{}.{}.b32 {}, {}, {}, {};", chance(50) ? "l" : "r",
+                                   chance(50) ? "wrap" : "clamp", r(), r(), r(), rOrImm()));
+    case 12: {
+      static const char *cvt[] = {"cvt.s32.s8", "cvt.s32.s16", "cvt.u32.u8", "cvt.u32.u16"};
+      return op(fmt::format("{} {}, {};", cvt[pick(4)], r(), r()));
+    }
+    default: {
+      // Predicate logic.
+      static const char *pl[] = {"and.pred", "or.pred", "xor.pred"};
+      return op(fmt::format("{} {}, {}, {};", pl[pick(3)], pr(), pr(), pr()));
+    }
+    }
+  }
+
+  Stmt divOp() {
+    static const char *d[] = {"div.s32", "div.u32", "rem.s32", "rem.u32"};
+    return op(fmt::format("{} {}, {}, {};", d[pick(4)], r(), r(), rOrImm()));
+  }
+
+  Stmt wideOp() {
+    std::string a = r(), b = r(), lo = r(), hi = r();
+    switch (pick(3)) {
+    case 0:
+      return line({fmt::format("mul.wide.{}32 %td0, {}, {};", chance(50) ? "s" : "u", a, b),
+                   fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi)});
+    case 1: {
+      static const char *o[] = {"add.s64", "sub.s64", "mul.lo.s64", "and.b64", "xor.b64",
+                                "min.s64", "max.u64"};
+      return line({fmt::format("mov.b64 %td0, {{{}, {}}};", a, b),
+                   fmt::format("mov.b64 %td1, {{{}, {}}};", r(), r()),
+                   fmt::format("{} %td0, %td0, %td1;", o[pick(7)]),
+                   fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi)});
+    }
+    default: {
+      static const char *sh[] = {"shl.b64", "shr.u64", "shr.s64"};
+      return line({fmt::format("mov.b64 %td0, {{{}, {}}};", a, b),
+                   fmt::format("{} %td0, %td0, {};", sh[pick(3)], r()),
+                   fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi)});
+    }
+    }
+  }
+
+  Stmt floatOp() {
+    static const char *rnd[] = {".rn", ".rz", ".rm", ".rp"};
+    std::string ftz = chance(20) ? ".ftz" : "";
+    switch (pick(9)) {
+    case 0: case 1: {
+      static const char *o[] = {"add", "sub", "mul"};
+      return op(fmt::format("{}{}{}.f32 {}, {}, {};", o[pick(3)], rnd[pick(4)], ftz, fr(), fr(),
+                            frOrImm()));
+    }
+    case 2: return op(fmt::format("fma{}{}.f32 {}, {}, {}, {};", rnd[pick(4)], ftz, fr(), fr(),
+                                  frOrImm(), fr()));
+    case 3: {
+      static const char *o[] = {"min", "max", "abs", "neg"};
+      unsigned k = pick(4);
+      if (k < 2) return op(fmt::format("{}{}.f32 {}, {}, {};", o[k], ftz, fr(), fr(), frOrImm()));
+      return op(fmt::format("{}{}.f32 {}, {};", o[k], ftz, fr(), fr()));
+    }
+    case 4: {
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne", "ltu", "geu", "num", "nan"};
+      std::string p = pr();
+      return line({fmt::format("setp.{}{}.f32 {}, {}, {};", cmp[pick(10)], ftz, p, fr(), frOrImm()),
+                   fmt::format("selp.f32 {}, {}, {}, {};", fr(), fr(), frOrImm(), p)});
+    }
+    case 5: return op(fmt::format("cvt.rn.f32.{}32 {}, {};", chance(50) ? "s" : "u", fr(), r()));
+    case 6: {
+      static const char *m[] = {"rzi", "rni", "rmi", "rpi"};
+      return op(fmt::format("cvt.{}.{}32.f32 {}, {};", m[pick(4)], chance(50) ? "s" : "u", r(), fr()));
+    }
+    case 7: return op(fmt::format("mov.b32 {}, {};", r(), fr()));
+    default: return op(fmt::format("mov.b32 {}, {};", fr(), r()));
+    }
+  }
+
+  Stmt floatDivOp() {
+    switch (pick(3)) {
+    case 0: return op(fmt::format("div.rn.f32 {}, {}, {};", fr(), fr(), fr()));
+    case 1: return op(fmt::format("sqrt.rn.f32 {}, {};", fr(), fr()));
+    default: return op(fmt::format("rcp.rn.f32 {}, {};", fr(), fr()));
+    }
+  }
+
+  Stmt memOp(bool converged) {
+    switch (pick(converged ? 4 : 3)) {
+    case 0:
+      return line({fmt::format("and.b32 %t0, {}, {};", r(), p_.inWords - 1),
+                   "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %inp, %td0;",
+                   fmt::format("ld.global.u32 {}, [%td0];", r())});
+    case 1:
+      return line({fmt::format("and.b32 %t0, {}, {};", r(), kAccWords - 1),
+                   "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %accp, %td0;",
+                   fmt::format("red.global.add.u32 [%td0], {};", r())});
+    case 2:
+      return line({fmt::format("and.b32 %t0, {}, {};", r(), kLocalWords - 1),
+                   "mul.wide.u32 %td0, %t0, 4;", "mov.u64 %td1, loc;",
+                   "add.s64 %td1, %td1, %td0;",
+                   chance(50) ? fmt::format("st.local.u32 [%td1], {};", r())
+                              : fmt::format("ld.local.u32 {}, [%td1];", r())});
+    default:
+      // Exchange through shared memory with another thread of the block.
+      return line({"shl.b32 %t0, %mytid, 2;", "mov.u32 %t1, sh;", "add.u32 %t0, %t1, %t0;",
+                   fmt::format("st.shared.u32 [%t0], {};", r()), "bar.sync 0;",
+                   fmt::format("add.u32 %t2, %mytid, {};", 1 + pick(p_.block - 1)),
+                   "rem.u32 %t2, %t2, %myntid;", "shl.b32 %t2, %t2, 2;", "add.u32 %t2, %t1, %t2;",
+                   fmt::format("ld.shared.u32 {}, [%t2];", r()), "bar.sync 0;"});
+    }
+  }
+
+  Stmt warpOp() {
+    switch (pick(4)) {
+    case 0: {
+      static const char *mode[] = {"bfly", "up", "down", "idx"};
+      unsigned m = pick(4);
+      unsigned lane = m == 3 ? pick(32) : 1u << pick(5);
+      unsigned c = m == 1 ? 0 : 0x1f;
+      return line({fmt::format("shfl.sync.{}.b32 {}, {}, {}, {}, -1;", mode[m], r(), r(), lane, c)});
+    }
+    case 1: return line({fmt::format("vote.sync.ballot.b32 {}, {}, -1;", r(), pr())});
+    case 2: return line({fmt::format("vote.sync.{}.pred {}, {}, -1;", chance(50) ? "any" : "all",
+                                     pr(), pr())});
+    default: {
+      static const char *ops[] = {"add.u32", "min.u32", "max.s32", "or.b32", "xor.b32", "and.b32"};
+      return line({fmt::format("redux.sync.{} {}, {}, -1;", ops[pick(6)], r(), r())});
+    }
+    }
+  }
+
+  Stmt ifStmt(int depth) {
+    Stmt s;
+    s.kind = Stmt::If;
+    s.id = p_.nextId++;
+    static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+    s.cond = fmt::format("setp.{}.{}32 %pc{}, {}, {};", cmp[pick(6)], chance(50) ? "s" : "u", s.id,
+                         r(), rOrImm());
+    unsigned n = 1 + pick(4);
+    for (unsigned i = 0; i < n; ++i) s.body.push_back(stmt(depth + 1, false));
+    if (chance(50)) {
+      n = 1 + pick(3);
+      for (unsigned i = 0; i < n; ++i) s.elseBody.push_back(stmt(depth + 1, false));
+    }
+    return s;
+  }
+
+  Stmt loopStmt(int depth, bool converged) {
+    Stmt s;
+    s.kind = Stmt::Loop;
+    s.id = p_.nextId++;
+    if (converged && chance(50)) s.trip = 1 + int(pick(4));
+    else s.tripReg = r();
+    unsigned n = 1 + pick(5);
+    for (unsigned i = 0; i < n; ++i) s.body.push_back(stmt(depth + 1, converged && s.trip > 0));
+    return s;
+  }
+
+  Stmt stmt(int depth, bool converged) {
+    for (;;) {
+      unsigned k = pick(100);
+      if (k < 40) return intOp();
+      if (k < 50 && f_.wide) return wideOp();
+      if (k < 66 && f_.floats) return floatOp();
+      if (k < 70 && f_.division) return chance(50) || !f_.floats ? divOp() : floatDivOp();
+      if (k < 78 && f_.memory) return memOp(converged && depth == 0);
+      if (k < 84 && f_.warp && converged && depth == 0) return warpOp();
+      if (k < 92 && f_.control && depth < 2) return ifStmt(depth);
+      if (k < 100 && f_.control && depth < 2) return loopStmt(depth, converged);
+    }
+  }
+};
+
+void collectIds(const std::vector<Stmt> &v, std::vector<int> &out) {
+  for (const Stmt &s : v) {
+    out.push_back(s.id);
+    collectIds(s.body, out);
+    collectIds(s.elseBody, out);
+  }
+}
+
+void printStmts(const std::vector<Stmt> &v, const std::set<int> &dropped, std::string &out,
+                int indent) {
+  std::string pad(size_t(2 * indent), ' ');
+  for (const Stmt &s : v) {
+    if (dropped.count(s.id)) continue;
+    switch (s.kind) {
+    case Stmt::Line:
+      for (const std::string &l : s.lines) out += pad + l + "\n";
+      break;
+    case Stmt::If:
+      out += pad + s.cond + "\n";
+      out += pad + fmt::format("@!%pc{} bra ELSE{};\n", s.id, s.id);
+      printStmts(s.body, dropped, out, indent + 1);
+      out += pad + fmt::format("bra.uni END{};\n", s.id);
+      out += fmt::format("ELSE{}:\n", s.id);
+      printStmts(s.elseBody, dropped, out, indent + 1);
+      out += fmt::format("END{}:\n", s.id);
+      break;
+    case Stmt::Loop:
+      if (s.trip) out += pad + fmt::format("mov.u32 %lt{}, {};\n", s.id, s.trip);
+      else out += pad + fmt::format("and.b32 %lt{}, {}, 3;\n", s.id, s.tripReg);
+      out += pad + fmt::format("mov.u32 %lc{}, 0;\n", s.id);
+      out += fmt::format("LOOP{}:\n", s.id);
+      out += pad + fmt::format("setp.ge.u32 %pl{}, %lc{}, %lt{};\n", s.id, s.id, s.id);
+      out += pad + fmt::format("@%pl{} bra LEND{};\n", s.id, s.id);
+      printStmts(s.body, dropped, out, indent + 1);
+      out += pad + fmt::format("add.u32 %lc{}, %lc{}, 1;\n", s.id, s.id);
+      out += pad + fmt::format("bra.uni LOOP{};\n", s.id);
+      out += fmt::format("LEND{}:\n", s.id);
+      break;
+    }
+  }
+}
+
+} // namespace
+
+Program generate(uint64_t seed, const Features &f) {
+  Program p;
+  p.seed = seed;
+  sim::Rng rng(seed ^ 0x5eed);
+  static const unsigned blocks[] = {32, 64, 96, 128};
+  p.block = blocks[rng.next() % 4];
+  p.grid = 1 + unsigned(rng.next() % 2);
+  Gen(p, f).run();
+  return p;
+}
+
+std::vector<int> Program::ids() const {
+  std::vector<int> out;
+  collectIds(body, out);
+  return out;
+}
+
+std::string Program::ptx(const std::set<int> &dropped) const {
+  std::string s;
+  s += fmt::format("// ptx-fuzz program, seed {}\n", seed);
+  s += ".version 8.0\n.target sm_90\n.address_size 64\n\n";
+  s += fmt::format(".shared .align 4 .b32 sh[{}];\n\n", block);
+  s += ".visible .entry fuzz(.param .u64 pin, .param .u64 pout, .param .u64 pfout, "
+       ".param .u64 pacc)\n{\n";
+  s += fmt::format("  .reg .b32 %r<{}>;\n  .reg .f32 %f<{}>;\n  .reg .pred %p<{}>;\n", intRegs,
+                   floatRegs, predRegs);
+  s += "  .reg .b32 %t<4>;\n  .reg .b64 %td<2>;\n  .reg .b32 %mytid, %myntid, %gid, %base;\n";
+  s += "  .reg .b64 %inp, %outp, %foutp, %accp, %addr;\n";
+  int maxId = nextId;
+  s += fmt::format("  .reg .pred %pc<{}>;\n  .reg .pred %pl<{}>;\n", maxId + 1, maxId + 1);
+  s += fmt::format("  .reg .b32 %lc<{}>;\n  .reg .b32 %lt<{}>;\n", maxId + 1, maxId + 1);
+  s += fmt::format("  .local .align 4 .b32 loc[{}];\n\n", kLocalWords);
+  s += "  ld.param.u64 %inp, [pin];\n  cvta.to.global.u64 %inp, %inp;\n";
+  s += "  ld.param.u64 %outp, [pout];\n  cvta.to.global.u64 %outp, %outp;\n";
+  s += "  ld.param.u64 %foutp, [pfout];\n  cvta.to.global.u64 %foutp, %foutp;\n";
+  s += "  ld.param.u64 %accp, [pacc];\n  cvta.to.global.u64 %accp, %accp;\n";
+  s += "  mov.u32 %mytid, %tid.x;\n  mov.u32 %myntid, %ntid.x;\n  mov.u32 %t0, %ctaid.x;\n";
+  s += "  mad.lo.u32 %gid, %t0, %myntid, %mytid;\n";
+  // Pool registers from the input (integers, float bits, predicates from low bits).
+  unsigned perThread = intRegs + floatRegs;
+  s += fmt::format("  mul.lo.u32 %base, %gid, {};\n", perThread);
+  for (unsigned i = 0; i < perThread; ++i) {
+    s += fmt::format("  add.u32 %t0, %base, {};\n  and.b32 %t0, %t0, {};\n", i, inWords - 1);
+    s += "  mul.wide.u32 %td0, %t0, 4;\n  add.s64 %addr, %inp, %td0;\n";
+    if (i < intRegs) s += fmt::format("  ld.global.u32 %r{}, [%addr];\n", i);
+    else s += fmt::format("  ld.global.f32 %f{}, [%addr];\n", i - intRegs);
+  }
+  for (unsigned i = 0; i < predRegs; ++i)
+    s += fmt::format("  and.b32 %t0, %r{}, {};\n  setp.ne.u32 %p{}, %t0, 0;\n", i % intRegs,
+                     1u << i, i);
+  s += "  mov.u32 %t0, 0;\n";
+  for (unsigned i = 0; i < kLocalWords; ++i) s += fmt::format("  st.local.u32 [loc+{}], %t0;\n", 4 * i);
+  s += "\n";
+  printStmts(body, dropped, s, 1);
+  s += "\n";
+  // Epilogue: every pool register to the outputs.
+  unsigned outInts = intRegs + predRegs;
+  s += fmt::format("  mul.lo.u32 %base, %gid, {};\n", outInts);
+  for (unsigned i = 0; i < outInts; ++i) {
+    s += fmt::format("  add.u32 %t0, %base, {};\n  mul.wide.u32 %td0, %t0, 4;\n", i);
+    s += "  add.s64 %addr, %outp, %td0;\n";
+    if (i < intRegs) s += fmt::format("  st.global.u32 [%addr], %r{};\n", i);
+    else
+      s += fmt::format("  selp.u32 %t1, 1, 0, %p{};\n  st.global.u32 [%addr], %t1;\n", i - intRegs);
+  }
+  s += fmt::format("  mul.lo.u32 %base, %gid, {};\n", floatRegs);
+  for (unsigned i = 0; i < floatRegs; ++i) {
+    s += fmt::format("  add.u32 %t0, %base, {};\n  mul.wide.u32 %td0, %t0, 4;\n", i);
+    s += fmt::format("  add.s64 %addr, %foutp, %td0;\n  st.global.f32 [%addr], %f{};\n", i);
+  }
+  s += "  ret;\n}\n";
+  return s;
+}
+
+std::string Program::spec() const {
+  unsigned threads = block * grid;
+  std::string s = fmt::format("# ptx-fuzz program, seed {}\nkernel fuzz\ngrid {}\nblock {}\n",
+                              seed, grid, block);
+  s += fmt::format("param in buffer u32 {} random 0 4294967295\n", inWords);
+  s += fmt::format("param out buffer u32 {} zeros output\n", threads * (intRegs + predRegs));
+  s += fmt::format("param fout buffer f32 {} zeros output\n", threads * floatRegs);
+  s += fmt::format("param acc buffer u32 {} zeros output\n", kAccWords);
+  return s;
+}
+
+} // namespace optxas::fuzz
