@@ -141,9 +141,7 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, branchUniform)      /* BRA.U: the branch condition is warp-uniform */                   \
   X(bool, divergent)          /* BRA.DIV: taken when the warp is not converged (mask in UR) */    \
   X(bool, collective)         /* WARPSYNC.COLLECTIVE */                                           \
-  X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */        \
-  X(bool, bypass)             /* LDGSTS.BYPASS: cp.async.cg, bypasses L1 */                       \
-  X(bool, zfill)              /* LDGSTS.ZFILL: zero-fill when the predicate operand is false */
+  X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */
 
 struct Modifiers {
 #define OPTXAS_MOD_MEMBER(type, name) type name{};
