@@ -43,8 +43,13 @@ def first_error(output):
     """optxas's first diagnostic, shortened: 'unsupported: atom.f16 is not yet supported'."""
     lines = [l for l in output.splitlines() if re.search(r"\b(error|fatal)\s*:", l)] or output.strip().splitlines() or [""]
     msg = re.sub(r"^ptxas (\S+, line \d+; )?(error|fatal)\s*:\s*", "", lines[0].strip())
-    msg = re.sub(r" in '[^']*'", "", msg).replace("|", "/")
-    return msg[:90] + ("..." if len(msg) > 90 else "")
+    # "internal: cannot encode 'R8 = IMAD.WIDE.S32 R8, 0x4, RZ {...}': IMAD: no form ..." names
+    # the instruction; its operands and the encoder's candidate list are noise in a table cell.
+    m = re.match(r"(internal: )?cannot encode '(?:[^'=]*= )?(?:@!?U?P\w+ )?([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)", msg)
+    if m:
+        msg = f"{m.group(1) or ''}cannot encode {m.group(2)}"
+    msg = re.sub(r" (in|of) '[^']*'", "", msg).replace("|", "/")
+    return msg[:80] + ("..." if len(msg) > 80 else "")
 
 
 class Row:
