@@ -105,7 +105,7 @@ def unrolled_kernel(name, n_ops, seed=1):
 
     lines += [f"\tld.param.u64 %rd1, [{name}_out];", f"\tld.param.u64 %rd2, [{name}_in];",
               "\tcvta.to.global.u64 %rd3, %rd1;", "\tcvta.to.global.u64 %rd4, %rd2;",
-              "\tmov.u32 %r1, %tid.x;", "\tmul.wide.u32 %rd5, %r1, 4;", "\tadd.s64 %rd6, %rd4, %rd5;",
+              "\tmov.u32 %r1, %tid.x;", "\tcvt.u64.u32 %rd8, %r1;", "\tshl.b64 %rd5, %rd8, 3;", "\tadd.s64 %rd6, %rd4, %rd5;",
               "\tadd.s64 %rd7, %rd3, %rd5;", "\tld.global.u32 %r2, [%rd6];", "\tld.global.f32 %f1, [%rd6+4];"]
     r[0], f[0] = 2, 1
     ints, floats = [], []
@@ -149,16 +149,16 @@ def unrolled_kernel(name, n_ops, seed=1):
         facc = d
     lines += [f"\tst.global.u32 [%rd7], {acc};", f"\tst.global.f32 [%rd7+4], {facc};", "\tret;"]
     head = (f".visible .entry {name}(\n\t.param .u64 {name}_out,\n\t.param .u64 {name}_in\n)\n{{\n"
-            f"\t.reg .b32 %r<{r[0] + 1}>;\n\t.reg .f32 %f<{f[0] + 1}>;\n\t.reg .b64 %rd<8>;\n\n")
+            f"\t.reg .b32 %r<{r[0] + 1}>;\n\t.reg .f32 %f<{f[0] + 1}>;\n\t.reg .b64 %rd<9>;\n\n")
     return head + "\n".join(lines) + "\n}\n\n"
 
 
 def small_kernel(name, k):
     """A few instructions: out[tid] = in[tid] * k + (k ^ tid)."""
     return (f".visible .entry {name}(\n\t.param .u64 {name}_p\n)\n{{\n"
-            "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<5>;\n\n"
+            "\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<6>;\n\n"
             f"\tld.param.u64 %rd1, [{name}_p];\n\tcvta.to.global.u64 %rd2, %rd1;\n"
-            "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+            "\tmov.u32 %r1, %tid.x;\n\tcvt.u64.u32 %rd5, %r1;\n\tshl.b64 %rd3, %rd5, 2;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
             f"\tld.global.u32 %r2, [%rd4];\n\tmul.lo.s32 %r3, %r2, {k};\n\txor.b32 %r4, %r1, {k};\n"
             "\tadd.s32 %r5, %r3, %r4;\n\tst.global.u32 [%rd4], %r5;\n\tret;\n}\n\n")
 
