@@ -103,9 +103,9 @@ def bench_one(inp, opt, tools, repeat, tmp, timeout):
     theirs = quality.analyse(texts["ptxas"], outs["ptxas"])
     ours = quality.analyse(texts["optxas"], outs["optxas"])
     names = sorted(set(theirs.kernels()) & set(ours.functions))
-    tp, to = quality.totals(theirs, names), quality.totals(ours, names)
-    row.quality = {k: (tp[k], to[k]) for k in QUALITY_KEYS}
-    row.kernels = (len(names), len(theirs.kernels()))
+    if names:   # else the two reports share no kernel name: no quality ratios
+        tp, to = quality.totals(theirs, names), quality.totals(ours, names)
+        row.quality = {k: (tp[k], to[k]) for k in QUALITY_KEYS}
     return row
 
 
@@ -141,7 +141,7 @@ def table(rows, floor):
         if row.ok:
             q = row.quality
             cells = [fmt_ratio(row.ratio("time", "min")), fmt_ratio(row.ratio("time", "med")), pmb,
-                     fmt_rss(row, floor)] + [fmt_quality(*q[k]) for k in QUALITY_KEYS]
+                     fmt_rss(row, floor)] + [fmt_quality(*q[k]) if q else "-" for k in QUALITY_KEYS]
         else:
             cells = ["-", "-", pmb, "-"] + ["-"] * len(QUALITY_KEYS)
         lines.append(f"| {row.inp.name} | {row.opt[1:]} | {row.result} | {pms} | " + " | ".join(cells) + " |")
@@ -168,7 +168,7 @@ def summary(rows, opts):
         m = measure.median([r.ratio("rss", "med") for r in sel])
         q = {}
         for k in ("sass", "regs", "cycles"):
-            vals = [r.quality[k][1] / r.quality[k][0] for r in sel if r.quality[k][0] > 0]
+            vals = [r.quality[k][1] / r.quality[k][0] for r in sel if r.quality and r.quality[k][0] > 0]
             q[k] = measure.median(vals) if vals else None
         worst = max((v for v in q.values() if v is not None), default=None)
         lines.append(
