@@ -101,7 +101,11 @@ def bench_one(inp, opt, tools, repeat, tmp, timeout):
         if not row.ok:
             return row   # one ptxas reading is context enough for a row without ratios
     theirs = quality.analyse(texts["ptxas"], outs["ptxas"])
-    ours = quality.analyse(texts["optxas"], outs["optxas"])
+    try:
+        ours = quality.analyse(texts["optxas"], outs["optxas"])
+    except RuntimeError as e:   # our cubin does not disassemble: a compiler bug, not a result
+        row.result = "invalid cubin: " + str(e).split(": ", 1)[-1][:60]
+        return row
     names = sorted(set(theirs.kernels()) & set(ours.functions))
     if names:   # else the two reports share no kernel name: no quality ratios
         tp, to = quality.totals(theirs, names), quality.totals(ours, names)
@@ -230,8 +234,9 @@ def machine():
 
 def tool_version(tool):
     r = subprocess.run([tool, "--version"], capture_output=True, text=True)
-    lines = [l for l in r.stdout.splitlines() if l.strip()]
-    return lines[-1].strip() if lines else "unknown version"
+    lines = [l.strip() for l in r.stdout.splitlines() if l.strip()]
+    release = [l for l in lines if "release" in l]   # "Cuda compilation tools, release 13.0, V13.0.88"
+    return (release or lines or ["unknown version"])[-1]
 
 
 def update_status(path, section):
