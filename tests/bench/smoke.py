@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """bench.smoke: runs tools/bench/bench.py on smoke.ptx (--repeat 1, no scaling) and checks that
 its table has numeric ratios for a kernel both tools compile, at -O0 and -O3, and that
---update-status replaces only the text between the bench markers of a status file.
+--update-status replaces only the text between the bench markers of a status file. Also checks
+that the scaling criterion (tools/bench/scaling.py) fails quadratic growth.
 
 usage: smoke.py --optxas build/bin/optxas
 """
 import argparse
+import math
 import os
 import re
 import subprocess
@@ -31,10 +33,21 @@ def table_rows(text):
     return [dict(zip(header, (c.strip() for c in l.strip("|").split("|")))) for l in lines[2:]]
 
 
+def check_scaling_criterion():
+    """The n log n check must fail quadratic growth and pass n log n growth."""
+    sys.path.insert(0, os.path.dirname(BENCH))
+    import scaling
+    nlogn = [(n, 0.01 * n * max(1.0, math.log(n))) for n in (1, 10, 100)]
+    quadratic = [(n, 0.001 * n * n) for n in (1, 10, 100)]
+    if not scaling.verdict(nlogn)[2] or scaling.verdict(quadratic)[2]:
+        fail("the scaling criterion does not separate n log n from n^2 growth")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--optxas", required=True)
     a = ap.parse_args()
+    check_scaling_criterion()
     with tempfile.TemporaryDirectory() as tmp:
         status = os.path.join(tmp, "status.md")
         before, after = "# Status\n\nkept above\n\n", "\n\nkept below\n"
