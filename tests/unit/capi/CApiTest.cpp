@@ -1,0 +1,206 @@
+// The library API against the command-line tool: the same PTX and options give the same cubin
+// bytes, the error log holds what the tool prints on stderr, the info log the -v report.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "optxas/optxas.h"
+#include "optxas/optxas.hpp"
+
+extern char **environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *kBadPtx = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                      ".visible .entry k(.param .u64 p)\n{\n  .reg .b64 %rd<2>;\n"
+                      "  ld.param.u64 %rd1, [q];\n  ret;\n}\n";
+
+std::string readFile(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string examplePtx() { return readFile(fs::path(OPTXAS_SOURCE_DIR) / "examples/vecadd.ptx"); }
+
+struct ToolRun {
+  int status = -1;
+  std::string stderrText;
+};
+
+// Runs the optxas tool with exactly these arguments (no shell), capturing stderr.
+ToolRun runTool(const std::vector<std::string> &args) {
+  fs::path errFile = fs::temp_directory_path() / ("capi-test-" + std::to_string(getpid()) + ".err");
+  std::string tool = std::string(OPTXAS_BINARY_DIR) + "/bin/optxas";
+  std::vector<char *> argv{tool.data()};
+  std::vector<std::string> copy = args;
+  for (std::string &a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 2, errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ToolRun r;
+  pid_t pid;
+  if (posix_spawn(&pid, tool.c_str(), &fa, nullptr, argv.data(), environ) == 0) {
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    r.status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+  }
+  posix_spawn_file_actions_destroy(&fa);
+  r.stderrText = readFile(errFile);
+  fs::remove(errFile);
+  return r;
+}
+
+// The timing in "Compile time = 1.234 ms" differs from run to run.
+std::string withoutTimes(const std::string &log) {
+  return std::regex_replace(log, std::regex("Compile time = [0-9.]+ ms"), "Compile time = T ms");
+}
+
+// The cubin the tool writes for the PTX text given as --input-as-string (so diagnostics name
+// it as the API does) with these options.
+std::string toolCubin(const std::string &ptx, std::vector<std::string> opts, ToolRun *run = nullptr) {
+  fs::path out = fs::temp_directory_path() / ("capi-test-" + std::to_string(getpid()) + ".cubin");
+  fs::remove(out);
+  opts.insert(opts.end(), {"--input-as-string", ptx, "-o", out.string()});
+  ToolRun r = runTool(opts);
+  if (run) *run = r;
+  std::string bytes = fs::exists(out) ? readFile(out) : std::string();
+  fs::remove(out);
+  return bytes;
+}
+
+void expectCudaElfForSm90(const std::vector<char> &c, uint16_t elfType) {
+  ASSERT_GE(c.size(), 64u);
+  auto u8 = [&](size_t i) { return static_cast<unsigned>(static_cast<unsigned char>(c[i])); };
+  EXPECT_EQ(std::string(c.data(), 4), "\177ELF");
+  EXPECT_EQ(u8(4), 2u);                       // ELFCLASS64
+  EXPECT_EQ(u8(16) | u8(17) << 8, elfType);   // ET_EXEC, or ET_REL for -c
+  EXPECT_EQ(u8(18) | u8(19) << 8, 190u);      // EM_CUDA
+  EXPECT_EQ(u8(49), 90u);                     // e_flags: the SM number in bits 8..15
+}
+
+} // namespace
+
+TEST(CApi, CubinEqualsToolOutput) {
+  std::string ptx = examplePtx();
+  for (auto [opts, elfType] : {std::pair{std::vector<std::string>{"-arch=sm_90"}, 2},
+                               std::pair{std::vector<std::string>{"-arch", "sm_90", "-O1"}, 2},
+                               std::pair{std::vector<std::string>{"-arch=sm_90", "-c"}, 1},
+                               std::pair{std::vector<std::string>{"-arch=sm_90", "-maxrregcount=24"}, 2}}) {
+    SCOPED_TRACE(opts.back());
+    optxas::PtxCompiler c(ptx);
+    ASSERT_EQ(c.compile(opts), OPTXAS_SUCCESS) << c.errorLog();
+    std::vector<char> cubin = c.cubin();
+    expectCudaElfForSm90(cubin, static_cast<uint16_t>(elfType));
+    std::string ref = toolCubin(ptx, opts);
+    ASSERT_FALSE(ref.empty());
+    EXPECT_TRUE(std::string(cubin.begin(), cubin.end()) == ref) << "API " << cubin.size() << " bytes, tool " << ref.size();
+  }
+}
+
+TEST(CApi, ErrorLogIsWhatTheToolPrints) {
+  optxas::PtxCompiler c(kBadPtx);
+  EXPECT_EQ(c.compile({"-arch=sm_90"}), OPTXAS_ERROR_COMPILATION_FAILED);
+  ToolRun tool;
+  EXPECT_TRUE(toolCubin(kBadPtx, {"-arch=sm_90"}, &tool).empty());
+  EXPECT_EQ(tool.status, 255);
+  EXPECT_EQ(c.errorLog(), tool.stderrText);
+  EXPECT_NE(c.errorLog().find("ptxas application ptx input, line 7; error   : "), std::string::npos) << c.errorLog();
+  EXPECT_EQ(c.infoLog(), "");
+  size_t n = 0;
+  EXPECT_EQ(optxasGetCubinSize(c.handle(), &n), OPTXAS_ERROR_NOT_COMPILED);
+  EXPECT_THROW(c.cubin(), optxas::ApiError);
+}
+
+TEST(CApi, InfoLogHasTheVerboseReport) {
+  std::string ptx = examplePtx();
+  optxas::PtxCompiler c(ptx);
+  ASSERT_EQ(c.compile({"-arch=sm_90", "-v"}), OPTXAS_SUCCESS) << c.errorLog();
+  std::string info = c.infoLog();
+  EXPECT_NE(info.find("ptxas info    : Compiling entry function '_Z3addPKfS0_Pfi' for 'sm_90'"), std::string::npos) << info;
+  EXPECT_TRUE(std::regex_search(info, std::regex("ptxas info    : Used [0-9]+ registers")));
+  EXPECT_NE(info.find("bytes stack frame, "), std::string::npos);
+  EXPECT_EQ(c.errorLog(), "");
+  ToolRun tool;
+  EXPECT_FALSE(toolCubin(ptx, {"-arch=sm_90", "-v"}, &tool).empty());
+  EXPECT_EQ(withoutTimes(info), withoutTimes(tool.stderrText));
+}
+
+TEST(CApi, BadOptionsGoToTheErrorLog) {
+  optxas::PtxCompiler c(examplePtx());
+  EXPECT_EQ(c.compile({"-arch=sm_12"}), OPTXAS_ERROR_INVALID_OPTION);
+  ToolRun tool = runTool({"-arch=sm_12", "x.ptx"});
+  EXPECT_EQ(tool.status, 255);
+  EXPECT_FALSE(c.errorLog().empty());
+  EXPECT_EQ(c.errorLog(), tool.stderrText);
+  // A later compilation on the same handle starts with fresh logs.
+  EXPECT_EQ(c.compile({"-arch=sm_90"}), OPTXAS_SUCCESS);
+  EXPECT_EQ(c.errorLog(), "");
+  EXPECT_FALSE(c.cubin().empty());
+}
+
+TEST(CApi, ToolOnlyOptionsAreRefused) {
+  for (std::vector<std::string> opts : {std::vector<std::string>{"-arch=sm_90", "other.ptx"},
+                                        {"-arch=sm_90", "-o", "x.cubin"},
+                                        {"-arch=sm_90", "--input-as-string", ".version 8.0"},
+                                        {"--version"}}) {
+    optxas::PtxCompiler c(examplePtx());
+    EXPECT_EQ(c.compile(opts), OPTXAS_ERROR_INVALID_OPTION) << opts.back();
+    EXPECT_NE(c.errorLog().find("ptxas fatal   : not an option of the library API"), std::string::npos) << c.errorLog();
+  }
+}
+
+TEST(CApi, VirtualArchitectureChecksButHasNoCode) {
+  optxas::PtxCompiler c(examplePtx());
+  EXPECT_EQ(c.compile({"-arch=compute_90"}), OPTXAS_SUCCESS) << c.errorLog();
+  size_t n = 0;
+  EXPECT_EQ(optxasGetCubinSize(c.handle(), &n), OPTXAS_ERROR_NO_CODE);
+}
+
+TEST(CApi, HandleAndArgumentChecks) {
+  optxasHandle h = nullptr;
+  size_t n = 0;
+  EXPECT_EQ(optxasCompile(nullptr, 0, nullptr), OPTXAS_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(optxasGetErrorLogSize(nullptr, &n), OPTXAS_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(optxasDestroy(&h), OPTXAS_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(optxasCreate(nullptr, "x", 1), OPTXAS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(optxasCreate(&h, nullptr, 3), OPTXAS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(h, nullptr);
+  ASSERT_EQ(optxasCreate(&h, "", 0), OPTXAS_SUCCESS);
+  EXPECT_EQ(optxasGetCubinSize(h, &n), OPTXAS_ERROR_NOT_COMPILED);
+  EXPECT_EQ(optxasGetErrorLogSize(h, &n), OPTXAS_SUCCESS);
+  EXPECT_EQ(n, 1u);  // an empty log is just its NUL
+  const char *nullOption[] = {nullptr};
+  EXPECT_EQ(optxasCompile(h, 1, nullOption), OPTXAS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(optxasCompile(h, -1, nullptr), OPTXAS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(optxasDestroy(&h), OPTXAS_SUCCESS);
+  EXPECT_EQ(h, nullptr);
+  unsigned major = 0, minor = 99;
+  EXPECT_EQ(optxasGetVersion(&major, &minor), OPTXAS_SUCCESS);
+  EXPECT_EQ(major, unsigned(OPTXAS_API_VERSION_MAJOR));
+  EXPECT_EQ(minor, unsigned(OPTXAS_API_VERSION_MINOR));
+  EXPECT_STREQ(optxasGetResultString(OPTXAS_SUCCESS), "success");
+}
+
+TEST(CApi, WrapperIsMoveOnly) {
+  optxas::PtxCompiler a(examplePtx());
+  optxasHandle h = a.handle();
+  optxas::PtxCompiler b(std::move(a));
+  EXPECT_EQ(b.handle(), h);
+  EXPECT_EQ(a.handle(), nullptr);
+  EXPECT_EQ(b.compile({"-arch=sm_90"}), OPTXAS_SUCCESS);
+  static_assert(!std::is_copy_constructible_v<optxas::PtxCompiler>);
+}
