@@ -122,7 +122,9 @@ optxasResult optxasCreate(optxasHandle *handle, const char *ptx, size_t size) {
   if (!ptx && size != 0) return OPTXAS_ERROR_INVALID_ARGUMENT;
   return guarded([&] {
     while (size > 0 && ptx[size - 1] == '\0') --size;
-    *handle = new optxasCompiler{std::string(ptx ? ptx : "", size)};
+    auto *c = new optxasCompiler;
+    c->ptx.assign(ptx ? ptx : "", size);
+    *handle = c;
     return OPTXAS_SUCCESS;
   });
 }
