@@ -1,5 +1,5 @@
-// Host-side entry points of the device code in scale.cu and squares.cu.
+// Host-side entry points of the device code in scale.cu and add.cu.
 #pragma once
 
-void launchSaxpy(float a, const float *x, float *y, int n);
-void launchSquares(int *out, int n);
+void launchAxpy(float *y, float a, float x);
+void launchAddInts(int *out, int a, int b);

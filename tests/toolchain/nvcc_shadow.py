@@ -4,7 +4,7 @@
 Builds a shadow CUDA bin/ folder whose ptxas is optxas (tools/nvcc-shim/make-shadow.sh), then
 with the shadow nvcc:
   1. compiles the toolchain program (main.cu host code, scale.cu whole-program device code,
-     squares.cu with -rdc=true), links it (nvcc runs nvlink for the relocatable object) and
+     add.cu with -rdc=true), links it (nvcc runs nvlink for the relocatable object) and
      runs it: "ok" on a GPU, "no usable GPU" (exit 2) elsewhere, unless --require-gpu;
   2. checks that the cubins nvcc embedded are optxas's: cuobjdump -xelf of each object and of
      the executable against `optxas` run on the PTX of `nvcc -ptx` with the same options
@@ -108,7 +108,7 @@ def main():
 
     # Reference: optxas itself on nvcc's PTX, with the options nvcc passes to ptxas.
     ref = {}
-    for src, rdc in (("main", False), ("scale", False), ("squares", True), ("squares", False)):
+    for src, rdc in (("main", False), ("scale", False), ("add", True), ("add", False)):
         tag = src + (".rdc" if rdc else "")
         ptx = work / f"{tag}.ptx"
         run([nvcc, f"-arch={ARCH}", "-ptx", *(["-rdc=true"] if rdc else []), "-I", HERE, HERE / f"{src}.cu", "-o", ptx])
@@ -118,7 +118,7 @@ def main():
 
     # 1. The program through the shadow nvcc.
     objs = []
-    for src, flags in (("main", []), ("scale", []), ("squares", ["-rdc=true"])):
+    for src, flags in (("main", []), ("scale", []), ("add", ["-rdc=true"])):
         obj = work / f"{src}.o"
         run([shadow_nvcc, f"-arch={ARCH}", *flags, "-I", HERE, "-c", HERE / f"{src}.cu", "-o", obj])
         objs.append(obj)
@@ -134,7 +134,7 @@ def main():
         check(r.returncode in (0, 2), "the program loads and runs (right results, or no usable GPU here)")
 
     # 2. Its cubins are ours.
-    for src, tag in (("main", "main"), ("scale", "scale"), ("squares", "squares.rdc")):
+    for src, tag in (("main", "main"), ("scale", "scale"), ("add", "add.rdc")):
         cubins = extract_cubins(cuobjdump, work / f"{src}.o", work / "x" / src)
         check(list(cubins.values()) == [ref[tag]],
               f"{src}.o embeds exactly optxas's cubin for {tag}.ptx ({len(ref[tag])} bytes)")
@@ -142,15 +142,19 @@ def main():
     whole = [c for c in linked.values() if c in (ref["main"], ref["scale"])]
     check(len(whole) == 2, f"the program embeds optxas's main and scale cubins ({len(linked)} cubins in all)")
     others = [c for c in linked.values() if c not in whole]
-    kernel_text = ".text._Z7squaresPii"
-    ours = elf_sections(ref["squares.rdc"]).get(kernel_text)
+    kernel_text = ".text._Z7addIntsPiii"
+    ours = elf_sections(ref["add.rdc"]).get(kernel_text)
     check(ours is not None and len(others) == 1 and elf_sections(others[0]).get(kernel_text) == ours,
-          "the nvlink-linked cubin holds optxas's code for squares")
+          "the nvlink-linked cubin holds optxas's code for addInts")
 
     # 3. -Xptxas pass-through and -cubin.
     r = run([shadow_nvcc, f"-arch={ARCH}", "-I", HERE, "-Xptxas", "-v,-O3", "-c", HERE / "scale.cu", "-o", work / "v.o"])
-    check("ptxas info    : Compiling entry function '_Z5saxpyfPKfPfi' for 'sm_90'" in r.stdout
+    check("ptxas info    : Compiling entry function '_Z4axpyPfff' for 'sm_90'" in r.stdout
           and "ptxas info    : Used " in r.stdout, "-Xptxas -v,-O3 reaches optxas (its -v report)")
+    r = run([shadow_nvcc, f"-arch={ARCH}", "-I", HERE, "-Xptxas", "--stat=phase-wise", "-c", HERE / "scale.cu",
+             "-o", work / "stat.o"], check=False)
+    check(r.returncode == 0 and "Before AnalyzeControlFlow" in r.stdout,
+          "-Xptxas --stat=phase-wise (an optxas-only option) reaches optxas")
     run([shadow_nvcc, f"-arch={ARCH}", "-I", HERE, "-cubin", HERE / "scale.cu", "-o", work / "scale.cubin"])
     check((work / "scale.cubin").read_bytes() == ref["scale"], "nvcc -cubin writes optxas's cubin")
 
@@ -164,20 +168,26 @@ def main():
 
 def cmake_check(work, shadow_nvcc, nvcc, cuobjdump, ref):
     cmake = shutil.which("cmake")
-    gen = ["-G", "Ninja"] if shutil.which("ninja") else []
-    # CMake's own CUDA support must work with the real toolkit first; otherwise this is a
-    # machine without CMake CUDA support, not a failure of the shadow toolkit.
-    probe = work / "cmake-probe"
-    probe.mkdir()
-    (probe / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES CUDA)\n")
-    env = dict(os.environ, CUDAARCHS="90")
-    if cmake is None or run([cmake, *gen, "-S", probe, "-B", probe / "b", f"-DCMAKE_CUDA_COMPILER={nvcc}"],
-                            check=False, env=env).returncode != 0:
-        print("SKIP CMake part: this machine's CMake cannot configure CUDA with the real nvcc")
+    if cmake is None:
+        print("SKIP CMake part: no cmake on PATH")
         return
+    gen = ["-G", "Ninja"] if shutil.which("ninja") else []
+    # CMake identifies nvcc by compiling a test file with CMAKE_CUDA_FLAGS only (not with
+    # CMAKE_CUDA_ARCHITECTURES), i.e. for nvcc's default sm_75, for which optxas generates no
+    # code: the architecture must be in the flags.
+    env = dict(os.environ, CUDAFLAGS=f"-arch={ARCH}")
     build = work / "cmake-build"
     r = run([cmake, *gen, "-S", HERE / "cmake", "-B", build, f"-DCMAKE_CUDA_COMPILER={shadow_nvcc}"],
             check=False, env=env)
+    if r.returncode != 0:
+        # Not the shadow toolkit's fault if this CMake cannot configure CUDA with the real nvcc.
+        probe = work / "cmake-probe"
+        probe.mkdir()
+        (probe / "CMakeLists.txt").write_text("cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES CUDA)\n")
+        if run([cmake, *gen, "-S", probe, "-B", probe / "b", f"-DCMAKE_CUDA_COMPILER={nvcc}"],
+               check=False, env=env).returncode != 0:
+            print("SKIP CMake part: this machine's CMake cannot configure CUDA even with the real nvcc")
+            return
     check(r.returncode == 0, "CMake configures a CUDA project with CMAKE_CUDA_COMPILER=<shadow>/bin/nvcc")
     if r.returncode != 0:
         print(r.stdout[-3000:])
@@ -187,9 +197,8 @@ def cmake_check(work, shadow_nvcc, nvcc, cuobjdump, ref):
     if r.returncode != 0:
         print(r.stdout[-3000:])
         return
-    exe = build / "toolchain_cmake"
-    cubins = extract_cubins(cuobjdump, exe, work / "x" / "cmake")
-    want = sorted([ref["main"], ref["scale"], ref["squares"]])
+    cubins = extract_cubins(cuobjdump, build / "toolchain_cmake", work / "x" / "cmake")
+    want = sorted([ref["main"], ref["scale"], ref["add"]])
     check(sorted(cubins.values()) == want, "the CMake-built program embeds exactly optxas's three cubins")
 
 
