@@ -60,11 +60,27 @@ int abortWithErrors(DiagEngine &diags) {
 
 } // namespace
 
-Invocation compileInvocation(const api::Options &opts, const InputReader &readInputs, DiagEngine &diags) {
+Invocation compileInvocation(const api::Options &givenOpts, const InputReader &readInputs, DiagEngine &diags) {
   Invocation inv;
   inv.status = kFailure;
-  diags.setWarningsAsErrors(opts.warningAsError);
-  diags.setSuppressWarnings(opts.disableWarnings);
+  diags.setWarningsAsErrors(givenOpts.warningAsError);
+  diags.setSuppressWarnings(givenOpts.disableWarnings);
+
+  // -g (nvcc -G) compiles unoptimized, as ptxas: an explicit -O above 0 is refused and
+  // -lineinfo is ignored, before anything else is checked.
+  api::Options opts = givenOpts;
+  if (opts.deviceDebug) {
+    if (opts.optLevelGiven && opts.optLevel != 0) {
+      diags.report(Severity::Fatal, "Optimized debugging not supported");
+      return inv;
+    }
+    opts.optLevel = 0;
+    if (opts.lineInfo) {
+      diags.report(Severity::Warning, "Conflicting options --device-debug and --generate-line-info specified, "
+                                      "ignoring --generate-line-info option");
+      opts.lineInfo = false;
+    }
+  }
 
   // Cache-operator options are checked before any input is read, as ptxas does.
   static const std::unordered_set<std::string> kLoadCache{"ca", "cg", "cs", "lu", "cv"};

@@ -47,10 +47,21 @@ struct ScratchDir {
   ~ScratchDir() { fs::remove_all(path); }
 };
 
-// Runs the optxas tool in `cwd` with exactly these arguments (no shell), capturing stderr.
-ToolRun runTool(const std::vector<std::string> &args, const fs::path &cwd) {
+std::string optxasTool() { return std::string(OPTXAS_BINARY_DIR) + "/bin/optxas"; }
+
+// NVIDIA's ptxas on PATH (the oracle), or "" if there is none.
+std::string ptxasTool() {
+  const char *path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');)
+    if (!d.empty() && access((d + "/ptxas").c_str(), X_OK) == 0) return d + "/ptxas";
+  return "";
+}
+
+// Runs a tool (optxas unless told) in `cwd` with exactly these arguments (no shell), capturing
+// stderr.
+ToolRun runTool(const std::vector<std::string> &args, const fs::path &cwd, std::string tool = optxasTool()) {
   fs::path errFile = cwd / "tool.stderr";
-  std::string tool = std::string(OPTXAS_BINARY_DIR) + "/bin/optxas";
   std::vector<std::string> copy = args;
   std::vector<char *> argv{tool.data()};
   for (std::string &a : copy) argv.push_back(a.data());
@@ -76,11 +87,12 @@ std::string withoutTimes(const std::string &log) {
 
 // The cubin the tool writes for this PTX with these options (empty if it writes none). The
 // input file is named as the API names its PTX, so that the tool's diagnostics read the same.
-std::string toolCubin(const std::string &ptx, std::vector<std::string> opts, ToolRun *run = nullptr) {
+std::string toolCubin(const std::string &ptx, std::vector<std::string> opts, ToolRun *run = nullptr,
+                      const std::string &tool = optxasTool()) {
   ScratchDir dir;
   { std::ofstream(dir.path / "application ptx input", std::ios::binary) << ptx; }
   opts.insert(opts.end(), {"application ptx input", "-o", "out.cubin"});
-  ToolRun r = runTool(opts, dir.path);
+  ToolRun r = runTool(opts, dir.path, tool);
   if (run) *run = r;
   return fs::exists(dir.path / "out.cubin") ? readFile(dir.path / "out.cubin") : std::string();
 }
@@ -207,4 +219,34 @@ TEST(CApi, WrapperIsMoveOnly) {
   EXPECT_EQ(a.handle(), nullptr);
   EXPECT_EQ(b.compile({"-arch=sm_90"}), OPTXAS_SUCCESS);
   static_assert(!std::is_copy_constructible_v<optxas::PtxCompiler>);
+}
+
+// nvcc -G passes -g: ptxas then compiles unoptimized, refuses an explicit -O above 0 before any
+// other check, and ignores -lineinfo with a warning. Checked against ptxas itself.
+TEST(CApi, DeviceDebugOptionsAsPtxas) {
+  std::string ptxas = ptxasTool();
+  if (ptxas.empty()) GTEST_SKIP() << "SKIPPED: ptxas (the oracle) not on PATH";
+  std::string ptx = examplePtx();
+  for (std::vector<std::string> opts : {std::vector<std::string>{"-arch=sm_90", "-g", "-O3"},
+                                        {"-arch=sm_90", "-O1", "-dlcm=zz", "-g"}}) {
+    optxas::PtxCompiler c(ptx);
+    EXPECT_EQ(c.compile(opts), OPTXAS_ERROR_COMPILATION_FAILED);
+    ToolRun ref;
+    EXPECT_TRUE(toolCubin(ptx, opts, &ref, ptxas).empty());
+    EXPECT_EQ(ref.status, 255);
+    EXPECT_EQ(c.errorLog(), ref.stderrText);
+  }
+  for (std::vector<std::string> opts : {std::vector<std::string>{"-arch=sm_90", "-g", "-O0"},
+                                        {"-arch=sm_90", "-g", "-O"},
+                                        {"-arch=sm_90", "-g", "-lineinfo"}}) {
+    optxas::PtxCompiler c(ptx);
+    EXPECT_EQ(c.compile(opts), OPTXAS_SUCCESS) << c.errorLog();
+    ToolRun ref;
+    EXPECT_FALSE(toolCubin(ptx, opts, &ref, ptxas).empty());
+    const std::string conflict = "ptxas warning : Conflicting options --device-debug and --generate-line-info "
+                                 "specified, ignoring --generate-line-info option\n";
+    bool lineinfo = opts.back() == "-lineinfo";
+    EXPECT_EQ(c.errorLog().find(conflict) != std::string::npos, lineinfo) << c.errorLog();
+    EXPECT_EQ(ref.stderrText.find(conflict) != std::string::npos, lineinfo) << ref.stderrText;
+  }
 }
