@@ -9,13 +9,16 @@ with the shadow nvcc:
   2. checks that the cubins nvcc embedded are optxas's: cuobjdump -xelf of each object and of
      the executable against `optxas` run on the PTX of `nvcc -ptx` with the same options
      (whole-program cubins byte for byte; the nvlink-linked cubin by its kernel code);
-  3. -Xptxas pass-through (-v, -O3) and `nvcc -cubin`;
+  3. -Xptxas pass-through (-v, -O3, an optxas-only option) and `nvcc -cubin`; every ptxas
+     command line nvcc makes for a list of nvcc options (nvcc -dryrun) is accepted by optxas;
+     nvcc -G end to end;
   4. a CMake project with CMAKE_CUDA_COMPILER=<shadow>/bin/nvcc (SKIP, reported, only when
      this CMake or nvcc cannot configure CUDA at all with the real toolkit).
 Exit status 0 when every check passed.
 """
 import argparse
 import os
+import shlex
 import shutil
 import struct
 import subprocess
@@ -158,12 +161,61 @@ def main():
     run([shadow_nvcc, f"-arch={ARCH}", "-I", HERE, "-cubin", HERE / "scale.cu", "-o", work / "scale.cubin"])
     check((work / "scale.cubin").read_bytes() == ref["scale"], "nvcc -cubin writes optxas's cubin")
 
+    check_nvcc_options(work, shadow_nvcc, nvcc, optxas)
+
     # 4. CMake with CMAKE_CUDA_COMPILER pointing at the shadow nvcc.
     if not args.no_cmake:
         cmake_check(work, shadow_nvcc, nvcc, cuobjdump, ref)
 
     print(f"toolchain.nvcc_shadow: {len(failures)} check(s) failed" if failures else "toolchain.nvcc_shadow: all checks passed")
     return 1 if failures else 0
+
+
+# nvcc options that change what nvcc passes to ptxas (nvcc -dryrun shows it).
+NVCC_OPTION_SETS = [
+    [], ["-rdc=true"], ["-G"], ["-G", "-lineinfo"], ["-G", "-rdc=true"], ["-lineinfo"],
+    ["-maxrregcount=32"], ["--maxrregcount", "64"], ["-ewp"], ["-Xptxas", "-O1"], ["-O3", "-Xptxas", "-O2"],
+    ["--fmad=false"], ["-res-usage"], ["--device-stack-protector=true"], ["-Xptxas", "-warn-spills"],
+    ["-Xptxas", "--preserve-relocs"], ["--Werror", "all-warnings"], ["--disable-warnings"],
+    ["-split-compile=2"], ["--Ofast-compile=max"], ["-arch=sm_90a"],
+    ["-gencode", "arch=compute_90,code=sm_90"], ["-cubin", "--compile-as-tools-patch"],
+    ["-Xptxas", "-pic=true"], ["-Xptxas", "--extensible-whole-program"],
+]
+
+
+def check_nvcc_options(work, shadow_nvcc, nvcc, optxas):
+    """Each ptxas command line that nvcc makes for these options runs through optxas."""
+    ptx = {}
+    for debug in (False, True):
+        ptx[debug] = work / f"scale{'.G' if debug else ''}.ptx"
+        if not ptx[debug].exists():
+            run([nvcc, f"-arch={ARCH}", *(["-G"] if debug else []), "-ptx", "-I", HERE, HERE / "scale.cu", "-o", ptx[debug]])
+    bad = []
+    lines = 0
+    for opts in NVCC_OPTION_SETS:
+        mode = [] if "-cubin" in opts else ["-c"]
+        dry = run([shadow_nvcc, f"-arch={ARCH}", "-dryrun", *opts, *mode, "-I", HERE, HERE / "scale.cu",
+                   "-o", work / "dry.o"]).stdout
+        cmds = [shlex.split(l[3:]) for l in dry.splitlines() if l.startswith("#$ ptxas ")]
+        if not cmds:
+            bad.append(f"{' '.join(opts)}: nvcc runs no ptxas")
+        for argv in cmds:
+            lines += 1
+            out = work / "opt.cubin"
+            out.unlink(missing_ok=True)
+            args = [str(ptx["-G" in opts]) if a.endswith(".ptx") else a for a in argv[1:]]
+            if "-o" in args:
+                args[args.index("-o") + 1] = str(out)
+            r = run([optxas, *args], check=False)
+            virtual = any(a.startswith("-arch=compute_") for a in args)
+            if r.returncode != 0 or (not virtual and not out.exists()):
+                bad.append(f"{' '.join(opts)}: optxas {' '.join(args)} -> {r.returncode}: {r.stdout.strip()[:300]}")
+    for b in bad:
+        print("     " + b)
+    check(not bad, f"optxas accepts all {lines} ptxas command lines nvcc makes for {len(NVCC_OPTION_SETS)} option sets")
+    r = run([shadow_nvcc, f"-arch={ARCH}", "-G", "-rdc=true", "-I", HERE, "-c", HERE / "add.cu", "-o", work / "g.o"],
+            check=False)
+    check(r.returncode == 0, "nvcc -G -rdc=true (PTX with DWARF sections) through optxas")
 
 
 def cmake_check(work, shadow_nvcc, nvcc, cuobjdump, ref):
