@@ -91,7 +91,7 @@ def main():
     if not nvcc:
         print("FAIL: nvcc not found (CUDA 13.0 is required)")
         return 1
-    if not cuobjdump:
+    if not cuobjdump and not args.require_gpu:
         print("FAIL: cuobjdump not found (set CUOBJDUMP, or run tools/install-deps.sh)")
         return 1
     optxas = Path(args.optxas).resolve()
@@ -137,6 +137,9 @@ def main():
         check(r.returncode in (0, 2), "the program loads and runs (right results, or no usable GPU here)")
 
     # 2. Its cubins are ours.
+    if not cuobjdump:  # only with --require-gpu: the GPU run is the point there
+        print("SKIP embedded-cubin, option and CMake checks: no cuobjdump (set CUOBJDUMP)")
+        return 1 if failures else 0
     for src, tag in (("main", "main"), ("scale", "scale"), ("add", "add.rdc")):
         cubins = extract_cubins(cuobjdump, work / f"{src}.o", work / "x" / src)
         check(list(cubins.values()) == [ref[tag]],
