@@ -21,7 +21,8 @@
  * --output-file, --help, --version, --list-version) are refused with
  * OPTXAS_ERROR_INVALID_OPTION.
  *
- * A handle is not thread-safe; separate handles may be used from separate threads.
+ * A handle is not thread-safe; separate handles may be used from separate threads. The
+ * engineering options' dumps (-knob DUMPIR=..., --stat=phase-wise) go to stdout, not to the logs.
  * Link with liboptxas.a (CMake target `liboptxas`) and a C++ runtime; see docs/api.md.
  */
 #ifndef OPTXAS_OPTXAS_H

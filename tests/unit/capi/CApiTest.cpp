@@ -11,6 +11,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "optxas/optxas.h"
 #include "optxas/optxas.hpp"
@@ -249,4 +250,23 @@ TEST(CApi, DeviceDebugOptionsAsPtxas) {
     EXPECT_EQ(c.errorLog().find(conflict) != std::string::npos, lineinfo) << c.errorLog();
     EXPECT_EQ(ref.stderrText.find(conflict) != std::string::npos, lineinfo) << ref.stderrText;
   }
+}
+
+// Separate handles on separate threads: every thread gets the single-threaded cubin.
+TEST(CApi, HandlesOnSeparateThreads) {
+  std::string ptx = examplePtx();
+  optxas::PtxCompiler one(ptx);
+  ASSERT_EQ(one.compile({"-arch=sm_90"}), OPTXAS_SUCCESS);
+  const std::vector<char> want = one.cubin();
+  std::vector<int> mismatches(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int k = 0; k < 3; ++k) {
+        optxas::PtxCompiler c(ptx);
+        if (c.compile({"-arch=sm_90"}) != OPTXAS_SUCCESS || c.cubin() != want) ++mismatches[t];
+      }
+    });
+  for (std::thread &th : threads) th.join();
+  EXPECT_EQ(mismatches, std::vector<int>(4, 0));
 }
