@@ -139,9 +139,6 @@ struct Converter {
   }
 };
 
-// Some forms have an index/base register field that nvdisasm hides when it is RZ (LDC
-// c[0x0][0x28] is c[0x0][RZ+0x28]); others have none. An operand without a register gets RZ
-// exactly when the form needs one.
 // The SASS tables spell the default signedness of some forms as "no modifier" (IMAD.WIDE is
 // signed unless .U32) where lowering records the PTX type (S32). If the form rejects the explicit
 // default, use the implicit one.
@@ -152,16 +149,42 @@ void normalizeDefaultSignedness(sass::Inst &inst) {
   if (sass::encode(plain)) inst = std::move(plain);
 }
 
+// Bit-moving instructions (MOV, SEL, LOP3, ...) have integer immediate slots only; a 32-bit float
+// immediate there (what lowering and constant folding leave behind) is its bit pattern.
+void floatImmediatesAsBits(sass::Inst &inst) {
+  bool any = false;
+  for (const sass::Operand &o : inst.ops) any |= o.kind == sass::OperandKind::FImm && !o.negate && !o.absolute;
+  if (!any || sass::encode(inst)) return;
+  sass::Inst bits = inst;
+  for (sass::Operand &o : bits.ops)
+    if (o.kind == sass::OperandKind::FImm && !o.negate && !o.absolute) o.kind = sass::OperandKind::Imm;
+  if (sass::encode(bits)) inst = std::move(bits);
+}
+
+// Some forms have register fields in an address that nvdisasm hides when they are RZ/URZ (LDC
+// c[0x0][0x28] is c[0x0][RZ+0x28]; ATOMS [R2] is [R2+URZ]); others have none. An address
+// without such a register gets RZ/URZ exactly when the form needs one.
 void fillOptionalBases(sass::Inst &inst) {
+  auto isAddress = [](const sass::Operand &o) {
+    return o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank;
+  };
   bool any = false;
   for (const sass::Operand &o : inst.ops)
-    any |= (o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase;
+    any |= isAddress(o) && (o.base == sass::kNoBase || (o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg));
   if (!any || sass::encode(inst)) return;
-  sass::Inst withRZ = inst;
-  for (sass::Operand &o : withRZ.ops)
-    if ((o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase)
-      o.base = sass::RZ;
-  if (sass::encode(withRZ)) inst = std::move(withRZ);
+  for (int fill = 1; fill <= 3; ++fill) {   // bit 0: base RZ, bit 1: +URZ
+    sass::Inst filled = inst;
+    for (sass::Operand &o : filled.ops) {
+      if (!isAddress(o)) continue;
+      if ((fill & 1) && o.base == sass::kNoBase) o.base = sass::RZ;
+      if ((fill & 2) && o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg && o.desc == sass::kNoReg)
+        o.ureg = sass::URZ;
+    }
+    if (sass::encode(filled)) {
+      inst = std::move(filled);
+      return;
+    }
+  }
 }
 
 } // namespace
@@ -218,8 +241,13 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     error = "memory descriptor without an address";
     return false;
   }
+  // Ori's PLOP3 carries one truth table (the lut modifier); SASS also encodes a second one, for
+  // the second destination, which is always PT here: 0x0.
+  if ((out.op == Opcode::PLOP3 || out.op == Opcode::UPLOP3) && out.ops.size() == 5)
+    out.ops.push_back(sass::Operand::i(0));
   fillOptionalBases(out);
   normalizeDefaultSignedness(out);
+  floatImmediatesAsBits(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;
   out.ctrl.yield = c.yield;
