@@ -148,14 +148,14 @@ def main():
     whole = [c for c in linked.values() if c in (ref["main"], ref["scale"])]
     check(len(whole) == 2, f"the program embeds optxas's main and scale cubins ({len(linked)} cubins in all)")
     others = [c for c in linked.values() if c not in whole]
-    kernel_text = ".text._Z7addIntsPiii"
+    kernel_text = ".text._Z7addIntsPiPKiS1_i"
     ours = elf_sections(ref["add.rdc"]).get(kernel_text)
     check(ours is not None and len(others) == 1 and elf_sections(others[0]).get(kernel_text) == ours,
           "the nvlink-linked cubin holds optxas's code for addInts")
 
     # 3. -Xptxas pass-through and -cubin.
     r = run([shadow_nvcc, f"-arch={ARCH}", "-I", HERE, "-Xptxas", "-v,-O3", "-c", HERE / "scale.cu", "-o", work / "v.o"])
-    check("ptxas info    : Compiling entry function '_Z4axpyPfff' for 'sm_90'" in r.stdout
+    check("ptxas info    : Compiling entry function '_Z4axpyPfPKffi' for 'sm_90'" in r.stdout
           and "ptxas info    : Used " in r.stdout, "-Xptxas -v,-O3 reaches optxas (its -v report)")
     r = run([shadow_nvcc, f"-arch={ARCH}", "-I", HERE, "-Xptxas", "--stat=phase-wise", "-c", HERE / "scale.cu",
              "-o", work / "stat.o"], check=False)

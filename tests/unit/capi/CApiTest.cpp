@@ -111,19 +111,24 @@ void expectCudaElfForSm90(const std::vector<char> &c, uint16_t elfType) {
 } // namespace
 
 TEST(CApi, CubinEqualsToolOutput) {
-  std::string ptx = examplePtx();
-  for (auto [opts, elfType] : {std::pair{std::vector<std::string>{"-arch=sm_90"}, 2},
-                               std::pair{std::vector<std::string>{"-arch", "sm_90", "-O1"}, 2},
-                               std::pair{std::vector<std::string>{"-arch=sm_90", "-c"}, 1},
-                               std::pair{std::vector<std::string>{"-arch=sm_90", "-maxrregcount=24"}, 2}}) {
-    SCOPED_TRACE(opts.back());
-    optxas::PtxCompiler c(ptx);
-    ASSERT_EQ(c.compile(opts), OPTXAS_SUCCESS) << c.errorLog();
-    std::vector<char> cubin = c.cubin();
-    expectCudaElfForSm90(cubin, static_cast<uint16_t>(elfType));
-    std::string ref = toolCubin(ptx, opts);
-    ASSERT_FALSE(ref.empty());
-    EXPECT_TRUE(std::string(cubin.begin(), cubin.end()) == ref) << "API " << cubin.size() << " bytes, tool " << ref.size();
+  const std::vector<std::pair<std::vector<std::string>, int>> optionSets = {
+      {{"-arch=sm_90"}, 2},
+      {{"-arch", "sm_90", "-O1"}, 2},
+      {{"-arch=sm_90", "-c"}, 1},
+      {{"-arch=sm_90", "-maxrregcount=24"}, 2}};
+  for (const char *file : {"tests/api/simple.ptx", "examples/vecadd.ptx"}) {
+    std::string ptx = readFile(fs::path(OPTXAS_SOURCE_DIR) / file);
+    for (const auto &[opts, elfType] : optionSets) {
+      SCOPED_TRACE(std::string(file) + " " + opts.back());
+      optxas::PtxCompiler c(ptx);
+      ASSERT_EQ(c.compile(opts), OPTXAS_SUCCESS) << c.errorLog();
+      std::vector<char> cubin = c.cubin();
+      expectCudaElfForSm90(cubin, static_cast<uint16_t>(elfType));
+      std::string ref = toolCubin(ptx, opts);
+      ASSERT_FALSE(ref.empty());
+      EXPECT_TRUE(std::string(cubin.begin(), cubin.end()) == ref)
+          << "API " << cubin.size() << " bytes, tool " << ref.size();
+    }
   }
 }
 
