@@ -11,7 +11,7 @@ with the shadow nvcc:
      (whole-program cubins byte for byte; the nvlink-linked cubin by its kernel code);
   3. -Xptxas pass-through (-v, -O3, an optxas-only option) and `nvcc -cubin`; every ptxas
      command line nvcc makes for a list of nvcc options (nvcc -dryrun) is accepted by optxas;
-     nvcc -G end to end;
+     nvcc -G end to end; a PTX error reaches the nvcc user in ptxas's format;
   4. a CMake project with CMAKE_CUDA_COMPILER=<shadow>/bin/nvcc (SKIP, reported, only when
      this CMake or nvcc cannot configure CUDA at all with the real toolkit).
 Exit status 0 when every check passed.
@@ -165,6 +165,13 @@ def main():
     check((work / "scale.cubin").read_bytes() == ref["scale"], "nvcc -cubin writes optxas's cubin")
 
     check_nvcc_options(work, shadow_nvcc, nvcc, optxas)
+
+    # PTX errors reach the nvcc user in ptxas's format, and the build stops.
+    bad = work / "bad_asm.cu"
+    bad.write_text('__global__ void k() { asm volatile("bogus.instruction;"); }\n')
+    r = run([shadow_nvcc, f"-arch={ARCH}", "-c", bad, "-o", work / "bad_asm.o"], check=False)
+    check(r.returncode != 0 and "; error   : Not a name of any known instruction: 'bogus'" in r.stdout
+          and not (work / "bad_asm.o").exists(), "a PTX error stops nvcc with optxas's ptxas-format message")
 
     # 4. CMake with CMAKE_CUDA_COMPILER pointing at the shadow nvcc.
     if not args.no_cmake:
