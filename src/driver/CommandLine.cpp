@@ -235,7 +235,10 @@ private:
       break;
     case OptId::Maxrregcount: o_.maxrregcount = parseRegLimit(v, "maxrregcount"); break;
     case OptId::Minnctapersm: o_.minnctapersm = static_cast<uint32_t>(expectNumber(v)); break;
-    case OptId::OptLevel: o_.optLevel = static_cast<int>(expectNumber(v)); break;
+    case OptId::OptLevel:
+      o_.optLevel = static_cast<int>(expectNumber(v));
+      o_.optLevelGiven = true;
+      break;
     case OptId::OptimizeFloatAtomics: o_.optimizeFloatAtomics = true; break;
     case OptId::OptionsFile:
       for (auto &f : splitCommas(v)) readOptionsFile(f, depth);

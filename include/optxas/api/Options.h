@@ -46,6 +46,7 @@ struct Options {
   Arch arch;
   bool archGiven = false;
   int optLevel = 3;                      // -O0..-O3 (ptxas accepts any N; >3 behaves as 3)
+  bool optLevelGiven = false;            // -O with a level (-g then needs -O0)
   RegLimit maxrregcount;                 // -maxrregcount
   RegLimit funcMaxrregcount;             // -func-maxrregcount
   bool compileOnly = false;              // -c: relocatable object
