@@ -11,7 +11,7 @@
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/Report.h"
 #include "optxas/knobs/Knobs.h"
-#include "optxas/codegen/SharedLayout.h"
+#include "optxas/codegen/SymbolLayout.h"
 #include "optxas/phases/PhaseManager.h"
 #include "optxas/regalloc/RegAlloc.h"
 
@@ -95,7 +95,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
       pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
   }
   codegen::SharedAlignments sharedAligns;
-  if (!codegen::layoutSharedMemory(mod, diags, sharedAligns)) return false;
+  if (!codegen::layoutSymbols(mod, opts.compileOnly, diags, sharedAligns)) return false;
   if (!pm.run(mod) || diags.errorCount() != errorsBefore) return false;
 
   std::vector<codegen::FunctionFacts> facts;

@@ -1,6 +1,6 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
-#include "optxas/codegen/SharedLayout.h"
+#include "optxas/codegen/SymbolLayout.h"
 
 #include <algorithm>
 
@@ -66,6 +66,57 @@ uint32_t cfaOffset(const ori::Function &f, const target::MachineModel &m) {
 }
 
 } // namespace
+
+// The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
+// initialized ones), .nv.constant3, and the address table in .nv.constant4 the code loads from.
+void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
+  VariableLayout vars = layoutVariables(m, relocatable);
+  auto bank = [&](unsigned n, uint32_t align) -> elf::ConstantBank & {
+    for (auto &b : c.constantBanks)
+      if (b.bank == n) return b;
+    return c.constantBanks.emplace_back(elf::ConstantBank{n, {}, align, {}});
+  };
+  for (const auto &[sym, off] : vars.constOffset) {
+    const ori::Symbol &s = m.symbol(sym);
+    elf::Variable v;
+    v.name = s.name;
+    v.size = s.size;
+    v.global = s.isVisible;
+    v.space = elf::VarSpace::Constant;
+    v.offset = off;
+    elf::ConstantBank &b = bank(3, s.align);
+    if (b.data.size() < off + s.size) b.data.resize(off + s.size, 0);
+    std::copy(s.init.begin(), s.init.begin() + std::min<size_t>(s.init.size(), s.size), b.data.begin() + off);
+    b.align = std::max(b.align, s.align);
+    c.variables.push_back(std::move(v));
+  }
+  for (const auto &[sym, off] : vars.globalOffset) {
+    const ori::Symbol &s = m.symbol(sym);
+    bool initialized = hasInitializer(s);
+    elf::Variable v;
+    v.name = s.name;
+    v.size = s.size;
+    v.global = s.isVisible;
+    v.offset = off;
+    if (!initialized) {
+      v.space = elf::VarSpace::Global;
+      c.globalSize = std::max(c.globalSize.value_or(0), off + s.size);
+      c.globalAlign = std::max(c.globalAlign, s.align);
+    } else {
+      v.space = elf::VarSpace::GlobalInit;
+      auto &d = c.globalInit ? *c.globalInit : c.globalInit.emplace();
+      if (d.size() < off + s.size) d.resize(off + s.size, 0);
+      std::copy(s.init.begin(), s.init.begin() + std::min<size_t>(s.init.size(), s.size), d.begin() + off);
+      c.globalInitAlign = std::max(c.globalInitAlign, s.align);
+    }
+    c.variables.push_back(std::move(v));
+    auto slot = vars.globalSlot.find(sym);
+    if (slot == vars.globalSlot.end()) continue;
+    elf::ConstantBank &table = bank(4, 8);
+    if (table.data.size() < slot->second + 8u) table.data.resize(slot->second + 8, 0);
+    table.relocations.push_back({slot->second, elf::RelocType::R_CUDA_64, s.name, 0, m.smVersion() >= 90});
+  }
+}
 
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
                 elf::Cubin &c, DiagEngine &diags) {
@@ -175,6 +226,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
+  addModuleVariables(m, opts.relocatable, c);
   return true;
 }
 

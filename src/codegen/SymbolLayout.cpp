@@ -1,5 +1,5 @@
-// Shared-memory layout of each kernel (see SharedLayout.h).
-#include "optxas/codegen/SharedLayout.h"
+// Addresses of shared, constant and global variables (see SymbolLayout.h).
+#include "optxas/codegen/SymbolLayout.h"
 
 #include <fmt/format.h>
 
@@ -26,7 +26,8 @@ std::string_view spaceName(SymbolKind k) {
   }
 }
 
-bool layoutFunction(Module &m, Function &f, uint32_t dynamicAlign, DiagEngine &diags, uint32_t &align) {
+bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t dynamicAlign, DiagEngine &diags,
+                    uint32_t &align) {
   // Which shared variables the function names, and the first instruction naming each other symbol.
   std::map<uint32_t, bool> shared;   // symbol index -> dynamic (extern)
   bool ok = true;
@@ -41,6 +42,8 @@ bool layoutFunction(Module &m, Function &f, uint32_t dynamicAlign, DiagEngine &d
           continue;
         }
         if (s.kind == SymbolKind::Function && i.opcode() == isa::Opcode::CALL) continue;   // calls report themselves
+        uint32_t sym = static_cast<uint32_t>(o.value);
+        if (vars.constOffset.count(sym) || (vars.globalSlot.count(sym) && i.opcode() == isa::Opcode::LDC)) continue;
         diags.report(Severity::Error, i.loc(),
                      fmt::format("the address of {} variable '{}' needs a relocation, which optxas does not "
                                  "write yet",
@@ -48,7 +51,7 @@ bool layoutFunction(Module &m, Function &f, uint32_t dynamicAlign, DiagEngine &d
         ok = false;
       }
     }
-  if (!ok || shared.empty()) return ok;
+  if (!ok) return false;
 
   std::map<uint32_t, uint64_t> offset;
   uint64_t end = sharedWindowBase(m.smVersion());
@@ -70,15 +73,18 @@ bool layoutFunction(Module &m, Function &f, uint32_t dynamicAlign, DiagEngine &d
     for (auto [sym, dynamic] : shared)
       if (dynamic) offset[sym] = end;
   }
-  f.sharedBytes = static_cast<uint32_t>(end);
+  if (!shared.empty()) f.sharedBytes = static_cast<uint32_t>(end);
 
   for (BasicBlock *b : f.blocks())
     for (Instr *ip : *b) {
       Instr &i = *ip;
       for (Operand &o : i.operands()) {
         if (o.kind != OperandKind::Symbol) continue;
-        auto it = offset.find(static_cast<uint32_t>(o.value));
-        if (it != offset.end()) o = Operand::imm(static_cast<int64_t>(it->second));
+        uint32_t sym = static_cast<uint32_t>(o.value);
+        if (auto it = offset.find(sym); it != offset.end()) o = Operand::imm(static_cast<int64_t>(it->second));
+        else if (auto c = vars.constOffset.find(sym); c != vars.constOffset.end())
+          o = Operand::imm(static_cast<int64_t>(c->second));
+        else if (auto g = vars.globalSlot.find(sym); g != vars.globalSlot.end()) o = Operand::cbank(4, g->second);
       }
     }
   return true;
@@ -86,14 +92,49 @@ bool layoutFunction(Module &m, Function &f, uint32_t dynamicAlign, DiagEngine &d
 
 } // namespace
 
-bool layoutSharedMemory(Module &m, DiagEngine &diags, SharedAlignments &aligns) {
+bool hasInitializer(const Symbol &s) {
+  return std::any_of(s.init.begin(), s.init.end(), [](uint8_t b) { return b != 0; });
+}
+
+VariableLayout layoutVariables(const Module &m, bool relocatable) {
+  VariableLayout v;
+  uint64_t global = 0, initialized = 0;   // .nv.global and .nv.global.init are laid out apart
+  uint32_t slot = 0;
+  for (uint32_t k = 0; k < m.symbols().size(); ++k) {
+    const Symbol &s = m.symbol(k);
+    if (s.isExtern) continue;
+    if (s.kind == SymbolKind::Const) {
+      v.constBytes = alignUp(v.constBytes, s.align);
+      v.constOffset[k] = v.constBytes;
+      v.constBytes += s.size;
+      v.constAlign = std::max(v.constAlign, s.align);
+    } else if (s.kind == SymbolKind::Global) {
+      uint64_t &end = hasInitializer(s) ? initialized : global;
+      end = alignUp(end, s.align);
+      v.globalOffset[k] = end;
+      end += s.size;
+      if (!relocatable) v.globalSlot[k] = 8 * slot++;
+    }
+  }
+  return v;
+}
+
+bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignments &aligns) {
+  for (const Symbol &s : m.symbols())
+    if ((s.kind == SymbolKind::Global || s.kind == SymbolKind::Const) && !s.relocs.empty()) {
+      diags.report(Severity::Error, fmt::format("the address-of initializer of variable '{}' needs a relocation, "
+                                                "which optxas does not write yet",
+                                                s.name));
+      return false;
+    }
+  VariableLayout vars = layoutVariables(m, relocatable);
   uint32_t dynamicAlign = 1;
   for (const Symbol &s : m.symbols())
     if (s.kind == SymbolKind::Shared && (s.isExtern || s.size == 0)) dynamicAlign = std::max(dynamicAlign, s.align);
   bool ok = true;
   for (const auto &f : m.functions()) {
     uint32_t align = 1;
-    ok &= layoutFunction(m, *f, dynamicAlign, diags, align);
+    ok &= layoutFunction(m, *f, vars, dynamicAlign, diags, align);
     if (f->sharedBytes) aligns[f->name()] = align;
   }
   return ok;
