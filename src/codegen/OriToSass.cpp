@@ -249,6 +249,15 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     error = "memory descriptor without an address";
     return false;
   }
+  // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
+  // no descriptor): [R2] is R2:R3.
+  if (out.op == Opcode::ATOMG && out.mods.atom == isa::AtomOp::CAS)
+    for (sass::Operand &o : out.ops)
+      if (o.kind == sass::OperandKind::Mem) o.base64 = false;
+  // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).
+  if (out.op == Opcode::MATCH && out.mods.match == isa::MatchMode::ANY && out.ops.size() == 3 &&
+      out.ops[0].kind == sass::OperandKind::Pred && out.ops[0].reg == sass::PT)
+    out.ops.erase(out.ops.begin());
   // Ori's PLOP3 carries one truth table (the lut modifier); SASS also encodes a second one, for
   // the second destination, which is always PT here: 0x0.
   if ((out.op == Opcode::PLOP3 || out.op == Opcode::UPLOP3) && out.ops.size() == 5)
