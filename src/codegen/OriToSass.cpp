@@ -152,6 +152,28 @@ void normalizeDefaultSignedness(sass::Inst &inst) {
   if (sass::encode(plain)) inst = std::move(plain);
 }
 
+// RZ/URZ convert with width 1, but a form may read a zero pair or quad there (IMAD.WIDE's
+// 64-bit addend): if the instruction does not encode, give one zero register the width a form wants.
+void widenZeroRegisters(sass::Inst &inst) {
+  if (sass::encode(inst)) return;
+  for (size_t k = 0; k < inst.ops.size(); ++k) {
+    const sass::Operand &o = inst.ops[k];
+    bool zero = (o.kind == sass::OperandKind::Reg && o.reg == sass::RZ) ||
+                (o.kind == sass::OperandKind::UReg && o.reg == sass::URZ);
+    if (!zero || o.width != 1) continue;
+    for (uint8_t w : {2, 4}) {
+      sass::Inst wide = inst, plain;
+      wide.ops[k].width = w;
+      plain = wide;
+      if (plain.mods.intType == isa::IntType::S32) plain.mods.intType = isa::IntType::None;
+      if (sass::encode(wide) || sass::encode(plain)) {
+        inst = std::move(wide);
+        return;
+      }
+    }
+  }
+}
+
 void fillOptionalBases(sass::Inst &inst) {
   bool any = false;
   for (const sass::Operand &o : inst.ops)
@@ -219,6 +241,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     return false;
   }
   fillOptionalBases(out);
+  widenZeroRegisters(out);
   normalizeDefaultSignedness(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;
