@@ -139,9 +139,6 @@ struct Converter {
   }
 };
 
-// Some forms have an index/base register field that nvdisasm hides when it is RZ (LDC
-// c[0x0][0x28] is c[0x0][RZ+0x28]); others have none. An operand without a register gets RZ
-// exactly when the form needs one.
 // The SASS tables spell the default signedness of some forms as "no modifier" (IMAD.WIDE is
 // signed unless .U32) where lowering records the PTX type (S32). If the form rejects the explicit
 // default, use the implicit one.
@@ -152,38 +149,30 @@ void normalizeDefaultSignedness(sass::Inst &inst) {
   if (sass::encode(plain)) inst = std::move(plain);
 }
 
-// RZ/URZ convert with width 1, but a form may read a zero pair or quad there (IMAD.WIDE's
-// 64-bit addend): if the instruction does not encode, give one zero register the width a form wants.
-void widenZeroRegisters(sass::Inst &inst) {
-  if (sass::encode(inst)) return;
-  for (size_t k = 0; k < inst.ops.size(); ++k) {
-    const sass::Operand &o = inst.ops[k];
-    bool zero = (o.kind == sass::OperandKind::Reg && o.reg == sass::RZ) ||
-                (o.kind == sass::OperandKind::UReg && o.reg == sass::URZ);
-    if (!zero || o.width != 1) continue;
-    for (uint8_t w : {2, 4}) {
-      sass::Inst wide = inst, plain;
-      wide.ops[k].width = w;
-      plain = wide;
-      if (plain.mods.intType == isa::IntType::S32) plain.mods.intType = isa::IntType::None;
-      if (sass::encode(wide) || sass::encode(plain)) {
-        inst = std::move(wide);
-        return;
-      }
-    }
-  }
-}
-
+// Some forms have register fields in an address that nvdisasm hides when they are RZ/URZ (LDC
+// c[0x0][0x28] is c[0x0][RZ+0x28]; ATOMS [R2] is [R2+URZ]); others have none. An address
+// without such a register gets RZ/URZ exactly when the form needs one.
 void fillOptionalBases(sass::Inst &inst) {
+  auto isAddress = [](const sass::Operand &o) {
+    return o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank;
+  };
   bool any = false;
   for (const sass::Operand &o : inst.ops)
-    any |= (o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase;
+    any |= isAddress(o) && (o.base == sass::kNoBase || (o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg));
   if (!any || sass::encode(inst)) return;
-  sass::Inst withRZ = inst;
-  for (sass::Operand &o : withRZ.ops)
-    if ((o.kind == sass::OperandKind::Mem || o.kind == sass::OperandKind::CBank) && o.base == sass::kNoBase)
-      o.base = sass::RZ;
-  if (sass::encode(withRZ)) inst = std::move(withRZ);
+  for (int fill = 1; fill <= 3; ++fill) {   // bit 0: base RZ, bit 1: +URZ
+    sass::Inst filled = inst;
+    for (sass::Operand &o : filled.ops) {
+      if (!isAddress(o)) continue;
+      if ((fill & 1) && o.base == sass::kNoBase) o.base = sass::RZ;
+      if ((fill & 2) && o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg && o.desc == sass::kNoReg)
+        o.ureg = sass::URZ;
+    }
+    if (sass::encode(filled)) {
+      inst = std::move(filled);
+      return;
+    }
+  }
 }
 
 } // namespace
@@ -230,6 +219,10 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     }
     sass::Operand s;
     if (!cv.operand(o, s)) return false;
+    // MOV moves bits: a float immediate (what constant folding leaves behind) is its bit pattern.
+    if (out.op == Opcode::MOV && s.kind == sass::OperandKind::FImm && o.fType != isa::FloatType::F64 &&
+        !s.negate && !s.absolute)
+      s.kind = sass::OperandKind::Imm;
     if (s.kind == sass::OperandKind::Mem && pendingDesc >= 0) {
       s.desc = static_cast<uint8_t>(pendingDesc);
       pendingDesc = -1;
@@ -240,8 +233,11 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     error = "memory descriptor without an address";
     return false;
   }
+  // Ori's PLOP3 carries one truth table (the lut modifier); SASS also encodes a second one, for
+  // the second destination, which is always PT here: 0x0.
+  if ((out.op == Opcode::PLOP3 || out.op == Opcode::UPLOP3) && out.ops.size() == 5)
+    out.ops.push_back(sass::Operand::i(0));
   fillOptionalBases(out);
-  widenZeroRegisters(out);
   normalizeDefaultSignedness(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;

@@ -17,6 +17,7 @@
 //
 // Optimizing: consults the OptBudget gate once per run. With OptxasBreakPhase naming the phase,
 // every constant it folds is off by one (bit 0 flipped): a deliberate miscompile for testing.
+#include <optional>
 #include <vector>
 
 #include "../opt/Opt.h"
@@ -73,6 +74,8 @@ public:
     bool any = false;
     for (int round = 0; round < 4; ++round) {
       bool changed = pass();
+      changed |= combineWideAdds();
+      changed |= backPropagateCopies();
       changed |= opt::eliminateDeadCode(f_) > 0;
       any |= changed;
       if (!changed) break;
@@ -362,6 +365,189 @@ private:
     }
     comps_ = nullptr;
     defs_ = nullptr;
+    return changed;
+  }
+
+  // Read counts per register (operands, address/constant-bank indices, guards).
+  std::vector<unsigned> readCounts() const {
+    std::vector<unsigned> reads(f_.numVRegs(), 0);
+    for (ori::BasicBlock *bb : f_.blocks())
+      for (Instr *i : *bb) {
+        for (const Operand &o : i->uses())
+          if (o.refersToVReg()) ++reads[o.reg];
+        if (i->guard().kind == OperandKind::Reg) ++reads[i->guard().reg];
+      }
+    return reads;
+  }
+
+  static bool touches(const ori::Function &f, const opt::Components &c, const Operand &o, unsigned first, unsigned n) {
+    if (!o.refersToVReg()) return false;
+    unsigned of, on;
+    c.range(f, o, of, on);
+    return of < first + n && first < of + on;
+  }
+
+  static bool readsOrWrites(const ori::Function &f, const opt::Components &c, const Instr &i, unsigned first,
+                            unsigned n) {
+    for (const Operand &o : i.operands())
+      if (touches(f, c, o, first, n)) return true;
+    return i.guard().kind == OperandKind::Reg && touches(f, c, i.guard(), first, n);
+  }
+
+  // "t = OP ...; d = COPY t" with t written once, read only by the copy, in the same block, and d
+  // untouched in between: OP writes d directly and the copy goes (lowering builds wide results
+  // in temporaries and copies them into place, e.g. the low word of a 64-bit add).
+  bool backPropagateCopies() {
+    Components comps(f_);
+    DefInfo defs(f_, comps);
+    std::vector<unsigned> reads = readCounts();
+    std::vector<Instr *> doomed;
+    for (ori::BasicBlock *bb : f_.blocks())
+      for (Instr *c : *bb) {
+        if (!isMove(*c) || c->use(0).kind != OperandKind::Reg) continue;
+        const Operand &d = c->def(0), &t = c->use(0);
+        if (precolored(d.reg) || precolored(t.reg) || d.cls != t.cls || !t.isWholeReg() || reads[t.reg] != 1) continue;
+        unsigned tf, tn, df, dn;
+        comps.range(f_, t, tf, tn);
+        comps.range(f_, d, df, dn);
+        if (tn != dn || d.reg == t.reg) continue;
+        Instr *w = defs.writer[tf];
+        bool single = true;
+        for (unsigned k = 0; k < tn; ++k) single &= defs.count[tf + k] == 1 && defs.writer[tf + k] == w;
+        if (!single || w->parent() != bb || w->isPredicated() || (w->isPseudo() && w->opcode() != Opcode::PSEUDO_COPY))
+          continue;
+        unsigned need = dn == 1 ? 1 : dn == 2 ? 2 : 4;
+        if (d.subOff % need != 0 || f_.vreg(d.reg).align < need) continue;
+        // w's def of t must be whole, and w must not read or write d otherwise.
+        int slot = -1;
+        bool clash = false;
+        for (unsigned k = 0; k < w->numDefs(); ++k) {
+          const Operand &o = w->def(k);
+          if (o.kind == OperandKind::Reg && o.reg == t.reg) slot = o.isWholeReg() ? static_cast<int>(k) : -2;
+          else clash |= touches(f_, comps, o, df, dn);
+        }
+        for (const Operand &o : w->uses()) clash |= touches(f_, comps, o, df, dn);
+        if (slot < 0 || clash) continue;
+        bool between = false, reached = false;
+        for (Instr *x = w->next(); x && !between; x = x->next()) {
+          if (x == c) {
+            reached = true;
+            break;
+          }
+          between = readsOrWrites(f_, comps, *x, df, dn);
+        }
+        if (between || !reached) continue;
+        w->def(static_cast<unsigned>(slot)) = d;
+        reads[t.reg] = 0;
+        doomed.push_back(c);
+      }
+    for (Instr *c : doomed) c->eraseFromParent();
+    return !doomed.empty();
+  }
+
+  // The operand naming components [first, first+2) of one register as a 64-bit pair, if the two
+  // operands are its low and high words.
+  std::optional<Operand> pairOf(const Operand &lo, const Operand &hi) const {
+    if (lo.kind != OperandKind::Reg || hi.kind != OperandKind::Reg || lo.reg != hi.reg || lo.flags || hi.flags)
+      return std::nullopt;
+    unsigned lw = lo.subWidth ? lo.subWidth : f_.vreg(lo.reg).width - lo.subOff;
+    unsigned hw = hi.subWidth ? hi.subWidth : f_.vreg(hi.reg).width - hi.subOff;
+    if (lw != 1 || hw != 1 || hi.subOff != lo.subOff + 1 || lo.subOff % 2 || f_.vreg(lo.reg).align < 2)
+      return std::nullopt;
+    Operand p = lo;
+    p.subWidth = (lo.subOff == 0 && f_.vreg(lo.reg).width == 2) ? 0 : 2;
+    return p;
+  }
+
+  // A 64-bit add of a product made by "T = IMAD.WIDE a, b, RZ":
+  //   lo, P = IADD3 X.lo, T.lo, RZ ;  D.hi = IADD3.X X.hi, T.hi, RZ, P, !PT
+  // becomes Q = IMAD.WIDE a, b, X with lo and D.hi copies of Q's words (copy propagation then
+  // forwards them; T, if nothing else reads it, dies).
+  bool combineWideAdds() {
+    Components comps(f_);
+    DefInfo defs(f_, comps);
+    cfg_ = &ori::ensureControlFlow(f_);
+    pos_ = opt::instrPositions(f_);
+    std::vector<unsigned> reads = readCounts();
+    std::vector<Instr *> doomed;
+    bool changed = false;
+    for (ori::BasicBlock *bb : f_.blocks())
+      for (Instr *l : *bb) {
+        Instr *e = l->next();
+        if (!e || l->opcode() != Opcode::IADD3 || e->opcode() != Opcode::IADD3 || l->isPredicated() ||
+            e->isPredicated())
+          continue;
+        if (!(l->mods() == isa::Modifiers{}) || l->numDefs() != 2 || l->numUses() != 3 || e->numDefs() != 1 ||
+            e->numUses() != 5)
+          continue;
+        isa::Modifiers ex;
+        ex.ex = true;
+        if (!(e->mods() == ex)) continue;
+        const Operand &p = l->def(1);
+        if (p.kind != OperandKind::Reg || reads[p.reg] != 1 || precolored(p.reg)) continue;
+        const Operand &cin = e->use(3), &notPT = e->use(4);
+        if (cin.kind != OperandKind::Reg || cin.reg != p.reg || cin.flags || notPT.kind != OperandKind::True ||
+            !notPT.hasFlag(ori::OpNot))
+          continue;
+        auto isRZ = [](const Operand &o) { return o.kind == OperandKind::Zero && o.flags == 0; };
+        if (!isRZ(l->use(2)) || !isRZ(e->use(2))) continue;
+        for (unsigned side = 0; side < 2; ++side) {
+          const Operand &xl = l->use(side), &tl = l->use(1 - side);
+          const Operand &xh = e->use(side), &th = e->use(1 - side);
+          std::optional<Operand> x = pairOf(xl, xh), t = pairOf(tl, th);
+          if (!x || !t || precolored(t->reg) || precolored(x->reg)) continue;
+          unsigned tf, tn;
+          comps.range(f_, *t, tf, tn);
+          Instr *w = defs.writer[tf];
+          if (defs.count[tf] != 1 || defs.count[tf + 1] != 1 || defs.writer[tf + 1] != w) continue;
+          if (w->opcode() != Opcode::IMAD || w->mods().variant != isa::Variant::WIDE || w->mods().ex ||
+              w->isPredicated() || w->numDefs() != 1 || w->numUses() != 3 || !isRZ(w->use(2)) ||
+              !w->def(0).isWholeReg() || w->def(0).reg != t->reg || t->subWidth != 0 || !dominates(w, l))
+            continue;
+          // a and b must hold at l what they held at w: written once, before w.
+          bool stable = true;
+          for (unsigned k = 0; k < 2; ++k) {
+            const Operand &o = w->use(k);
+            if (!o.refersToVReg()) continue;
+            if (precolored(o.reg)) stable = false;
+            unsigned of, on;
+            comps.range(f_, o, of, on);
+            for (unsigned c = of; c < of + on && stable; ++c)
+              stable = defs.count[c] == 1 && !defs.writer[c]->isPredicated() && defs.writer[c] != w &&
+                       dominates(defs.writer[c], w);
+          }
+          if (!stable) continue;
+          ori::VRegId q = f_.newVReg(ori::RegClass::R, 2);
+          Instr *n = f_.createInstr(Opcode::IMAD, 1, 3);
+          n->mods() = w->mods();
+          n->setType(w->type());
+          n->def(0) = f_.regOp(q);
+          n->use(0) = w->use(0);
+          n->use(1) = w->use(1);
+          n->use(2) = *x;
+          n->setLoc(l->loc());
+          bb->insert(l, n);
+          if (!opt::encodes(f_, *n)) {
+            n->eraseFromParent();
+            continue;
+          }
+          Instr *clo = f_.createInstr(Opcode::PSEUDO_COPY, 1, 1);
+          clo->def(0) = l->def(0);
+          clo->use(0) = Operand::vregPart(q, ori::RegClass::R, 0, 1);
+          clo->setLoc(l->loc());
+          bb->insert(l, clo);
+          Instr *chi = f_.createInstr(Opcode::PSEUDO_COPY, 1, 1);
+          chi->def(0) = e->def(0);
+          chi->use(0) = Operand::vregPart(q, ori::RegClass::R, 1, 1);
+          chi->setLoc(e->loc());
+          bb->insert(l, chi);
+          doomed.push_back(l);
+          doomed.push_back(e);
+          changed = true;
+          break;
+        }
+      }
+    for (Instr *i : doomed) i->eraseFromParent();
     return changed;
   }
 

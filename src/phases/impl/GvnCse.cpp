@@ -164,8 +164,9 @@ private:
     return v;
   }
 
-  // i becomes copies of `from`'s register results.
-  void replace(Instr &i, Instr &from) {
+  // i becomes copies of `from`'s register results. With `alias`, later reads of i's (whole,
+  // written-once) results read from's results directly, so expressions built on them match too.
+  void replace(Instr &i, Instr &from, bool alias) {
     ori::Builder b(f_);
     b.setInsertPoint(&i);
     b.setLoc(i.loc());
@@ -177,6 +178,7 @@ private:
       c->use(0).flags = 0;
       c->setLoc(i.loc());
       b.insert(c);
+      if (alias && i.def(k).isWholeReg() && from.def(k).isWholeReg()) alias_[i.def(k).reg] = from.def(k).reg;
     }
     ++replaced_;
   }
@@ -187,6 +189,7 @@ private:
     std::vector<unsigned> defined;
     std::vector<Instr *> doomed;
     for (Instr *i : *bb) {
+      renameUses(*i);
       bool done = false;
       const bool candidate = eligible(*i);
       Key lk;   // keyed with the versions i reads, before its own writes
@@ -196,7 +199,7 @@ private:
         if (stable) {
           auto it = global_.find(key(*i, false));
           if (it != global_.end()) {
-            replace(*i, *it->second);
+            replace(*i, *it->second, true);
             doomed.push_back(i);
             done = true;
           }
@@ -204,7 +207,7 @@ private:
         if (!done) {
           auto it = local.find(lk);
           if (it != local.end() && resultVersions(*it->second.inst) == it->second.resultVersions) {
-            replace(*i, *it->second.inst);
+            replace(*i, *it->second.inst, false);
             doomed.push_back(i);
             done = true;
           }
@@ -236,8 +239,26 @@ private:
     for (unsigned c : defined) definedOnPath_[c] = false;
   }
 
+  void renameUses(Instr &i) {
+    if (alias_.empty() || isa::hasFlag(i.opcode(), isa::Call) || i.opcode() == Opcode::PSEUDO_PARAM) return;
+    for (Operand &o : i.uses())
+      if (o.refersToVReg()) {
+        auto it = alias_.find(o.reg);
+        if (it != alias_.end()) o.reg = it->second;
+      }
+    if (i.guard().kind == OperandKind::Reg) {
+      auto it = alias_.find(i.guard().reg);
+      if (it != alias_.end()) {
+        Operand g = i.guard();
+        g.reg = it->second;
+        i.setGuard(g);
+      }
+    }
+  }
+
   ori::Function &f_;
   bool sabotage_;
+  std::map<ori::VRegId, ori::VRegId> alias_;
   opt::Components comps_;
   opt::DefInfo defs_;
   ori::ControlFlowInfo *cfg_ = nullptr;

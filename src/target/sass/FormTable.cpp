@@ -335,7 +335,8 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
   case OpdType::UGpr:
     if (!fitsField(o.reg, e.field, false))
       return "register number out of range";
-    if (o.width != elemWidth(e, m))
+    // RZ/URZ read as zero at any width (IMAD.WIDE ..., RZ adds a zero pair).
+    if (o.width != elemWidth(e, m) && o.reg != (e.type == OpdType::Gpr ? RZ : URZ))
       return "register width " + std::to_string(o.width) + " (expected " +
              std::to_string(elemWidth(e, m)) + ")";
     break;
@@ -352,6 +353,10 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
     int64_t v = o.imm - e.immAdd;
     Field total = bits(0, e.field.width + e.fieldHi.width);
     bool isSigned = e.immSigned || e.fmt == ImmFmt::SHex || e.type == OpdType::Target;
+    // A 32-bit unsigned slot holds the two's complement of a negative 32-bit value (MOV R0, -0x1
+    // is MOV R0, 0xffffffff); the encoder and printer truncate to the field.
+    if (!isSigned && total.width + e.immShift == 32 && v < 0 && v >= INT32_MIN)
+      v &= 0xffffffff;
     if (v & ((int64_t(1) << e.immShift) - 1))
       return "immediate not a multiple of " + std::to_string(1 << e.immShift);
     if (!fitsField(v >> e.immShift, total, isSigned))
