@@ -83,9 +83,9 @@ def registers(log):
     return regs
 
 
-def compile_one(compiler, ptx, opt, outdir, tag):
+def compile_one(compiler, ptx, opt, outdir, tag, extra=()):
     cubin = os.path.join(outdir, tag + ".cubin")
-    cmd = [compiler, "-arch=sm_90", opt, "-v", ptx, "-o", cubin]
+    cmd = [compiler, "-arch=sm_90", opt, "-v", *extra, ptx, "-o", cubin]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if p.returncode != 0 or not os.path.exists(cubin):
         # relocatable code (extern functions) needs -c with both compilers
@@ -114,6 +114,8 @@ def main():
     ap.add_argument("--ptxas", default=shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas")
     ap.add_argument("-O", dest="opt", default="3")
     ap.add_argument("--json")
+    ap.add_argument("--knob", action="append", default=[], help="-knob NAME=VALUE for optxas (e.g. a baseline "
+                    "with DisablePhases=...)")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("inputs", nargs="*")
     a = ap.parse_args()
@@ -124,7 +126,8 @@ def main():
     rows, rejected = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i, ptx in enumerate(files):
-            ours, err = compile_one(a.optxas, ptx, "-O" + a.opt, tmp, f"ours{i}")
+            extra = [x for k in a.knob for x in ("-knob", k)]
+            ours, err = compile_one(a.optxas, ptx, "-O" + a.opt, tmp, f"ours{i}", extra)
             if ours is None:
                 rejected.append((os.path.relpath(ptx, ROOT), err[0] if err else "?"))
                 continue
@@ -134,6 +137,9 @@ def main():
                 continue
             for fn, n in sorted(ours[0].items()):
                 if fn not in theirs[0] or theirs[0][fn] == 0:
+                    continue
+                if n == 0:   # nvdisasm could not decode our section: nothing to compare
+                    rejected.append((os.path.relpath(ptx, ROOT), f"{fn}: no decodable instructions"))
                     continue
                 r_ours, r_theirs = ours[1].get(fn), theirs[1].get(fn)
                 rows.append({"file": os.path.relpath(ptx, ROOT), "function": fn, "insts": n,
