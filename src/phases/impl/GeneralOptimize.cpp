@@ -516,6 +516,21 @@ private:
               stable = defs.count[c] == 1 && !defs.writer[c]->isPredicated() && defs.writer[c] != w &&
                        dominates(defs.writer[c], w);
           }
+          if (!stable && w->parent() == bb) {
+            // Or, in one block: nothing between w and l writes a or b.
+            stable = true;
+            for (Instr *y = w->next(); y && y != l && stable; y = y->next())
+              for (const Operand &d : y->defs())
+                for (unsigned k = 0; k < 2; ++k) {
+                  const Operand &o = w->use(k);
+                  if (!o.refersToVReg() || d.kind != OperandKind::Reg) continue;
+                  unsigned of, on;
+                  comps.range(f_, o, of, on);
+                  if (touches(f_, comps, d, of, on) || precolored(o.reg)) stable = false;
+                }
+            for (unsigned k = 0; k < 2; ++k)
+              if (w->use(k).refersToVReg() && precolored(w->use(k).reg)) stable = false;
+          }
           if (!stable) continue;
           ori::VRegId q = f_.newVReg(ori::RegClass::R, 2);
           Instr *n = f_.createInstr(Opcode::IMAD, 1, 3);
