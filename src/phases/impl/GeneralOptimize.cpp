@@ -47,7 +47,8 @@ bool isIntOp(Opcode op) {
   switch (op) {
   case Opcode::IADD3: case Opcode::IMAD: case Opcode::IMNMX: case Opcode::VIMNMX: case Opcode::LOP3:
   case Opcode::SHF: case Opcode::LEA: case Opcode::PRMT: case Opcode::ISETP: case Opcode::SEL:
-  case Opcode::MOV: case Opcode::IABS: case Opcode::SGXT: case Opcode::BMSK:
+  case Opcode::MOV: case Opcode::IABS: case Opcode::SGXT: case Opcode::BMSK: case Opcode::VIADD:
+  case Opcode::POPC: case Opcode::FLO: case Opcode::BREV: case Opcode::SHFL: case Opcode::WARPSYNC:
   case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::ULOP3: case Opcode::USHF: case Opcode::ULEA:
   case Opcode::USEL: case Opcode::UMOV: case Opcode::UISETP: case Opcode::UPRMT:
     return true;

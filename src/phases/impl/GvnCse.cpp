@@ -54,7 +54,8 @@ bool isPure(const Instr &i) {
     switch (i.use(0).specialReg()) {
     case ori::SpecialReg::TID_X: case ori::SpecialReg::TID_Y: case ori::SpecialReg::TID_Z:
     case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
-    case ori::SpecialReg::LANEID:
+    case ori::SpecialReg::LANEID: case ori::SpecialReg::CGACTAID: case ori::SpecialReg::CLUSTERID_X:
+    case ori::SpecialReg::CLUSTERID_Y: case ori::SpecialReg::CLUSTERID_Z:
       return true;
     default:
       return false;
@@ -90,7 +91,9 @@ private:
     if (i.isPredicated() || i.numDefs() == 0 || !isPure(i)) return false;
     for (const Operand &o : i.operands()) {
       if (o.refersToVReg() && precolored(o.reg)) return false;
-      if (o.kind == OperandKind::Label || o.kind == OperandKind::Symbol) return false;
+      // A symbol's address is fixed at link time; a label is a place, not a value.
+      if (o.kind == OperandKind::Label) return false;
+      if (o.kind == OperandKind::Symbol && i.opcode() != Opcode::MOV && i.opcode() != Opcode::UMOV) return false;
     }
     return true;
   }
