@@ -76,6 +76,7 @@ public:
     for (int round = 0; round < 4; ++round) {
       bool changed = pass();
       changed |= combineWideAdds();
+      changed |= fuseComparesIntoPredicateLogic();
       changed |= backPropagateCopies();
       changed |= opt::eliminateDeadCode(f_) > 0;
       any |= changed;
@@ -564,6 +565,94 @@ private:
         }
       }
     for (Instr *i : doomed) i->eraseFromParent();
+    return changed;
+  }
+
+  // "b = ISETP.cmp.AND x, y, PT ; d = PLOP3 (a OP b)" with OP one of AND/OR/XOR and b read only
+  // there: the compare takes a as its chained predicate, "d = ISETP.cmp.OP x, y, a", and the
+  // first compare dies. (Lowering combines PTX predicates with PLOP3; SASS compares chain.)
+  bool fuseComparesIntoPredicateLogic() {
+    Components comps(f_);
+    DefInfo defs(f_, comps);
+    std::vector<unsigned> reads = readCounts();
+    bool changed = false;
+    auto isPT = [](const Operand &o) { return o.kind == OperandKind::True && o.flags == 0; };
+    for (ori::BasicBlock *bb : f_.blocks())
+      for (Instr *pl : *bb) {
+        if (pl->opcode() != Opcode::PLOP3 || pl->isPredicated() || pl->numDefs() != 2 || pl->numUses() != 3 ||
+            !isPT(pl->def(1)) || !isPT(pl->use(2)) || pl->def(0).kind != OperandKind::Reg)
+          continue;
+        isa::BoolOp op;
+        switch (pl->mods().lut) {
+        case 0x80: op = isa::BoolOp::AND; break;   // (a & b) & c
+        case 0xa8: op = isa::BoolOp::OR; break;    // (a | b) & c
+        case 0x28: op = isa::BoolOp::XOR; break;   // (a ^ b) & c
+        default: continue;
+        }
+        isa::Modifiers lutOnly;
+        lutOnly.lut = pl->mods().lut;
+        if (!(pl->mods() == lutOnly)) continue;
+        for (unsigned side = 0; side < 2; ++side) {
+          const Operand &b = pl->use(side), &a = pl->use(1 - side);
+          if (b.kind != OperandKind::Reg || b.flags || precolored(b.reg) || reads[b.reg] != 1) continue;
+          if (!(a.kind == OperandKind::True || (a.kind == OperandKind::Reg && a.cls == ori::RegClass::P &&
+                                                (a.flags & ~ori::OpNot) == 0 && !precolored(a.reg))))
+            continue;
+          unsigned bf, bn;
+          comps.range(f_, b, bf, bn);
+          Instr *cmp = defs.writer[bf];
+          if (defs.count[bf] != 1 || cmp->parent() != bb || cmp->isPredicated()) continue;
+          if ((cmp->opcode() != Opcode::ISETP && cmp->opcode() != Opcode::FSETP) || cmp->numDefs() != 2 ||
+              cmp->numUses() != 3 || cmp->mods().boolOp != isa::BoolOp::AND || cmp->mods().ex ||
+              cmp->def(0).kind != OperandKind::Reg || cmp->def(0).reg != b.reg || !cmp->def(0).isWholeReg() ||
+              !isPT(cmp->def(1)) || !isPT(cmp->use(2)))
+            continue;
+          // cmp before pl, and nothing in between writes x, y or a.
+          bool ok = false;
+          for (Instr *y = cmp->next(); y; y = y->next()) {
+            if (y == pl) {
+              ok = true;
+              break;
+            }
+            bool clobbers = false;
+            for (const Operand &d : y->defs()) {
+              if (d.kind != OperandKind::Reg) continue;
+              for (const Operand *src : std::initializer_list<const Operand *>{&cmp->use(0), &cmp->use(1), &a})
+                if (src->refersToVReg()) {
+                  unsigned sf, sn;
+                  comps.range(f_, *src, sf, sn);
+                  clobbers |= touches(f_, comps, d, sf, sn);
+                }
+            }
+            if (clobbers) break;
+          }
+          if (!ok) continue;
+          Operand x = cmp->use(0), y = cmp->use(1), chain = a;
+          const ori::VRegId fused = b.reg;
+          const ori::DataType oldType = pl->type();
+          const isa::Modifiers oldMods = pl->mods();
+          const Operand oldA = pl->use(0), oldB = pl->use(1), oldC = pl->use(2);
+          pl->setOpcode(cmp->opcode());
+          pl->mods() = cmp->mods();
+          pl->mods().boolOp = op;
+          pl->setType(cmp->type());
+          pl->use(0) = x;
+          pl->use(1) = y;
+          pl->use(2) = chain;
+          if (!opt::encodes(f_, *pl)) {
+            pl->setOpcode(Opcode::PLOP3);
+            pl->mods() = oldMods;
+            pl->setType(oldType);
+            pl->use(0) = oldA;
+            pl->use(1) = oldB;
+            pl->use(2) = oldC;
+            continue;
+          }
+          reads[fused] = 0;   // cmp is dead now; dead code elimination removes it
+          changed = true;
+          break;
+        }
+      }
     return changed;
   }
 

@@ -101,6 +101,26 @@ bb0:
   EXPECT_NE(out.find("IMAD.WIDE.S32 %r0, 0x4, %r4"), std::string::npos) << out;
 }
 
+TEST(GeneralOptimize, ChainsACompareIntoThePredicateLogicThatReadsIt) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = LDC c[0x0][0x218]
+  %p2, PT = ISETP.GE.S32.AND %r0, %r1, PT
+  %p3, PT = ISETP.GE.S32.AND %r1, 0x20, PT
+  %p4, PT = PLOP3.lut:0xa8 %p2, %p3, PT
+  @%p4 EXIT
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r0
+  EXIT
+.end
+)", h);
+  // p4 = (r1 >= 32) | p2: one compare chained with OR, no PLOP3.
+  EXPECT_EQ(out.find("PLOP3"), std::string::npos) << out;
+  EXPECT_NE(out.find("%p4, PT = ISETP.GE.S32.OR %r1, 0x20, %p2"), std::string::npos) << out;
+}
+
 TEST(GvnCse, ReusesEqualExpressionsDownTheDominatorTree) {
   Harness h;
   std::string out = after("AnalyzeControlFlow+GvnCse+GeneralOptimizeLate", std::string(kHeader) + R"(bb0:
