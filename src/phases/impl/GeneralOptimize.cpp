@@ -58,8 +58,9 @@ bool isIntOp(Opcode op) {
 }
 
 struct Fact {
-  enum Kind : uint8_t { Unknown, Const, Copy } kind = Unknown;
-  uint32_t value = 0;        // Const
+  enum Kind : uint8_t { Unknown, Const, Copy, CBank } kind = Unknown;
+  uint32_t value = 0;        // Const; CBank: the byte offset in the bank
+  uint16_t bank = 0;         // CBank: constant banks do not change while a kernel runs
   VRegId src = ori::kNoVReg; // Copy: the source register and component
   uint8_t srcOff = 0;
   uint32_t srcVersion = 0;   // local copies: version of the source component when recorded
@@ -100,11 +101,40 @@ private:
     return i.def(0).kind == OperandKind::Reg && i.use(0).flags == 0 && i.mods() == isa::Modifiers{};
   }
 
+  // "d = LDC c[bank][offset]" (32 or 64 bits, no index register): what each component of d holds.
+  std::vector<std::pair<unsigned, Fact>> constantLoad(const Instr &i) const {
+    std::vector<std::pair<unsigned, Fact>> out;
+    if ((i.opcode() != Opcode::LDC && i.opcode() != Opcode::ULDC) || i.isPredicated() || i.numDefs() != 1 ||
+        i.numUses() != 1)
+      return out;
+    const Operand &d = i.def(0), &src = i.use(0);
+    if (d.kind != OperandKind::Reg || precolored(d.reg) || src.kind != OperandKind::CBank || src.reg != ori::kNoVReg)
+      return out;
+    isa::Modifiers m = i.mods();
+    unsigned words = m.memType == isa::MemType::B64 ? 2 : m.memType == isa::MemType::None ? 1 : 0;
+    m.memType = isa::MemType::None;
+    if (!words || !(m == isa::Modifiers{})) return out;
+    unsigned first, n;
+    comps_->range(f_, d, first, n);
+    if (n != words) return out;
+    for (unsigned k = 0; k < n; ++k) {
+      Fact f;
+      f.kind = Fact::CBank;
+      f.bank = src.bank;
+      f.value = static_cast<uint32_t>(src.value + 4 * k);
+      out.push_back({first + k, f});
+    }
+    return out;
+  }
+
   void computeGlobalFacts() {
     global_.assign(comps_->size(), Fact{});
     for (unsigned c = 0; c < comps_->size(); ++c) {
       if (defs_->count[c] != 1) continue;
       Instr *w = defs_->writer[c];
+      for (auto &[cc, f] : constantLoad(*w))
+        if (cc == c) global_[c] = f;
+      if (global_[c].kind == Fact::CBank) continue;
       if (!isMove(*w) || precolored(w->def(0).reg)) continue;
       const Operand &d = w->def(0), &s = w->use(0);
       unsigned first, n;
@@ -133,7 +163,7 @@ private:
   // What component c holds just before instruction i.
   Fact lookup(unsigned c, const Instr &i) const {
     const Fact &l = local_[c];
-    if (l.kind == Fact::Const) return l;
+    if (l.kind == Fact::Const || l.kind == Fact::CBank) return l;
     if (l.kind == Fact::Copy) {
       unsigned sc = comps_->base(l.src) + l.srcOff;
       if (l.global || version_[sc] == l.srcVersion) return l;
@@ -141,7 +171,7 @@ private:
     }
     if (writtenInBlock_[c]) return Fact{};
     const Fact &g = global_[c];
-    if (g.kind == Fact::Const) return g;
+    if (g.kind == Fact::Const || g.kind == Fact::CBank) return g;
     if (g.kind == Fact::Copy && dominates(defs_->writer[c], &i)) return g;
     return Fact{};
   }
@@ -164,8 +194,29 @@ private:
     return true;
   }
 
+  // Replaces a register read of a constant-bank value by the c[bank][offset] operand itself, if
+  // the form takes one (the load then dies, and with it a register).
+  bool substituteConstantBank(Instr &i, unsigned k, unsigned first, unsigned n) {
+    Operand &o = i.use(k);
+    if ((n != 1 && n != 2) || (!isIntOp(i.opcode()) && !isFloatOp(i.opcode()) && i.opcode() != Opcode::IMAD))
+      return false;
+    Fact f0 = lookup(first, i);
+    if (f0.kind != Fact::CBank || f0.value % (4 * n) != 0) return false;
+    for (unsigned c = 1; c < n; ++c) {
+      Fact fc = lookup(first + c, i);
+      if (fc.kind != Fact::CBank || fc.bank != f0.bank || fc.value != f0.value + 4 * c) return false;
+    }
+    Operand old = o;
+    o = Operand::cbank(f0.bank, f0.value);
+    o.flags = old.flags;
+    if (opt::encodes(f_, i)) return true;
+    o = old;
+    return false;
+  }
+
   // Replaces a register read whose value is known by RZ or an immediate, if the form encodes.
   bool substituteConstant(Instr &i, unsigned k, unsigned first, unsigned n) {
+    if (substituteConstantBank(i, k, first, n)) return true;
     Operand &o = i.use(k);
     if (o.cls != ori::RegClass::R && o.cls != ori::RegClass::UR) return false;
     std::vector<uint32_t> vals;
@@ -295,7 +346,7 @@ private:
 
   void updateFacts(const Instr &i) {
     // Facts for what a move writes, computed before its own write ends older facts.
-    std::vector<std::pair<unsigned, Fact>> fresh;
+    std::vector<std::pair<unsigned, Fact>> fresh = constantLoad(i);
     if (isMove(i) && !precolored(i.def(0).reg)) {
       const Operand &d = i.def(0), &s = i.use(0);
       unsigned first, n;
