@@ -180,6 +180,26 @@ TEST(GvnCse, OptxasBreakPhaseIgnoresImmediates) {
   EXPECT_NE(out.find("%r3 = PSEUDO_COPY %r2"), std::string::npos) << out;
 }
 
+TEST(SinkCodeIntoBlock, MovesALoadIntoTheOnlyBlockThatReadsIt) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+SinkCodeIntoBlock", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r20 = LDC.64 c[0x0][0x210]
+  %r1 = LDC c[0x0][0x218]
+  %p2, PT = ISETP.GE.S32.AND %r0, %r1, PT
+  @%p2 BRA bb2
+bb1:
+  %ur9 = ULDC.64 c[0x0][0x208]
+  STG.E %ur9, [%r20], %r0
+bb2:
+  EXIT
+.end
+)", h);
+  // The address moves after the early exit; the bound, read in bb0, stays.
+  EXPECT_LT(out.find("%p2, PT = ISETP"), out.find("%r20 = LDC.64")) << out;
+  EXPECT_LT(out.find("%r1 = LDC c[0x0][0x218]"), out.find("%p2, PT = ISETP")) << out;
+}
+
 TEST(GeneralOptimize, DoesNothingAtO1) {
   Harness h;
   h.opts.optLevel = 1;
