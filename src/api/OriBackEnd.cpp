@@ -11,6 +11,7 @@
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/Report.h"
 #include "optxas/knobs/Knobs.h"
+#include "optxas/codegen/SharedLayout.h"
 #include "optxas/phases/PhaseManager.h"
 #include "optxas/regalloc/RegAlloc.h"
 
@@ -69,9 +70,10 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   unsigned errorsBefore = diags.errorCount();
 
   knobs::KnobRegistry knobSet;
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (const Knob &k : opts.knobs) pairs.emplace_back(k.name, k.value);
-  if (!knobSet.setAll(pairs, diags)) return false;
+  bool knobsOk = true;
+  for (const Knob &k : opts.knobs)
+    knobsOk &= k.file.empty() ? knobSet.set(k.name, k.value, diags) : knobSet.loadFile(k.file, diags);
+  if (!knobsOk) return false;
 
   phases::PhaseRunOptions ro;
   ro.optLevel = std::min(opts.optLevel, 3);
@@ -92,6 +94,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
     if (last != first)
       pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
   }
+  if (!codegen::layoutSharedMemory(mod, diags)) return false;
   if (!pm.run(mod) || diags.errorCount() != errorsBefore) return false;
 
   std::vector<codegen::FunctionFacts> facts;

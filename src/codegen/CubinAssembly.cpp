@@ -1,5 +1,6 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
+#include "optxas/codegen/SharedLayout.h"
 
 #include <algorithm>
 
@@ -19,6 +20,13 @@ elf::Attribute half(NvInfoKind k, uint16_t v) {
   elf::Attribute a;
   a.kind = k;
   a.format = NvInfoFormat::Half;
+  a.value = v;
+  return a;
+}
+elf::Attribute byteValue(NvInfoKind k, uint8_t v) {
+  elf::Attribute a;
+  a.kind = k;
+  a.format = NvInfoFormat::Byte;
   a.value = v;
   return a;
 }
@@ -149,7 +157,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       }
       ef.attributes.push_back(sized(NvInfoKind::ANNOTATIONS, words));
     }
-    if (ff.barriers) ef.attributes.push_back(half(NvInfoKind::NUM_BARRIERS, static_cast<uint16_t>(ff.barriers)));
+    if (ff.barriers) ef.attributes.push_back(byteValue(NvInfoKind::NUM_BARRIERS, static_cast<uint8_t>(ff.barriers)));
     const auto &mt = f.attrs.maxntid;
     if (mt[0] || mt[1] || mt[2])
       ef.attributes.push_back(sized(NvInfoKind::MAX_THREADS, {std::max(mt[0], 1u), std::max(mt[1], 1u), std::max(mt[2], 1u)}));
@@ -160,7 +168,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     if (f.sharedBytes) {
       ef.sharedSize = f.sharedBytes;
       ef.sharedAlign = 16;
-      ef.staticShared = true;
+      // Dynamic (.extern) shared memory alone leaves the section without a section symbol.
+      ef.staticShared = f.sharedBytes > sharedWindowBase(m.smVersion());
+      // ptxas resolves the shared-variable addresses while encoding: their relocations leave an
+      // empty .rela.text.<fn> behind.
+      ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
+      ef.resolved.keptEmptyRela = true;
     }
     c.functions.push_back(std::move(ef));
     dbgFns.push_back(&f);

@@ -149,6 +149,18 @@ void normalizeDefaultSignedness(sass::Inst &inst) {
   if (sass::encode(plain)) inst = std::move(plain);
 }
 
+// Bit-moving instructions (MOV, SEL, LOP3, ...) have integer immediate slots only; a 32-bit float
+// immediate there (what lowering and constant folding leave behind) is its bit pattern.
+void floatImmediatesAsBits(sass::Inst &inst) {
+  bool any = false;
+  for (const sass::Operand &o : inst.ops) any |= o.kind == sass::OperandKind::FImm && !o.negate && !o.absolute;
+  if (!any || sass::encode(inst)) return;
+  sass::Inst bits = inst;
+  for (sass::Operand &o : bits.ops)
+    if (o.kind == sass::OperandKind::FImm && !o.negate && !o.absolute) o.kind = sass::OperandKind::Imm;
+  if (sass::encode(bits)) inst = std::move(bits);
+}
+
 // Some forms have register fields in an address that nvdisasm hides when they are RZ/URZ (LDC
 // c[0x0][0x28] is c[0x0][RZ+0x28]; ATOMS [R2] is [R2+URZ]); others have none. An address
 // without such a register gets RZ/URZ exactly when the form needs one.
@@ -219,10 +231,6 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     }
     sass::Operand s;
     if (!cv.operand(o, s)) return false;
-    // MOV moves bits: a float immediate (what constant folding leaves behind) is its bit pattern.
-    if (out.op == Opcode::MOV && s.kind == sass::OperandKind::FImm && o.fType != isa::FloatType::F64 &&
-        !s.negate && !s.absolute)
-      s.kind = sass::OperandKind::Imm;
     if (s.kind == sass::OperandKind::Mem && pendingDesc >= 0) {
       s.desc = static_cast<uint8_t>(pendingDesc);
       pendingDesc = -1;
@@ -239,6 +247,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     out.ops.push_back(sass::Operand::i(0));
   fillOptionalBases(out);
   normalizeDefaultSignedness(out);
+  floatImmediatesAsBits(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;
   out.ctrl.yield = c.yield;

@@ -235,7 +235,10 @@ private:
       break;
     case OptId::Maxrregcount: o_.maxrregcount = parseRegLimit(v, "maxrregcount"); break;
     case OptId::Minnctapersm: o_.minnctapersm = static_cast<uint32_t>(expectNumber(v)); break;
-    case OptId::OptLevel: o_.optLevel = static_cast<int>(expectNumber(v)); break;
+    case OptId::OptLevel:
+      o_.optLevel = static_cast<int>(expectNumber(v));
+      o_.optLevelGiven = true;
+      break;
     case OptId::OptimizeFloatAtomics: o_.optimizeFloatAtomics = true; break;
     case OptId::OptionsFile:
       for (auto &f : splitCommas(v)) readOptionsFile(f, depth);
@@ -299,19 +302,10 @@ private:
     o_.knobs.push_back({std::string(name), std::string(value)});
   }
 
+  // The registry reads the file when the knobs are applied; here it only has to exist.
   void readKnobsFile(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) throw CmdLineError{fmt::format("Could not open knobs file '{}'", path)};
-    std::string line;
-    unsigned lineNo = 0;
-    while (std::getline(in, line)) {
-      ++lineNo;
-      if (size_t h = line.find('#'); h != std::string::npos) line.erase(h);
-      size_t b = line.find_first_not_of(" \t\r");
-      if (b == std::string::npos) continue;
-      size_t e = line.find_last_not_of(" \t\r");
-      addKnob(std::string_view(line).substr(b, e - b + 1), fmt::format(" in '{}', line {}", path, lineNo));
-    }
+    if (!std::ifstream(path)) throw CmdLineError{fmt::format("Could not open knobs file '{}'", path)};
+    o_.knobs.push_back({"", "", path});
   }
 
   void readOptionsFile(const std::string &path, int depth) {

@@ -1,4 +1,4 @@
-// The optxas tool: command line -> options -> api::Compiler -> output file.
+// The optxas tool: command line -> options -> compileInvocation -> output file.
 #include "optxas/driver/Driver.h"
 
 #include <cstdio>
@@ -60,26 +60,27 @@ int abortWithErrors(DiagEngine &diags) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  DiagEngine diags;
-  std::vector<std::string> args(argv + 1, argv + argc);
-  ParsedCommandLine cl = parseCommandLine(args, diags);
-  api::Options &opts = cl.options;
-  switch (cl.action) {
-  case Action::Exit: return cl.exitCode;
-  case Action::Help: std::fputs(helpText().c_str(), stdout); return 0;
-  case Action::Version: std::fputs(versionText().c_str(), stdout); return 0;
-  case Action::ListVersions:
-    for (const char *v : kPtxVersions) std::printf("%s\n", v);
-    return 0;
-  case Action::Compile: break;
+Invocation compileInvocation(const api::Options &givenOpts, const InputReader &readInputs, DiagEngine &diags) {
+  Invocation inv;
+  inv.status = kFailure;
+  diags.setWarningsAsErrors(givenOpts.warningAsError);
+  diags.setSuppressWarnings(givenOpts.disableWarnings);
+
+  // -g (nvcc -G) compiles unoptimized, as ptxas: an explicit -O above 0 is refused and
+  // -lineinfo is ignored, before anything else is checked.
+  api::Options opts = givenOpts;
+  if (opts.deviceDebug) {
+    if (opts.optLevelGiven && opts.optLevel != 0) {
+      diags.report(Severity::Fatal, "Optimized debugging not supported");
+      return inv;
+    }
+    opts.optLevel = 0;
+    if (opts.lineInfo) {
+      diags.report(Severity::Warning, "Conflicting options --device-debug and --generate-line-info specified, "
+                                      "ignoring --generate-line-info option");
+      opts.lineInfo = false;
+    }
   }
-  if (opts.inputs.empty() && opts.inputStrings.empty()) {
-    std::fputs(helpText().c_str(), stdout);  // as ptxas: no input prints the usage
-    return 0;
-  }
-  diags.setWarningsAsErrors(opts.warningAsError);
-  diags.setSuppressWarnings(opts.disableWarnings);
 
   // Cache-operator options are checked before any input is read, as ptxas does.
   static const std::unordered_set<std::string> kLoadCache{"ca", "cg", "cs", "lu", "cv"};
@@ -91,29 +92,24 @@ int main(int argc, char **argv) {
     if (!value->empty() && !set->count(*value))
       diags.report(Severity::Error, fmt::format("Invalid {} specified: {}", what, *value));
   }
-  if (diags.hasErrors()) return abortWithErrors(diags);
+  if (diags.hasErrors()) {
+    abortWithErrors(diags);
+    return inv;
+  }
 
   std::vector<api::Input> inputs;
-  for (const std::string &s : opts.inputStrings) inputs.push_back({"application ptx input", s});
-  for (const std::string &path : opts.inputs) {
-    api::Input in;
-    if (path == "-") {
-      in.name = "<stdin>";
-      in.text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-      in.name = path;
-      if (!readFile(path, in.text)) {
-        diags.report(Severity::Fatal, fmt::format("Input file '{}' could not be opened", path));
-        return abortWithErrors(diags);
-      }
-    }
-    inputs.push_back(std::move(in));
+  if (!readInputs(inputs, diags)) {
+    abortWithErrors(diags);
+    return inv;
   }
 
   api::Compiler compiler(opts, diags);
   api::CompileResult r = compiler.compile(inputs);
-  if (r.terminated) return kFailure;
-  if (!r.ok || diags.hasErrors()) return abortWithErrors(diags);
+  if (r.terminated) return inv;
+  if (!r.ok || diags.hasErrors()) {
+    abortWithErrors(diags);
+    return inv;
+  }
 
   for (const std::string &e : opts.entries) {
     bool found = false;
@@ -122,15 +118,14 @@ int main(int argc, char **argv) {
         if (f->isEntry && f->name.str() == e) found = true;
     if (!found) {
       diags.report(Severity::Fatal, fmt::format("Unknown function {}", e));
-      return kFailure;
+      return inv;
     }
   }
 
+  inv.status = 0;
   if (r.codeGenerated) {
-    if (!writeFile(opts.outputFile, r.cubin)) {
-      diags.report(Severity::Fatal, fmt::format("Output file '{}' could not be opened", opts.outputFile));
-      return kFailure;
-    }
+    inv.codeGenerated = true;
+    inv.cubin = std::move(r.cubin);
   } else if (opts.verbose) {
     size_t funcs = 0, entries = 0;
     for (const auto &m : r.modules)
@@ -149,6 +144,52 @@ int main(int argc, char **argv) {
                                    opts.outputFile));
     for (const std::string &o : opts.notActedOn)
       diags.report(Severity::Info, fmt::format("optxas: option accepted but not acted on yet: {}", o));
+  }
+  return inv;
+}
+
+int main(int argc, char **argv) {
+  DiagEngine diags;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  ParsedCommandLine cl = parseCommandLine(args, diags);
+  const api::Options &opts = cl.options;
+  switch (cl.action) {
+  case Action::Exit: return cl.exitCode;
+  case Action::Help: std::fputs(helpText().c_str(), stdout); return 0;
+  case Action::Version: std::fputs(versionText().c_str(), stdout); return 0;
+  case Action::ListVersions:
+    for (const char *v : kPtxVersions) std::printf("%s\n", v);
+    return 0;
+  case Action::Compile: break;
+  }
+  if (opts.inputs.empty() && opts.inputStrings.empty()) {
+    std::fputs(helpText().c_str(), stdout);  // as ptxas: no input prints the usage
+    return 0;
+  }
+
+  auto readCommandLineInputs = [&opts](std::vector<api::Input> &inputs, DiagEngine &d) {
+    for (const std::string &s : opts.inputStrings) inputs.push_back({"application ptx input", s});
+    for (const std::string &path : opts.inputs) {
+      api::Input in;
+      if (path == "-") {
+        in.name = "<stdin>";
+        in.text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      } else {
+        in.name = path;
+        if (!readFile(path, in.text)) {
+          d.report(Severity::Fatal, fmt::format("Input file '{}' could not be opened", path));
+          return false;
+        }
+      }
+      inputs.push_back(std::move(in));
+    }
+    return true;
+  };
+  Invocation inv = compileInvocation(opts, readCommandLineInputs, diags);
+  if (inv.status != 0) return inv.status;
+  if (inv.codeGenerated && !writeFile(opts.outputFile, inv.cubin)) {
+    diags.report(Severity::Fatal, fmt::format("Output file '{}' could not be opened", opts.outputFile));
+    return kFailure;
   }
   return 0;
 }

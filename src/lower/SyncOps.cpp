@@ -34,7 +34,7 @@ void barrierOperands(LowerCtx &cx, const ptx::Instruction &in, size_t first, siz
 bool lowerBar(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.has(ptx::Mod::Warp)) {
     // bar.warp.sync mask
-    cx.emit(Opcode::WARPSYNC, {}, {cx.src(in.operands[0], ptx::Type::U32)});
+    warpSync(cx, cx.src(in.operands[0], ptx::Type::U32));
     return true;
   }
   const auto &ops = in.operands;
@@ -144,13 +144,13 @@ bool lowerCacheControl(LowerCtx &cx, const ptx::Instruction &in) {
 // the active ones (VOTE.ANY activemask).
 bool lowerClusterBarrier(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.has(ptx::Mod::Aligned)) {
-    cx.emit(Opcode::WARPSYNC, {}, {Operand::imm(-1)});
+    warpSync(cx, Operand::imm(-1));
   } else {
     Operand active = cx.tempOp();
     isa::Modifiers v;
     v.vote = isa::VoteMode::ANY;
     cx.emit(Opcode::VOTE, {active, PT()}, {PT()}, v);
-    cx.emit(Opcode::WARPSYNC, {}, {active});
+    warpSync(cx, active);
   }
   if (in.has(ptx::Mod::Arrive)) {
     if (!in.has(ptx::Mod::Relaxed)) membar(cx, isa::FenceMode::ALL, isa::Scope::GPU);

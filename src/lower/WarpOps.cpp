@@ -18,7 +18,7 @@ using namespace sass;
 
 namespace {
 
-void warpsync(LowerCtx &cx, const ptx::Operand &mask) { cx.emit(Opcode::WARPSYNC, {}, {cx.src(mask, ptx::Type::B32)}); }
+void warpsync(LowerCtx &cx, const ptx::Operand &mask) { warpSync(cx, cx.src(mask, ptx::Type::B32)); }
 
 bool lowerShfl(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
@@ -120,7 +120,7 @@ bool lowerElect(LowerCtx &cx, const ptx::Instruction &in) {
     d = cx.dst(ops[0], ptx::Type::B32);
   }
   Operand u = cx.tempOp(RegClass::UR);
-  cx.emit(Opcode::WARPSYNC, {}, {cx.src(mask, ptx::Type::B32)});
+  warpsync(cx, mask);
   cx.emit(Opcode::ELECT, {p, u}, {PT()});
   if (d.kind == ori::OperandKind::Reg) cx.emit(Opcode::MOV, {d}, {u});
   return true;

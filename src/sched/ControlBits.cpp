@@ -27,6 +27,11 @@ struct Unit {
   uint8_t readSB = 0;            // scoreboards to wait on before writing it
 };
 
+// Instructions that become machine code: real opcodes, and spill code (STL/LDL).
+bool isEncoded(const Instr &i) {
+  return !i.isPseudo() || i.opcode() == isa::Opcode::PSEUDO_SPILL || i.opcode() == isa::Opcode::PSEUDO_FILL;
+}
+
 class Walker {
 public:
   Walker(Function &f, const target::MachineModel &m) : f_(f), m_(m) {
@@ -37,7 +42,7 @@ public:
     for (BasicBlock *bb : f_.blocks())
       for (Instr *i = bb->front(); i;) {
         Instr *next = i->next();
-        if (!i->isPseudo()) visit(*i);
+        if (isEncoded(*i)) visit(*i);
         i = next;
       }
     stats_.cycles = static_cast<uint64_t>(cycle_);
@@ -222,7 +227,7 @@ ControlBitsStats assignControlBits(Function &f, const target::MachineModel &m) {
   // that stall four cycles or more (raw bit 109 clear); never on variable-latency ones.
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb) {
-      if (i->isPseudo() || i->opcode() == isa::Opcode::NOP) continue;
+      if (!isEncoded(*i) || i->opcode() == isa::Opcode::NOP) continue;
       bool var = m.timing(i->opcode(), i->mods()).variable();
       i->ctrl().yield = !var && !isControlTransfer(*i) && i->ctrl().stall >= 4;
     }

@@ -10,6 +10,8 @@
 # launch runs: the harness is built, both cubins are assembled, inputs are generated.
 # Exit status: 0 all outputs equal; 1 a mismatch, a launch failure or a missing tool. Kernels
 # optxas cannot assemble yet are listed ("nyi") but do not fail the run.
+# With a GPU (and no spec named, no --dry-run) it also builds the toolchain program of
+# tests/toolchain with nvcc running optxas as its ptxas, and runs it: it must print "ok".
 set -u -o pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -42,7 +44,9 @@ optxas="$build/bin/optxas"
 gpurun="$build/bin/gpu-run"
 # Without a driver (no libcuda.so.1), run against the toolkit's stub: cuInit then reports that
 # there is no GPU and the harness stops right before the launch.
-if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
+have_driver=""
+ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && have_driver=1
+if [ -z "$have_driver" ]; then
   stub="$build/device/stub"
   mkdir -p "$stub"
   for d in /usr/local/cuda/lib64/stubs /usr/local/cuda/targets/x86_64-linux/lib/stubs; do
@@ -51,8 +55,10 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1'; then
   export LD_LIBRARY_PATH="$stub${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 
+toolchain=""
 if [ ${#specs[@]} -eq 0 ]; then
   specs=("$root"/tests/exec/*.spec "$here"/specs/*.spec)
+  toolchain=1
 fi
 out="$build/device"
 mkdir -p "$out"
@@ -81,5 +87,21 @@ for spec in "${specs[@]}"; do
     *) echo "FAIL $base: $result"; fail=$((fail + 1)) ;;
   esac
 done
+# The whole-program path: nvcc (through a shadow toolkit whose ptxas is optxas) builds and links
+# main.cu + scale.cu + add.cu (-rdc=true); on the GPU the program checks its own results.
+if [ -n "$toolchain" ]; then
+  if [ -n "$dry" ] || [ -z "$have_driver" ]; then
+    echo "skip toolchain program: no GPU run (ctest toolchain.nvcc_shadow builds and checks it)"
+    skipped=$((skipped + 1))
+  elif python3 "$root/tests/toolchain/nvcc_shadow.py" --optxas "$optxas" --work "$out/toolchain" \
+         --require-gpu --no-cmake >"$out/toolchain.log" 2>&1; then
+    echo "ok   toolchain program ($(grep -m1 'program says' "$out/toolchain.log" | sed 's/ *program says: //'))"
+    pass=$((pass + 1))
+  else
+    echo "FAIL toolchain program:"; grep -E '^FAIL|program says|^     ' "$out/toolchain.log" | head -20
+    fail=$((fail + 1))
+  fi
+fi
+
 echo "device: $pass passed, $fail failed, $nyi not assembled by optxas yet, $skipped skipped, $dryok prepared without a GPU"
 [ "$fail" -eq 0 ]

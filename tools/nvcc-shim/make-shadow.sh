@@ -15,6 +15,9 @@ dest="$2"
 cuda="${3:-${CUDA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")")}}"
 [ -x "$optxas" ] || { echo "make-shadow: $optxas is not executable" >&2; exit 1; }
 [ -x "$cuda/bin/nvcc" ] || { echo "make-shadow: no nvcc under $cuda/bin" >&2; exit 1; }
+# The nvcc on PATH may itself be a shadow's (its ptxas is optxas): name the real toolkit then.
+[ "$(readlink -f "$cuda/bin/ptxas")" != "$optxas" ] ||
+  { echo "make-shadow: $cuda is a shadow toolkit already; pass the real CUDA_HOME" >&2; exit 1; }
 
 mkdir -p "$dest/bin"
 bin="$(cd "$dest/bin" && pwd)"

@@ -152,8 +152,14 @@ def main():
     for r in rows:
         lines.append(f"| {r[0]} | `{short(r[1])}` | " + " | ".join(fmt(v) for v in r[2:]) + " |")
     lines.append("")
+    text = "\n".join(lines)
+    # tools/bench/bench.py --update-status owns the section between its markers: keep it.
+    old = open(a.out).read() if os.path.exists(a.out) else ""
+    begin, end = old.find("<!-- bench:begin -->"), old.find("<!-- bench:end -->")
+    if 0 <= begin < end:
+        text += "\n" + old[begin:end + len("<!-- bench:end -->")] + "\n"
     with open(a.out, "w") as f:
-        f.write("\n".join(lines))
+        f.write(text)
     print(f"wrote {a.out}: {e2e}/{len(filerows)} files end to end, {len(rows)} kernels")
     return 0
 

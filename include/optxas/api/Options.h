@@ -9,10 +9,12 @@
 
 namespace optxas::api {
 
-// A knob setting: `-knob NAME=VALUE` or a line of a knobs file, in command-line order.
+// A knob setting `-knob NAME=VALUE`, or (when `file` is set) a knobs file read at that place in
+// command-line order. The file is parsed by the knob registry, the one reader of the format.
 struct Knob {
   std::string name;
   std::string value;
+  std::string file;
 };
 
 enum class StatMode : uint8_t { None, PhaseWise };
@@ -44,6 +46,7 @@ struct Options {
   Arch arch;
   bool archGiven = false;
   int optLevel = 3;                      // -O0..-O3 (ptxas accepts any N; >3 behaves as 3)
+  bool optLevelGiven = false;            // -O with a level (-g then needs -O0)
   RegLimit maxrregcount;                 // -maxrregcount
   RegLimit funcMaxrregcount;             // -func-maxrregcount
   bool compileOnly = false;              // -c: relocatable object

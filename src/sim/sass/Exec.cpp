@@ -441,13 +441,14 @@ void Exec::retire() {
     ++w.pendCount[s.id];
     w.pend.push_back(pw);
   }
-  // Sources of instructions queued in MIO may be read after issue; others (control, R2UR,
-  // S2R, LDC) read theirs at issue.
+  // Vector-register sources of instructions queued in MIO may be read after issue; others
+  // (control, R2UR, S2R, LDC) read theirs at issue, and so do uniform registers everywhere:
+  // ptxas overwrites the UR base of an ATOMS right after issuing it, without a read scoreboard.
   if (timing && variable && readsInOrder(queueOf(in.op))) {
     for (const RegUse &u : d.uses) {
-      if (u.def || u.file == RegFile::P || u.file == RegFile::UP) continue;
+      if (u.def || u.file != RegFile::R) continue;
       uint16_t id = regId(u.file, u.index);
-      ReadLock lk{id, u.file == RegFile::UR ? kAllLanes : act, rbar, wbar, seq, pc, queueOf(in.op)};
+      ReadLock lk{id, act, rbar, wbar, seq, pc, queueOf(in.op)};
       if (!lk.lanes) continue;
       ++w.lockCount[id];
       w.locks.push_back(lk);

@@ -425,7 +425,10 @@ bool execInteger(Exec &e) {
   case Opcode::P2R:
     e.forLanes([&](unsigned l) {
       uint32_t a = e.src(S(0), l), mask = e.src(S(1), l), pr = 0;
-      for (unsigned i = 0; i < 7; ++i) pr |= uint32_t(e.pred(i, l)) << i;
+      // Only the predicates the mask selects are read (ptxas reads a fresh P1 two cycles after
+      // another predicate's writer).
+      for (unsigned i = 0; i < 7; ++i)
+        if (mask >> i & 1) pr |= uint32_t(e.pred(i, l)) << i;
       e.setDst(D(0), l, (a & ~mask) | (pr & mask));
     });
     return true;

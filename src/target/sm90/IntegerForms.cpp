@@ -49,10 +49,11 @@ void addImad(Builder &b) {
     unsigned opc;
     Variant v;
     const char *text;
-    int width;
+    int width;    // of the destination
+    int cWidth;   // of the addend: .HI adds a 64-bit pair before taking the high word
   };
-  for (Kind k : {Kind{0x024, Variant::None, "", 1}, Kind{0x025, Variant::WIDE, ".WIDE", 2},
-                 Kind{0x027, Variant::HI, ".HI", 1}}) {
+  for (Kind k : {Kind{0x024, Variant::None, "", 1, 1}, Kind{0x025, Variant::WIDE, ".WIDE", 2, 2},
+                 Kind{0x027, Variant::HI, ".HI", 1, 2}}) {
     if (b.uniform() && k.v == Variant::HI)
       continue; // (no UIMAD.HI)
     const std::vector<unsigned> layouts =
@@ -64,7 +65,7 @@ void addImad(Builder &b) {
       el.push_back(P(81).def().opt(1, pt()));
     el.push_back(R(24).reuse(0));
     el.push_back(srcB(ImmFmt::SHex).reuse(1));
-    el.push_back(srcC(ImmFmt::SHex).neg(75).reuse(2).w(k.width));
+    el.push_back(srcC(ImmFmt::SHex).neg(75).reuse(2).w(k.cWidth));
     b.alu(Op::IMAD, k.opc, layouts, el, imadAlias, {".MOV", ".IADD", ".SHL"});
     b.fix(bits(74, 1), 0);
     if (k.v == Variant::None)
@@ -77,7 +78,7 @@ void addImad(Builder &b) {
       ex.push_back(P(81).def().opt(1, pt()));
     ex.push_back(R(24).reuse(0));
     ex.push_back(srcB(ImmFmt::SHex).reuse(1));
-    ex.push_back(srcC(ImmFmt::SHex).inv(75).reuse(2).w(k.width));
+    ex.push_back(srcC(ImmFmt::SHex).inv(75).reuse(2).w(k.cWidth));
     ex.push_back(P(87).inv(90));
     b.alu(Op::IMAD, k.opc, layouts, ex);
     b.fix(bits(74, 1), 1);

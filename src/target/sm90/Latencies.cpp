@@ -58,6 +58,9 @@ Pipe basePipe(Opcode op) {
     return Pipe::ToUniform;
   case Opcode::ULDC: case Opcode::UMOV: case Opcode::VOTEU:
     return Pipe::UniformMove;
+  // Spill code encodes as STL/LDL: local memory, tracked with scoreboards.
+  case Opcode::PSEUDO_SPILL: case Opcode::PSEUDO_FILL:
+    return Pipe::Variable;
   default:
     break;
   }

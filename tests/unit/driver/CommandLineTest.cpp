@@ -102,17 +102,15 @@ TEST(CommandLine, FlagsReachOptions) {
 
 TEST(CommandLine, KnobsInOrderFromOptionsAndFiles) {
   std::string path = std::string(OPTXAS_BINARY_DIR) + "/driver_knobs_test.txt";
-  std::ofstream(path) << "# comment\nSchedulerMode = 2\n\nDUMPIR=AllocateRegisters # trailing\n";
+  std::ofstream(path) << "[knobs]\nDUMPIR=AllocateRegisters\n";
   auto r = parse({"-knob", "A=1", "--knobs-file", path, "--knob=B=x y", "--stat=phase-wise", "x.ptx"});
   ASSERT_TRUE(r.messages.empty()) << r.messages[0];
   const auto &k = r.cl.options.knobs;
-  ASSERT_EQ(k.size(), 4u);
+  ASSERT_EQ(k.size(), 3u);
   EXPECT_EQ(k[0].name, "A");
-  EXPECT_EQ(k[1].name, "SchedulerMode");
-  EXPECT_EQ(k[1].value, "2");
-  EXPECT_EQ(k[2].value, "AllocateRegisters");
-  EXPECT_EQ(k[3].name, "B");
-  EXPECT_EQ(k[3].value, "x y");
+  EXPECT_EQ(k[1].file, path);  // read by the knob registry, in this place
+  EXPECT_EQ(k[2].name, "B");
+  EXPECT_EQ(k[2].value, "x y");
   EXPECT_EQ(r.cl.options.stat, api::StatMode::PhaseWise);
   EXPECT_EQ(parse({"-knob", "NOEQUALS", "x.ptx"}).messages.at(0),
             "ptxas fatal   : Invalid knob setting 'NOEQUALS': expected NAME=VALUE");

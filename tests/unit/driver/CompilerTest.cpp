@@ -1,5 +1,5 @@
 // The library API (api::Compiler): parse+check, program-wide checks, and the back-end extension
-// point that the lead wires later.
+// point (the sm_90 back end is the default; tests can replace or remove it).
 #include <gtest/gtest.h>
 
 #include "optxas/api/Compiler.h"
@@ -18,9 +18,22 @@ struct Fixture {
 };
 } // namespace
 
+TEST(Compiler, DefaultBackEndWritesACubin) {
+  Fixture f;
+  api::Compiler c(f.opts, f.diags);
+  EXPECT_TRUE(c.hasBackEnd());
+  auto r = c.compile(kGood, "good.ptx");
+  EXPECT_TRUE(r.ok);
+  EXPECT_TRUE(r.codeGenerated);
+  ASSERT_GE(r.cubin.size(), 4u);
+  EXPECT_EQ(std::string(r.cubin.begin(), r.cubin.begin() + 4), "\x7f" "ELF");
+  EXPECT_TRUE(f.messages.empty());
+}
+
 TEST(Compiler, ParsesAndChecksWithoutBackEnd) {
   Fixture f;
   api::Compiler c(f.opts, f.diags);
+  c.setBackEnd({});
   EXPECT_FALSE(c.hasBackEnd());
   auto r = c.compile(kGood, "good.ptx");
   EXPECT_TRUE(r.ok);
