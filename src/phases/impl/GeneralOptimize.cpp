@@ -198,7 +198,8 @@ private:
   // the form takes one (the load then dies, and with it a register).
   bool substituteConstantBank(Instr &i, unsigned k, unsigned first, unsigned n) {
     Operand &o = i.use(k);
-    if ((n != 1 && n != 2) || (!isIntOp(i.opcode()) && !isFloatOp(i.opcode()) && i.opcode() != Opcode::IMAD))
+    // Flagless reads only: the Ori-to-SASS conversion does not carry -/|| on constant-bank operands.
+    if ((n != 1 && n != 2) || o.flags || (!isIntOp(i.opcode()) && !isFloatOp(i.opcode())))
       return false;
     Fact f0 = lookup(first, i);
     if (f0.kind != Fact::CBank || f0.value % (4 * n) != 0) return false;
@@ -208,7 +209,6 @@ private:
     }
     Operand old = o;
     o = Operand::cbank(f0.bank, f0.value);
-    o.flags = old.flags;
     if (opt::encodes(f_, i)) return true;
     o = old;
     return false;

@@ -180,6 +180,25 @@ TEST(GvnCse, OptxasBreakPhaseIgnoresImmediates) {
   EXPECT_NE(out.find("%r3 = PSEUDO_COPY %r2"), std::string::npos) << out;
 }
 
+TEST(GeneralOptimize, ReadsConstantBankValuesInPlaceButNotNegated) {
+  // Found by simdiff.exec.optxas.O3 and tools/optbudget-bisect.py on sync_ops: the conversion to
+  // SASS drops the negation of a c[][] operand, so a negated read must keep its register.
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = LDC c[0x0][0x0]
+  %r2 = IADD3 %r0, %r1, RZ
+  %r3 = IADD3 %r2, -%r1, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r2 = IADD3 %r0, c[0x0][0x0], RZ"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r3 = IADD3 %r2, -%r1, RZ"), std::string::npos) << out;
+}
+
 TEST(SinkCodeIntoBlock, MovesALoadIntoTheOnlyBlockThatReadsIt) {
   Harness h;
   std::string out = after("AnalyzeControlFlow+SinkCodeIntoBlock", std::string(kHeader) + R"(bb0:
