@@ -4,8 +4,8 @@
 // (e.g. the early-exit test of a kernel). An instruction without register sources (a
 // constant-bank load, a special register fixed for the thread, a move of a constant or symbol)
 // whose result is written once and read in a single other block that it dominates moves to the
-// top of that block, unless that block sits in a deeper loop (the value would be recomputed on
-// every iteration). Its value is the same wherever it runs, so only live ranges change.
+// top of that block, unless that block is in a loop the original was not in (the value would be
+// recomputed on every iteration). Its value is the same wherever it runs, so only live ranges change.
 // Optimizing: consults the OptBudget gate once per run; a no-op after allocation.
 #include <vector>
 
@@ -78,9 +78,10 @@ public:
         bool single = true;
         for (unsigned k = 0; k < n; ++k) single &= defs.count[first + k] == 1;
         ori::BasicBlock *u = reader[d.reg];
-        if (!single || u == nullptr || u == many || u == bb || !u->reachable() || !cfg.dominates(bb, u) ||
-            u->loopDepth() > bb->loopDepth())
+        if (!single || u == nullptr || u == many || u == bb || !u->reachable() || !cfg.dominates(bb, u))
           continue;
+        // Never into a loop the value was outside of (it would run on every iteration).
+        if (cfg.loopFor(u) != nullptr && cfg.loopFor(u) != cfg.loopFor(bb)) continue;
         moves.push_back({i, u});
       }
     for (auto &[i, u] : moves) {
