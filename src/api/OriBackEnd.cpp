@@ -94,7 +94,8 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
     if (last != first)
       pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
   }
-  if (!codegen::layoutSharedMemory(mod, diags)) return false;
+  codegen::SharedAlignments sharedAligns;
+  if (!codegen::layoutSharedMemory(mod, diags, sharedAligns)) return false;
   if (!pm.run(mod) || diags.errorCount() != errorsBefore) return false;
 
   std::vector<codegen::FunctionFacts> facts;
@@ -105,6 +106,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
       return false;
     }
     facts.push_back(codegen::collectFacts(*f, *model));
+    if (auto it = sharedAligns.find(f->name()); it != sharedAligns.end()) facts.back().sharedAlign = it->second;
   }
 
   // Warnings and the -v report, in ptxas's processing order (last function first).

@@ -16,17 +16,11 @@ using elf::NvInfoKind;
 
 namespace {
 
-elf::Attribute half(NvInfoKind k, uint16_t v) {
+// A one-value attribute: EIFMT_HVAL (16 bits) or EIFMT_BVAL (a byte in the 16-bit slot).
+elf::Attribute valued(NvInfoKind k, uint16_t v, NvInfoFormat format = NvInfoFormat::Half) {
   elf::Attribute a;
   a.kind = k;
-  a.format = NvInfoFormat::Half;
-  a.value = v;
-  return a;
-}
-elf::Attribute byteValue(NvInfoKind k, uint8_t v) {
-  elf::Attribute a;
-  a.kind = k;
-  a.format = NvInfoFormat::Byte;
+  a.format = format;
   a.value = v;
   return a;
 }
@@ -143,11 +137,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.paramBlockSize = f.attrs.paramBytes;
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
-    ef.attributes.push_back(half(NvInfoKind::SPARSE_MMA_MASK, 0));
+    ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
     if (f.isEntry())
-      ef.attributes.push_back(half(NvInfoKind::MAXREG_COUNT,
+      ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
-    ef.attributes.push_back(half(NvInfoKind::UNKNOWN_5F, 0x101));
+    ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (!ff.spillOffsets.empty()) {
       std::vector<uint32_t> words;
@@ -157,7 +151,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       }
       ef.attributes.push_back(sized(NvInfoKind::ANNOTATIONS, words));
     }
-    if (ff.barriers) ef.attributes.push_back(byteValue(NvInfoKind::NUM_BARRIERS, static_cast<uint8_t>(ff.barriers)));
+    if (ff.barriers) ef.attributes.push_back(valued(NvInfoKind::NUM_BARRIERS, static_cast<uint8_t>(ff.barriers), NvInfoFormat::Byte));
     const auto &mt = f.attrs.maxntid;
     if (mt[0] || mt[1] || mt[2])
       ef.attributes.push_back(sized(NvInfoKind::MAX_THREADS, {std::max(mt[0], 1u), std::max(mt[1], 1u), std::max(mt[2], 1u)}));
@@ -167,7 +161,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     ef.attributes.push_back(sized(NvInfoKind::SW_WAR, {0x8}));
     if (f.sharedBytes) {
       ef.sharedSize = f.sharedBytes;
-      ef.sharedAlign = 16;
+      ef.sharedAlign = ff.sharedAlign;
       // Dynamic (.extern) shared memory alone leaves the section without a section symbol.
       ef.staticShared = f.sharedBytes > sharedWindowBase(m.smVersion());
       // ptxas resolves the shared-variable addresses while encoding: their relocations leave an

@@ -139,14 +139,22 @@ struct Converter {
   }
 };
 
-// The SASS tables spell the default signedness of some forms as "no modifier" (IMAD.WIDE is
-// signed unless .U32) where lowering records the PTX type (S32). If the form rejects the explicit
-// default, use the implicit one.
-void normalizeDefaultSignedness(sass::Inst &inst) {
-  if (inst.mods.intType != isa::IntType::S32 || sass::encode(inst)) return;
-  sass::Inst plain = inst;
-  plain.mods.intType = isa::IntType::None;
-  if (sass::encode(plain)) inst = std::move(plain);
+// The SASS tables spell some defaults as "no modifier" where lowering records the PTX type: the
+// signedness of IMAD.WIDE (signed unless .U32) and the F32 of FRND/I2FP. If the form rejects the
+// explicit default, use the implicit one.
+void normalizeDefaultTypes(sass::Inst &inst) {
+  bool s32 = inst.mods.intType == isa::IntType::S32, f32 = inst.mods.floatType == isa::FloatType::F32;
+  if ((!s32 && !f32) || sass::encode(inst)) return;
+  for (int drop = 1; drop <= 3; ++drop) {   // bit 0: the S32, bit 1: the F32
+    if (((drop & 1) && !s32) || ((drop & 2) && !f32)) continue;
+    sass::Inst plain = inst;
+    if (drop & 1) plain.mods.intType = isa::IntType::None;
+    if (drop & 2) plain.mods.floatType = isa::FloatType::None;
+    if (sass::encode(plain)) {
+      inst = std::move(plain);
+      return;
+    }
+  }
 }
 
 // Bit-moving instructions (MOV, SEL, LOP3, ...) have integer immediate slots only; a 32-bit float
@@ -246,7 +254,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   if ((out.op == Opcode::PLOP3 || out.op == Opcode::UPLOP3) && out.ops.size() == 5)
     out.ops.push_back(sass::Operand::i(0));
   fillOptionalBases(out);
-  normalizeDefaultSignedness(out);
+  normalizeDefaultTypes(out);
   floatImmediatesAsBits(out);
   const ControlInfo &c = i.ctrl();
   out.ctrl.stall = c.stall;

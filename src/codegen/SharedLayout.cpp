@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace optxas::codegen {
@@ -25,7 +26,7 @@ std::string_view spaceName(SymbolKind k) {
   }
 }
 
-bool layoutFunction(Module &m, Function &f, DiagEngine &diags) {
+bool layoutFunction(Module &m, Function &f, uint32_t dynamicAlign, DiagEngine &diags, uint32_t &align) {
   // Which shared variables the function names, and the first instruction naming each other symbol.
   std::map<uint32_t, bool> shared;   // symbol index -> dynamic (extern)
   bool ok = true;
@@ -52,12 +53,14 @@ bool layoutFunction(Module &m, Function &f, DiagEngine &diags) {
   std::map<uint32_t, uint64_t> offset;
   uint64_t end = sharedWindowBase(m.smVersion());
   bool anyDynamic = false;
+  align = dynamicAlign;
   for (auto [sym, dynamic] : shared) {
     if (dynamic) {
       anyDynamic = true;
       continue;
     }
     const Symbol &s = m.symbol(sym);
+    align = std::max(align, s.align);
     end = alignUp(end, s.align);
     offset[sym] = end;
     end += s.size;
@@ -83,9 +86,16 @@ bool layoutFunction(Module &m, Function &f, DiagEngine &diags) {
 
 } // namespace
 
-bool layoutSharedMemory(Module &m, DiagEngine &diags) {
+bool layoutSharedMemory(Module &m, DiagEngine &diags, SharedAlignments &aligns) {
+  uint32_t dynamicAlign = 1;
+  for (const Symbol &s : m.symbols())
+    if (s.kind == SymbolKind::Shared && (s.isExtern || s.size == 0)) dynamicAlign = std::max(dynamicAlign, s.align);
   bool ok = true;
-  for (const auto &f : m.functions()) ok &= layoutFunction(m, *f, diags);
+  for (const auto &f : m.functions()) {
+    uint32_t align = 1;
+    ok &= layoutFunction(m, *f, dynamicAlign, diags, align);
+    if (f->sharedBytes) aligns[f->name()] = align;
+  }
   return ok;
 }
 

@@ -15,6 +15,7 @@ reported, not failed; an entry that explains nothing any more fails the test.
 The oracles (ptxas, nvdisasm) are required: missing tools fail the test.
 """
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -147,7 +148,7 @@ def split_known(name, problems, known, used):
         hit = None
         if p.startswith("elf: "):
             for k, (n, rx, reason) in enumerate(known):
-                if n == name and rx.search(p[5:]):
+                if fnmatch.fnmatchcase(name, n) and rx.search(p[5:]):
                     hit = k
                     break
         if hit is None:
@@ -224,7 +225,7 @@ def run_corpus(args):
                     failures += bool(problems)
                 results.append(entry)
     for k, (n, rx, reason) in enumerate(known):
-        if n in compiled and k not in used:
+        if any(fnmatch.fnmatchcase(c, n) for c in compiled) and k not in used:
             print(f"FAIL known_elf_diffs.txt: '{n} | {rx.pattern}' explains nothing any more: delete it")
             failures += 1
     if args.json:

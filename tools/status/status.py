@@ -4,6 +4,7 @@ ours vs ptxas at -O3 for sm_90: SASS instructions, registers, stack frame, spill
 compile time; and which corpus files go end to end.
 
 usage: tools/status/status.py --optxas build/bin/optxas [--out docs/status.md] [--opt -O3]
+                              [--sim-diff build/bin/sim-diff --ptx-fuzz build/bin/ptx-fuzz]
 The numbers come from each tool's own -v report and from nvdisasm on the cubins.
 """
 import argparse
@@ -21,6 +22,8 @@ NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/n
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 sys.path.insert(0, os.path.join(ROOT, "tests", "codegen"))
 from run_codegen import arch_of, extra_flags  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import simulation  # noqa: E402
 
 
 def verbose_report(text):
@@ -84,6 +87,8 @@ def main():
     ap.add_argument("--optxas", required=True)
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "status.md"))
     ap.add_argument("--opt", default="-O3")
+    ap.add_argument("--sim-diff", help="build/bin/sim-diff: adds the differential-execution section")
+    ap.add_argument("--ptx-fuzz", help="build/bin/ptx-fuzz (with --sim-diff)")
     a = ap.parse_args()
     files = sorted(os.path.join(ROOT, "tests", "corpus", "ptx", f)
                    for f in os.listdir(os.path.join(ROOT, "tests", "corpus", "ptx")) if f.endswith(".ptx"))
@@ -151,6 +156,8 @@ def main():
     ]
     for r in rows:
         lines.append(f"| {r[0]} | `{short(r[1])}` | " + " | ".join(fmt(v) for v in r[2:]) + " |")
+    if a.sim_diff and a.ptx_fuzz:
+        lines += simulation.section(a.sim_diff, a.ptx_fuzz, a.optxas)
     lines.append("")
     text = "\n".join(lines)
     # tools/bench/bench.py --update-status owns the section between its markers: keep it.

@@ -29,6 +29,7 @@ struct FunctionFacts {
   uint32_t frameBytes = 0;       // stack frame
   uint32_t spillStoreBytes = 0, spillLoadBytes = 0;
   unsigned barriers = 0;         // named barriers used (BAR with an immediate id + 1)
+  uint32_t sharedAlign = 16;     // .nv.shared.<fn> alignment (codegen/SharedLayout.h)
   std::vector<uint32_t> exitOffsets;
   std::vector<uint32_t> spillOffsets;  // instructions ptxas annotates as SpillRefill
   unsigned sassInstructions = 0; // the function's own instructions (no epilogue padding)

@@ -11,6 +11,9 @@
 // they are rejected here, with the source line, rather than encoded as address 0.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include "optxas/ori/Module.h"
 #include "optxas/support/Diagnostics.h"
 
@@ -19,7 +22,12 @@ namespace optxas::codegen {
 // The first byte of the shared window that .shared variables may use on `sm`.
 uint32_t sharedWindowBase(unsigned sm);
 
+// Alignment of each kernel's .nv.shared section, by function name: the largest alignment of its
+// static variables and of every dynamic (.extern) shared variable of the module (any kernel may
+// be launched with dynamic shared memory, which starts at the aligned end of the static part).
+using SharedAlignments = std::map<std::string, uint32_t>;
+
 // Returns false after reporting an error for a reference it cannot resolve.
-bool layoutSharedMemory(ori::Module &m, DiagEngine &diags);
+bool layoutSharedMemory(ori::Module &m, DiagEngine &diags, SharedAlignments &aligns);
 
 } // namespace optxas::codegen
