@@ -18,8 +18,10 @@ import argparse
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 
 
 def main():
@@ -29,6 +31,7 @@ def main():
     ap.add_argument("--expect", help="file of kernel names that must agree")
     ap.add_argument("--known", help="file of 'NAME reason' lines: known failures")
     ap.add_argument("--seeds", default="3")
+    ap.add_argument("--opt", help="optimization level given to the compiler (-O0..-O3); default: its own")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
 
@@ -53,6 +56,16 @@ def main():
                     name, _, reason = line.partition(" ")
                     known[name] = reason.strip()
 
+    compiler = args.compiler
+    tmp = tempfile.TemporaryDirectory()
+    if args.opt is not None:
+        # sim-diff runs "COMPILER -arch=sm_90 FILE -o OUT"; a wrapper adds the level.
+        path = shutil.which(compiler) or compiler
+        compiler = os.path.join(tmp.name, "compiler-O" + args.opt)
+        with open(compiler, "w") as f:
+            f.write(f'#!/bin/sh\nexec "{os.path.abspath(path)}" -O{args.opt} "$@"\n')
+        os.chmod(compiler, os.stat(compiler).st_mode | stat.S_IXUSR)
+
     results = {}
     for d in args.dirs:
         for spec in sorted(os.listdir(d)):
@@ -63,7 +76,7 @@ def main():
             if not os.path.exists(ptx):
                 continue
             cmd = [args.sim_diff, ptx, "--spec", os.path.join(d, spec), "--compiler",
-                   args.compiler, "--seeds", args.seeds, "--quiet"]
+                   compiler, "--seeds", args.seeds, "--quiet"]
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
             line = (p.stdout.strip().splitlines() or [p.stderr.strip() or "no output"])[0]
             m = re.match(r"[^:]+: (\w+)", line)
@@ -93,8 +106,9 @@ def main():
     for name in sorted(expected - set(results)):
         failed.append(name)
         print(f"FAIL    {name}: expected to agree but no such spec was found")
+    level = f" -O{args.opt}" if args.opt is not None else ""
     print(f"\n{len(agreed)} agree, {len(skipped)} skipped, {len(failed)} failed "
-          f"(compiler: {os.path.basename(args.compiler)})")
+          f"(compiler: {os.path.basename(args.compiler)}{level})")
     if skipped:
         print("skipped: " + ", ".join(skipped))
     return 1 if failed else 0

@@ -61,6 +61,9 @@ public:
   int optGate() { return budget_.gate(opts_.optLevel, phase_, function_ ? function_->name() : std::string_view{}); }
   // True when an optimizing phase may transform the IR now (consults the gate once).
   bool mayOptimize() { return optGate() > OptBudget::kForcedO0; }
+  // Testing only (knob OptxasBreakPhase=<Phase>): true when the running phase is the one asked
+  // to miscompile on purpose, so tests can check that OptBudget bisection names it.
+  bool breakRequested() const;
 
   void dump(std::string_view text) const {
     if (sinks_.dump) sinks_.dump(text);

@@ -1,12 +1,9 @@
 // The live/dead phases (EarlyOriSimpleLiveDead, OriPerformLiveDead{First..Fourth},
 // OriSimpleLiveDead): dead code elimination. An instruction without side effects whose every
 // result register is never read anywhere in the function is deleted; deleting it may make its
-// operands dead in turn, so their writers are looked at again. Registers with any reader are
-// kept even if that reader is itself unreachable, which keeps the pass simple and safe.
+// operands dead in turn, so their writers are looked at again (opt::eliminateDeadCode).
 // Optimizing: consults the OptBudget gate once per run.
-#include <vector>
-
-#include "optxas/ori/Liveness.h"
+#include "../opt/Opt.h"
 #include "optxas/phases/Phase.h"
 
 namespace optxas::phases {
@@ -18,43 +15,7 @@ public:
 
   void execute(PhaseContext &ctx) override {
     if (!ctx.mayOptimize()) return;
-    ori::Function &f = ctx.function();
-    // Read counts and writers of every register; a worklist revisits only the writers of
-    // registers whose last reader was just deleted, so the pass is linear in the IR size.
-    std::vector<unsigned> reads(f.numVRegs(), 0);
-    std::vector<std::vector<ori::Instr *>> writers(f.numVRegs());
-    std::vector<ori::Instr *> work;
-    for (ori::BasicBlock *bb : f.blocks())
-      for (ori::Instr *i : *bb) {
-        ori::Liveness::forEachUse(*i, [&](ori::VRegId r) { ++reads[r]; });
-        ori::Liveness::forEachDef(*i, [&](ori::VRegId r) { writers[r].push_back(i); });
-        work.push_back(i);
-      }
-    // Instructions are erased at the end, so pointers on the worklist stay valid.
-    std::vector<bool> dead(f.instrIdLimit(), false);
-    std::vector<ori::Instr *> doomed;
-    while (!work.empty()) {
-      ori::Instr *i = work.back();
-      work.pop_back();
-      if (dead[i->id()] || !isDead(*i, reads)) continue;
-      ori::Liveness::forEachUse(*i, [&](ori::VRegId r) {
-        if (--reads[r] == 0) work.insert(work.end(), writers[r].begin(), writers[r].end());
-      });
-      dead[i->id()] = true;
-      doomed.push_back(i);
-    }
-    for (ori::Instr *i : doomed) i->eraseFromParent();
-  }
-
-private:
-  static bool isDead(const ori::Instr &i, const std::vector<unsigned> &reads) {
-    if (i.numDefs() == 0 || i.hasSideEffects()) return false;
-    for (const ori::Operand &d : i.defs()) {
-      if (d.kind == ori::OperandKind::Reg && reads[d.reg] != 0) return false;
-      if (d.kind != ori::OperandKind::Reg && d.kind != ori::OperandKind::Zero && d.kind != ori::OperandKind::True)
-        return false;
-    }
-    return true;
+    opt::eliminateDeadCode(ctx.function());
   }
 };
 

@@ -24,8 +24,9 @@ bb0:
 .end
 )";
 
-const std::set<PhaseId> kImplemented = {0,   3,   9,   10,  11,  18,  22,  38,  69,  70,  99,  112, 120,
-                                         122, 123, 127, 130, 138, 141, 142, 147, 151, 155, 156, 157, 158};
+const std::set<PhaseId> kImplemented = {0,   3,   9,   10,  11,  14,  18,  22,  33,  38,  43,  53,  56,
+                                         66,  69,  70,  75,  77,  99,  112, 120, 122, 123, 127, 130, 138,
+                                         141, 142, 147, 151, 155, 156, 157, 158};
 
 TEST(PhaseFactory, CreatesEveryPhaseWithItsName) {
   for (PhaseId id = 0; id < kNumPhases; ++id) {

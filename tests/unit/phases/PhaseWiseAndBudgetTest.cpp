@@ -51,8 +51,10 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   // Exactly the phases with work for this function, each bracketed, in schedule order.
   std::vector<std::string> expect;
   for (const char *p : {"OriCheckInitialProgram", "AnalyzeControlFlow", "EarlyOriSimpleLiveDead",
-                        "OriPerformLiveDeadFirst", "OriCopyProp", "OriPerformLiveDeadSecond", "OriSimpleLiveDead",
-                        "OriPerformLiveDeadThird", "OriPerformLiveDeadFourth", "AllocateRegisters",
+                        "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
+                        "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "GeneralOptimizeMid2", "GvnCse",
+                        "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
+                        "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriPerformLiveDeadFourth", "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "AdvancedScoreboardsAndOpexes", "MercConverter",
                         "MercEncodeAndDecode", "MercGenerateSassUCode", "ReportFinalMemoryUsage"}) {
     expect.push_back(std::string("Before ") + p);
@@ -78,9 +80,10 @@ TEST(PhaseWise, NumbersComeFromThePoolAccounting) {
   }
   // The printed KB have three decimals: allow for the rounding (half of 0.001 KB).
   EXPECT_NEAR(freeable["Before EarlyOriSimpleLiveDead"], static_cast<double>(liveBefore), 0.52);
-  // Deleting the dead IADD3 (3 operands) and later the copy gives their memory back.
+  // Deleting the dead IADD3 (3 operands) and later the copy (GeneralOptimizeEarly forwards it)
+  // gives their memory back.
   EXPECT_LT(freeable["After EarlyOriSimpleLiveDead"], freeable["Before EarlyOriSimpleLiveDead"]);
-  EXPECT_LT(freeable["After OriCopyProp"], freeable["Before OriCopyProp"]);
+  EXPECT_LT(freeable["After GeneralOptimizeEarly"], freeable["Before GeneralOptimizeEarly"]);
   EXPECT_NEAR(freeable["All Phases Summary"], static_cast<double>(m->memory().live), 0.52);
 }
 
@@ -129,13 +132,15 @@ size_t instructionsAfter(const std::string &budget) {
 }
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
-  // The gated phases of the default schedule, in order: 11, 18, 22, 38, 69, 70, 99 (live/dead
-  // and copy propagation). For vecadd, 11 deletes the dead IADD3 and 22 the copy.
-  EXPECT_EQ(instructionsAfter(""), 19u);
+  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 38, 43, 53, 56, 66,
+  // 69, 70, 75, 77, 99 (live/dead, GeneralOptimize*, copy propagation, GvnCse, SinkCodeIntoBlock). For vecadd, 11
+  // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
+  // constant bank, so its ULDC dies.
+  EXPECT_EQ(instructionsAfter(""), 18u);
   EXPECT_EQ(instructionsAfter("0"), 21u);   // everything forced to O0
   EXPECT_EQ(instructionsAfter("1"), 20u);   // only EarlyOriSimpleLiveDead optimized
-  EXPECT_EQ(instructionsAfter("2"), 20u);   // OriPerformLiveDeadFirst had nothing to do
-  EXPECT_EQ(instructionsAfter("3"), 19u);   // OriCopyProp optimized too
+  EXPECT_EQ(instructionsAfter("2"), 18u);   // GeneralOptimizeEarly
+  EXPECT_EQ(instructionsAfter("3"), 18u);   // OriPerformLiveDeadFirst had nothing left to do
 }
 
 TEST(OptBudget, VerboseReportNamesTheBoundary) {
@@ -144,8 +149,8 @@ TEST(OptBudget, VerboseReportNamesTheBoundary) {
   h.knob("OptBudget=3");
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m));
-  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 4 refused; last granted #3: "
-                              "OriCopyProp in _Z3addPKfS0_Pfi; first refused #4: OriPerformLiveDeadSecond in "
+  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 12 refused; last granted #3: "
+                              "OriPerformLiveDeadFirst in _Z3addPKfS0_Pfi; first refused #4: OriCopyProp in "
                               "_Z3addPKfS0_Pfi"),
             std::string::npos)
       << h.allDiags();
@@ -192,9 +197,9 @@ TEST(OptBudget, BisectionFindsTheBrokenPhase) {
   EXPECT_EQ(culprit.number, static_cast<uint64_t>(hi));
   EXPECT_EQ(culprit.phase, 57);
   EXPECT_EQ(culprit.function, "second");
-  // 8 gated consultations per function (7 live/dead + copy-prop, plus the broken phase), the
-  // second function's 5th of them (after 11, 18, 22, 38) is the broken phase.
-  EXPECT_EQ(hi, 8 + 5);
+  // 16 gated consultations per function (15 optimizing phases plus the broken one); the second
+  // function's 10th of them (after 11, 14, 18, 22, 33, 38, 43, 53, 56) is the broken phase.
+  EXPECT_EQ(hi, 16 + 10);
 }
 
 } // namespace

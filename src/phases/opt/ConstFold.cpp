@@ -1,0 +1,163 @@
+// Constant evaluation of integer ALU instructions, and rewriting an instruction into a move.
+// Only forms whose meaning is plain 32-bit arithmetic are folded; everything else is left to
+// the hardware.
+#include <vector>
+
+#include "Opt.h"
+
+namespace optxas::phases::opt {
+
+using isa::Opcode;
+using ori::Operand;
+using ori::OperandKind;
+
+std::optional<uint32_t> operandValue(const ori::Function &f, const Operand &o, const RegValueFn &regValue) {
+  switch (o.kind) {
+  case OperandKind::Imm:
+    return static_cast<uint32_t>(o.value);
+  case OperandKind::Zero:
+    return o.cls == ori::RegClass::R || o.cls == ori::RegClass::UR ? std::optional<uint32_t>(0u) : std::nullopt;
+  case OperandKind::Reg: {
+    unsigned width = o.subWidth ? o.subWidth : f.vreg(o.reg).width - o.subOff;
+    if (width != 1 || (o.cls != ori::RegClass::R && o.cls != ori::RegClass::UR)) return std::nullopt;
+    return regValue(o.reg, o.subOff);
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+namespace {
+
+// A source with its negate (two's complement) / not flags applied; nullopt if unknown or if it
+// carries another flag.
+std::optional<uint32_t> source(const ori::Function &f, const Operand &o, const RegValueFn &rv) {
+  if (o.flags & ~(ori::OpNeg | ori::OpNot)) return std::nullopt;
+  std::optional<uint32_t> v = operandValue(f, o, rv);
+  if (!v) return std::nullopt;
+  uint32_t x = *v;
+  if (o.hasFlag(ori::OpNeg)) x = 0u - x;
+  if (o.hasFlag(ori::OpNot)) x = ~x;
+  return x;
+}
+
+bool onlyMods(const ori::Instr &i, bool allowVariantLo, bool allowIntType, bool allowLut) {
+  isa::Modifiers m = i.mods();
+  if (allowVariantLo && m.variant == isa::Variant::LO) m.variant = isa::Variant::None;
+  if (allowIntType && (m.intType == isa::IntType::U32 || m.intType == isa::IntType::S32)) m.intType = isa::IntType::None;
+  if (allowLut) m.lut = 0;
+  return m == isa::Modifiers{};
+}
+
+bool isNotPT(const Operand &o) { return o.kind == OperandKind::True && o.hasFlag(ori::OpNot); }
+
+} // namespace
+
+std::optional<uint32_t> foldConstant(const ori::Function &f, const ori::Instr &i, const RegValueFn &rv) {
+  if (i.isPredicated() || i.numDefs() != 1) return std::nullopt;
+  const Operand &d = i.def(0);
+  if (d.kind != OperandKind::Reg || (d.cls != ori::RegClass::R && d.cls != ori::RegClass::UR)) return std::nullopt;
+  unsigned dw = d.subWidth ? d.subWidth : f.vreg(d.reg).width - d.subOff;
+  if (dw != 1) return std::nullopt;
+  auto src = [&](unsigned k) { return source(f, i.use(k), rv); };
+  switch (i.opcode()) {
+  case Opcode::MOV:
+  case Opcode::UMOV:
+  case Opcode::PSEUDO_COPY:
+    if (i.numUses() != 1 || i.use(0).flags || !onlyMods(i, false, false, false)) return std::nullopt;
+    return src(0);
+  case Opcode::IADD3:
+  case Opcode::UIADD3: {
+    if (i.numUses() != 3 || !onlyMods(i, false, false, false)) return std::nullopt;
+    auto a = src(0), b = src(1), c = src(2);
+    if (!a || !b || !c) return std::nullopt;
+    return *a + *b + *c;
+  }
+  case Opcode::IMAD:
+  case Opcode::UIMAD: {
+    if (i.numUses() != 3 || !onlyMods(i, true, true, false)) return std::nullopt;
+    auto a = src(0), b = src(1), c = src(2);
+    if (!a || !b || !c) return std::nullopt;
+    return *a * *b + *c;
+  }
+  case Opcode::LOP3:
+  case Opcode::ULOP3: {
+    if (!(i.numUses() == 3 || (i.numUses() == 4 && isNotPT(i.use(3)))) || !onlyMods(i, false, false, true))
+      return std::nullopt;
+    auto a = src(0), b = src(1), c = src(2);
+    if (!a || !b || !c) return std::nullopt;
+    uint32_t r = 0;
+    for (unsigned bit = 0; bit < 32; ++bit) {
+      unsigned idx = (((*a >> bit) & 1u) << 2) | (((*b >> bit) & 1u) << 1) | ((*c >> bit) & 1u);
+      r |= ((i.mods().lut >> idx) & 1u) << bit;
+    }
+    return r;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool rewriteAsMove(ori::Function &f, ori::Instr &i, uint32_t value) {
+  const Opcode oldOp = i.opcode();
+  const isa::Modifiers oldMods = i.mods();
+  const ori::DataType oldType = i.type();
+  std::vector<Operand> oldUses(i.uses().begin(), i.uses().end());
+  i.setOpcode(i.def(0).cls == ori::RegClass::UR ? Opcode::UMOV : Opcode::MOV);
+  i.mods() = isa::Modifiers{};
+  i.setType(ori::DataType::None);
+  while (i.numUses()) i.removeUse(i.numUses() - 1);
+  i.addUse(Operand::imm(static_cast<int32_t>(value)));
+  if (encodes(f, i)) return true;
+  i.setOpcode(oldOp);
+  i.mods() = oldMods;
+  i.setType(oldType);
+  i.removeUse(0);
+  for (const Operand &o : oldUses) i.addUse(o);
+  return false;
+}
+
+void rewriteAsCopy(ori::Instr &i, const Operand &src) {
+  i.setOpcode(Opcode::PSEUDO_COPY);
+  i.mods() = isa::Modifiers{};
+  i.setType(ori::DataType::None);
+  while (i.numUses()) i.removeUse(i.numUses() - 1);
+  i.addUse(src);
+}
+
+Components::Components(const ori::Function &f) : base_(f.numVRegs()) {
+  for (ori::VRegId r = 0; r < f.numVRegs(); ++r) {
+    base_[r] = total_;
+    total_ += f.vreg(r).width;
+  }
+}
+
+void Components::range(const ori::Function &f, const Operand &o, unsigned &first, unsigned &count) const {
+  first = base_[o.reg] + o.subOff;
+  count = o.subWidth ? o.subWidth : f.vreg(o.reg).width - o.subOff;
+}
+
+DefInfo::DefInfo(const ori::Function &f, const Components &c) : count(c.size(), 0), writer(c.size(), nullptr) {
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb)
+      for (const Operand &d : i->defs())
+        if (d.kind == OperandKind::Reg) {
+          unsigned first, n;
+          c.range(f, d, first, n);
+          for (unsigned k = 0; k < n; ++k) {
+            ++count[first + k];
+            writer[first + k] = i;
+          }
+        }
+}
+
+std::vector<unsigned> instrPositions(const ori::Function &f) {
+  std::vector<unsigned> pos(f.instrIdLimit(), 0);
+  for (ori::BasicBlock *bb : f.blocks()) {
+    unsigned n = 0;
+    for (ori::Instr *i : *bb) pos[i->id()] = n++;
+  }
+  return pos;
+}
+
+} // namespace optxas::phases::opt

@@ -1,0 +1,35 @@
+// The encodability probe: would this instruction, as it stands, reach the sm_90 encoder intact?
+// Optimizations use it before committing an operand change (an immediate or RZ where lowering
+// had a register), so they never create a form the back end cannot emit.
+#include <utility>
+#include <vector>
+
+#include "Opt.h"
+#include "optxas/codegen/Emit.h"
+#include "optxas/sass/Codec.h"
+
+namespace optxas::phases::opt {
+
+bool encodes(ori::Function &f, const ori::Instr &i) {
+  if (i.isPseudo()) return false;
+  for (const ori::Operand &o : i.operands())
+    if (o.kind == ori::OperandKind::Label || o.kind == ori::OperandKind::Symbol) return false;
+  // Stand-in physical register 0 for every unallocated register (aligned for any width).
+  std::vector<ori::VRegId> assigned;
+  auto standIn = [&](ori::VRegId r) {
+    if (r == ori::kNoVReg || f.vreg(r).phys >= 0) return;
+    f.vreg(r).phys = 0;
+    assigned.push_back(r);
+  };
+  for (const ori::Operand &o : i.operands())
+    if (o.refersToVReg()) standIn(o.reg);
+  if (i.guard().kind == ori::OperandKind::Reg) standIn(i.guard().reg);
+  codegen::Layout layout;
+  sass::Inst inst;
+  std::string error;
+  bool ok = codegen::toSass(f, i, layout, 0, inst, error) && static_cast<bool>(sass::encode(inst, sass::Target::SM90));
+  for (ori::VRegId r : assigned) f.vreg(r).phys = -1;
+  return ok;
+}
+
+} // namespace optxas::phases::opt

@@ -1,0 +1,68 @@
+// Building blocks shared by the scalar optimization phases (GeneralOptimize*, GvnCse,
+// the live/dead phases): dead code elimination, constant evaluation of ALU instructions,
+// an encodability probe, and per-component register facts (definition counts, dominance).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "optxas/ori/Function.h"
+
+namespace optxas::phases::opt {
+
+// Deletes instructions without side effects whose results are never read, repeatedly, until
+// nothing changes (linear: a worklist revisits only writers of registers that lost their last
+// reader). Returns the number deleted.
+unsigned eliminateDeadCode(ori::Function &f);
+
+// True when `i`, as it stands, converts to a SASS instruction that the sm_90 encoder accepts.
+// Registers without a physical register get stand-in number 0 for the probe (restored after),
+// so only the operand kinds and the form matter. Pseudo-instructions and instructions with
+// labels or symbols are never probed (false).
+bool encodes(ori::Function &f, const ori::Instr &i);
+
+// The 32-bit value an operand reads, when it is known: immediates, RZ, and registers whose
+// value the caller knows (`regValue` gets the register and the component read).
+using RegValueFn = std::function<std::optional<uint32_t>(ori::VRegId, unsigned comp)>;
+std::optional<uint32_t> operandValue(const ori::Function &f, const ori::Operand &o, const RegValueFn &regValue);
+
+// The 32-bit result of an unguarded single-result integer ALU instruction whose sources are all
+// known (IADD3, IMAD, LOP3 and their uniform forms, MOV/UMOV, SEL with a constant predicate
+// is not folded). nullopt when the instruction is not one of those or a source is unknown.
+std::optional<uint32_t> foldConstant(const ori::Function &f, const ori::Instr &i, const RegValueFn &regValue);
+
+// Turns `i` into "MOV d, imm" (UMOV for a uniform destination), keeping its def, guard and
+// location. Returns false (and leaves i alone) if the result would not encode.
+bool rewriteAsMove(ori::Function &f, ori::Instr &i, uint32_t value);
+
+// Turns `i` into "PSEUDO_COPY d, src" (src a register operand of d's class and width).
+void rewriteAsCopy(ori::Instr &i, const ori::Operand &src);
+
+// Per-component register numbering: component k of vreg r is index base(r) + k.
+class Components {
+public:
+  explicit Components(const ori::Function &f);
+  unsigned base(ori::VRegId r) const { return base_[r]; }
+  unsigned size() const { return total_; }
+  // The components an operand reads or writes (Reg, or the index of Addr/CBank): [first, first+count).
+  void range(const ori::Function &f, const ori::Operand &o, unsigned &first, unsigned &count) const;
+
+private:
+  std::vector<unsigned> base_;
+  unsigned total_ = 0;
+};
+
+// For every component: how many instructions write it (guarded or partial writes count), and
+// the writer when there is exactly one.
+struct DefInfo {
+  std::vector<unsigned> count;
+  std::vector<ori::Instr *> writer;
+  DefInfo(const ori::Function &f, const Components &c);
+};
+
+// Position of every instruction in its block (for dominance between instructions of one block).
+std::vector<unsigned> instrPositions(const ori::Function &f);
+
+} // namespace optxas::phases::opt

@@ -1,0 +1,239 @@
+// The scalar optimization phases, IR in and IR out: GeneralOptimize (constant folding and
+// propagation, copy propagation, combining) and GvnCse, each run alone through a recipe.
+#include <string>
+
+#include "Harness.h"
+
+namespace optxas::phases {
+namespace {
+
+using test::Harness;
+
+// Runs `recipe` on the IR and returns the printed function (no ids, no CFG comments).
+std::string after(const std::string &recipe, const std::string &ir, Harness &h) {
+  h.knob("NamedPhases=" + recipe);
+  auto m = h.parse(ir);
+  EXPECT_TRUE(m);
+  if (!m) return {};
+  EXPECT_TRUE(h.run(*m)) << h.allDiags();
+  ori::PrintOptions o;
+  o.ids = false;
+  o.cfgComments = false;
+  return ori::toString(*m, o);
+}
+
+const char *kHeader = ".module sm_90 addr64\n.function \"k\" entry\n.reg %r20 x2\n.reg %ur9 x2\n";
+
+TEST(GeneralOptimize, FoldsConstantsAndPropagatesThemIntoEncodableForms) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = MOV 0x5
+  %r1 = IADD3 %r0, 0x3, RZ
+  %r2 = S2R SR_TID.X
+  %r3 = IADD3 %r2, %r1, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  // 5 + 3 folds to 8, which becomes IADD3's immediate; the moves die.
+  EXPECT_NE(out.find("%r3 = IADD3 %r2, 0x8, RZ"), std::string::npos) << out;
+  EXPECT_EQ(out.find("MOV"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, OptxasBreakPhaseFlipsTheFoldedConstant) {
+  Harness h;
+  h.knob("OptxasBreakPhase=GeneralOptimizeEarly");
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = MOV 0x5
+  %r1 = IADD3 %r0, 0x3, RZ
+  %r2 = S2R SR_TID.X
+  %r3 = IADD3 %r2, %r1, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r3 = IADD3 %r2, 0x9, RZ"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, ForwardsCopiesInsideABlockOnlyWhileTheSourceIsIntact) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = PSEUDO_COPY %r0
+  %r2 = IADD3 %r1, 0x1, RZ
+  %r0 = S2R SR_LANEID
+  %r3 = IADD3 %r1, %r0, %r2
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  // The first read of %r1 becomes %r0; after %r0 is rewritten, %r1 must stay.
+  EXPECT_NE(out.find("%r2 = IADD3 %r0, 0x1, RZ"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r3 = IADD3 %r1, %r0, %r2"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r1 = PSEUDO_COPY %r0"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, CombinesAWideProductWithA64BitAdd) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(.reg %r4 x2
+.reg %r5 x2
+.reg %r8 x2
+bb0:
+  %r0 = S2R SR_TID.X
+  %r4 = LDC.64 c[0x0][0x210]
+  %r5 = IMAD.WIDE.S32 %r0, 0x4, RZ
+  %r6, %p7 = IADD3 %r4[0], %r5[0], RZ
+  %r8[1] = IADD3.EX %r4[1], %r5[1], RZ, %p7, !PT
+  %r8[0] = PSEUDO_COPY %r6
+  %ur9 = ULDC.64 c[0x0][0x208]
+  STG.E %ur9, [%r8], %r0
+  EXIT
+.end
+)", h);
+  EXPECT_EQ(out.find("IADD3"), std::string::npos) << out;
+  EXPECT_EQ(out.find("PSEUDO_COPY"), std::string::npos) << out;
+  EXPECT_NE(out.find("IMAD.WIDE.S32 %r0, 0x4, %r4"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, ChainsACompareIntoThePredicateLogicThatReadsIt) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = LDC c[0x0][0x218]
+  %p2, PT = ISETP.GE.S32.AND %r0, %r1, PT
+  %p3, PT = ISETP.GE.S32.AND %r1, 0x20, PT
+  %p4, PT = PLOP3.lut:0xa8 %p2, %p3, PT
+  @%p4 EXIT
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r0
+  EXIT
+.end
+)", h);
+  // p4 = (r1 >= 32) | p2: one compare chained with OR, no PLOP3.
+  EXPECT_EQ(out.find("PLOP3"), std::string::npos) << out;
+  EXPECT_NE(out.find("%p4, PT = ISETP.GE.S32.OR %r1, 0x20, %p2"), std::string::npos) << out;
+}
+
+TEST(GvnCse, ReusesEqualExpressionsDownTheDominatorTree) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GvnCse+GeneralOptimizeLate", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = LDC c[0x0][0x218]
+  %r2 = IADD3 %r0, %r1, RZ
+  %p3, PT = ISETP.GE.S32.AND %r0, 0x20, PT
+  @%p3 BRA bb2
+bb1:
+  %r4 = LDC c[0x0][0x218]
+  %r5 = IADD3 %r0, %r4, RZ
+  %r6 = IADD3 %r5, %r2, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r6
+bb2:
+  EXIT
+.end
+)", h);
+  // The second LDC and IADD3 are the first ones again.
+  EXPECT_EQ(out.find("c[0x0][0x218]", out.find("c[0x0][0x218]") + 1), std::string::npos) << out;
+  EXPECT_NE(out.find("%r6 = IADD3 %r2, %r2, RZ"), std::string::npos) << out;
+}
+
+TEST(GvnCse, KeepsExpressionsWhoseSourcesChangedInBetween) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GvnCse", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r2 = IADD3 %r0, 0x1, RZ
+  %r0 = IADD3 %r0, 0x7, RZ
+  %r3 = IADD3 %r0, 0x1, RZ
+  %r4 = IADD3 %r3, %r2, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r4
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r3 = IADD3 %r0, 0x1, RZ"), std::string::npos) << out;
+  EXPECT_EQ(out.find("PSEUDO_COPY"), std::string::npos) << out;
+}
+
+TEST(GvnCse, OptxasBreakPhaseIgnoresImmediates) {
+  Harness h;
+  h.knob("OptxasBreakPhase=GvnCse");
+  std::string out = after("AnalyzeControlFlow+GvnCse", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r2 = IADD3 %r0, 0x1, RZ
+  %r3 = IADD3 %r0, 0x2, RZ
+  %r4 = IADD3 %r3, %r2, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r4
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r3 = PSEUDO_COPY %r2"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, ReadsConstantBankValuesInPlaceButNotNegated) {
+  // Found by simdiff.exec.optxas.O3 and tools/optbudget-bisect.py on sync_ops: the conversion to
+  // SASS drops the negation of a c[][] operand, so a negated read must keep its register.
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = LDC c[0x0][0x0]
+  %r2 = IADD3 %r0, %r1, RZ
+  %r3 = IADD3 %r2, -%r1, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r2 = IADD3 %r0, c[0x0][0x0], RZ"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r3 = IADD3 %r2, -%r1, RZ"), std::string::npos) << out;
+}
+
+TEST(SinkCodeIntoBlock, MovesALoadIntoTheOnlyBlockThatReadsIt) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+SinkCodeIntoBlock", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r20 = LDC.64 c[0x0][0x210]
+  %r1 = LDC c[0x0][0x218]
+  %p2, PT = ISETP.GE.S32.AND %r0, %r1, PT
+  @%p2 BRA bb2
+bb1:
+  %ur9 = ULDC.64 c[0x0][0x208]
+  STG.E %ur9, [%r20], %r0
+bb2:
+  EXIT
+.end
+)", h);
+  // The address moves after the early exit; the bound, read in bb0, stays.
+  EXPECT_LT(out.find("%p2, PT = ISETP"), out.find("%r20 = LDC.64")) << out;
+  EXPECT_LT(out.find("%r1 = LDC c[0x0][0x218]"), out.find("%p2, PT = ISETP")) << out;
+}
+
+TEST(GeneralOptimize, DoesNothingAtO1) {
+  Harness h;
+  h.opts.optLevel = 1;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly+GvnCse", std::string(kHeader) + R"(bb0:
+  %r0 = MOV 0x5
+  %r1 = IADD3 %r0, 0x3, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r1
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r0 = MOV 0x5"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r1 = IADD3 %r0, 0x3, RZ"), std::string::npos) << out;
+}
+
+} // namespace
+} // namespace optxas::phases
