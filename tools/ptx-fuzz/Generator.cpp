@@ -173,7 +173,20 @@ private:
       static const char *m[] = {"rzi", "rni", "rmi", "rpi"};
       return op(fmt::format("cvt.{}.{}32.f32 {}, {};", m[pick(4)], chance(50) ? "s" : "u", r(), fr()));
     }
-    case 7: return op(fmt::format("mov.b32 {}, {};", r(), fr()));
+    case 7: {
+      // A NaN's bits are not observable exactly: PTX leaves abs/neg of a NaN unspecified and
+      // ptxas gives the canonical NaN or the payload depending on context (seeds 242, 3038,
+      // 3051), so every NaN reaches the integer side as 0x7fffffff.
+      Stmt s = op(fmt::format("mov.b32 {}, {};", r(), fr()));
+      const std::string &t = s.lines[0];
+      size_t at = t.find("mov.b32 "), comma = t.find(", ", at);
+      std::string guard = t.substr(0, at), dst = t.substr(at + 8, comma - at - 8),
+                  src = t.substr(comma + 2, t.size() - comma - 3);
+      s.lines = {fmt::format("testp.notanumber.f32 %pc{}, {};", s.id, src),
+                 fmt::format("mov.b32 %t0, {};", src),
+                 fmt::format("{}selp.b32 {}, 2147483647, %t0, %pc{};", guard, dst, s.id)};
+      return s;
+    }
     default: return op(fmt::format("mov.b32 {}, {};", fr(), r()));
     }
   }

@@ -36,10 +36,8 @@ uint32_t f32op(const DOp &I, uint32_t a, uint32_t b, uint32_t c) {
     return fp::divF32(a, b, o);
   case FOp::Min: return fp::minF32(a, b, mm);
   case FOp::Max: return fp::maxF32(a, b, mm);
-  // abs/neg of a NaN give "an unspecified NaN" (PTX ISA); the hardware's answer is the canonical
-  // NaN, since ptxas lowers both to FADD (-a + -0, |a| + -0).
-  case FOp::Abs: return fp::isNaN32(a) ? fp::kNaN32 : (ftz ? fp::ftz32(a) : a) & 0x7fffffffu;
-  case FOp::Neg: return fp::isNaN32(a) ? fp::kNaN32 : (ftz ? fp::ftz32(a) : a) ^ 0x80000000u;
+  case FOp::Abs: return (ftz ? fp::ftz32(a) : a) & 0x7fffffffu;
+  case FOp::Neg: return (ftz ? fp::ftz32(a) : a) ^ 0x80000000u;
   case FOp::Sqrt: return (I.flags & F_APPROX) ? fp::sqrtApproxF32(a, ftz) : fp::sqrtF32(a, o);
   case FOp::Rcp: return (I.flags & F_APPROX) ? fp::rcpApproxF32(a, ftz) : fp::rcpF32(a, o);
   case FOp::Rsqrt: return fp::rsqrtApproxF32(a, ftz);
@@ -64,9 +62,8 @@ uint64_t f64op(const DOp &I, uint64_t a, uint64_t b, uint64_t c) {
   case FOp::Div: return fp::divF64(a, b, r);
   case FOp::Min: return fp::minF64(a, b);
   case FOp::Max: return fp::maxF64(a, b);
-  // As for f32: ptxas lowers abs/neg.f64 to DADD, which gives the canonical NaN.
-  case FOp::Abs: return fp::isNaN64(a) ? fp::kNaN64 : a & 0x7fffffffffffffffull;
-  case FOp::Neg: return fp::isNaN64(a) ? fp::kNaN64 : a ^ 0x8000000000000000ull;
+  case FOp::Abs: return a & 0x7fffffffffffffffull;
+  case FOp::Neg: return a ^ 0x8000000000000000ull;
   case FOp::Sqrt: return fp::sqrtF64(a, r);
   case FOp::Rcp: return (I.flags & F_APPROX) ? fp::rcpApproxF64(a) : fp::rcpF64(a, r);
   case FOp::Rsqrt: return fp::rsqrtApproxF64(a);
