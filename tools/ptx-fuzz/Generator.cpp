@@ -102,7 +102,30 @@ private:
                                p, r(), rOrImm()),
                    fmt::format("selp.b32 {}, {}, {}, {};", r(), r(), rOrImm(), p)});
     }
-    case 10: return op(fmt::format("lop3.b32 {}, {}, {}, {}, {};", r(), r(), r(), r(), pick(256)));
+    // (Sources are distinct registers: ptxas 13.0 miscompiles a lop3 with a repeated source
+    // fused into a following xor, e.g. `lop3.b32 d, a, b, b, 0x84; xor.b32 e, a, d` becomes
+    // `LOP3.LUT e, a, RZ, b, 0x72` = a | b instead of a & ~b; tests/fuzz-found/README.md.)
+    case 10: {
+      std::string t = fmt::format("lop3.b32 {}, {}, {}, {}, {};", r(), r(), r(), r(), pick(256));
+      // Operands 1..3 are "%r<n>"; a repeated one moves to the next unused register.
+      std::vector<std::string> parts;
+      size_t start = 9;
+      for (size_t c; (c = t.find(", ", start)) != std::string::npos; start = c + 2)
+        parts.push_back(t.substr(start, c - start));
+      parts.push_back(t.substr(start, t.size() - start - 1));
+      for (unsigned i = 2; i <= 3; ++i) {
+        unsigned n = unsigned(std::stoul(parts[i].substr(2)));
+        auto used = [&](unsigned k) {
+          for (unsigned j = 1; j < i; ++j)
+            if (parts[j] == fmt::format("%r{}", k)) return true;
+          return false;
+        };
+        while (used(n)) n = (n + 1) % p_.intRegs;
+        parts[i] = fmt::format("%r{}", n);
+      }
+      return op(fmt::format("lop3.b32 {}, {}, {}, {}, {};", parts[0], parts[1], parts[2], parts[3],
+                            parts[4]));
+    }
     case 11: return op(fmt::format("shf.{}.{}.b32 {}, {}, {}, {};", chance(50) ? "l" : "r",
                                    chance(50) ? "wrap" : "clamp", r(), r(), r(), rOrImm()));
     case 12: {
