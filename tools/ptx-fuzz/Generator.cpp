@@ -83,8 +83,18 @@ private:
       unsigned pos = pick(32), len = pick(33 - pos);
       return op(fmt::format("bfi.b32 {}, {}, {}, {}, {};", r(), r(), r(), pos, len));
     }
-    case 8: return op(fmt::format("prmt.b32 {}, {}, {}, {};", r(), r(), r(),
-                                  chance(60) ? fmt::format("{}", pick(0x10000)) : r()));
+    // (An immediate selector never sign-replicates a byte of `a` into byte 0: ptxas 13.0 folds
+    // the low byte of such a prmt, e.g. `prmt.b32 d, a, b, 0x9; and.b32 d, d, 255`, to
+    // `PRMT d, RZ, 0x9, b`, dropping `a` (tests/fuzz-found/README.md). Register selectors keep
+    // every mode.)
+    case 8: {
+      auto immSel = [&] {
+        unsigned sel = pick(0x10000);
+        return (sel & 0xc) == 0x8 ? sel & ~0x8u : sel;
+      };
+      return op(fmt::format("prmt.b32 {}, {}, {}, {};", r(), r(), r(),
+                            chance(60) ? fmt::format("{}", immSel()) : r()));
+    }
     case 9: {
       static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
       std::string p = pr();
@@ -92,7 +102,30 @@ private:
                                p, r(), rOrImm()),
                    fmt::format("selp.b32 {}, {}, {}, {};", r(), r(), rOrImm(), p)});
     }
-    case 10: return op(fmt::format("lop3.b32 {}, {}, {}, {}, {};", r(), r(), r(), r(), pick(256)));
+    // (Sources are distinct registers: ptxas 13.0 miscompiles a lop3 with a repeated source
+    // fused into a following xor, e.g. `lop3.b32 d, a, b, b, 0x84; xor.b32 e, a, d` becomes
+    // `LOP3.LUT e, a, RZ, b, 0x72` = a | b instead of a & ~b; tests/fuzz-found/README.md.)
+    case 10: {
+      std::string t = fmt::format("lop3.b32 {}, {}, {}, {}, {};", r(), r(), r(), r(), pick(256));
+      // Operands 1..3 are "%r<n>"; a repeated one moves to the next unused register.
+      std::vector<std::string> parts;
+      size_t start = 9;
+      for (size_t c; (c = t.find(", ", start)) != std::string::npos; start = c + 2)
+        parts.push_back(t.substr(start, c - start));
+      parts.push_back(t.substr(start, t.size() - start - 1));
+      for (unsigned i = 2; i <= 3; ++i) {
+        unsigned n = unsigned(std::stoul(parts[i].substr(2)));
+        auto used = [&](unsigned k) {
+          for (unsigned j = 1; j < i; ++j)
+            if (parts[j] == fmt::format("%r{}", k)) return true;
+          return false;
+        };
+        while (used(n)) n = (n + 1) % p_.intRegs;
+        parts[i] = fmt::format("%r{}", n);
+      }
+      return op(fmt::format("lop3.b32 {}, {}, {}, {}, {};", parts[0], parts[1], parts[2], parts[3],
+                            parts[4]));
+    }
     case 11: return op(fmt::format("shf.{}.{}.b32 {}, {}, {}, {};", chance(50) ? "l" : "r",
                                    chance(50) ? "wrap" : "clamp", r(), r(), r(), rOrImm()));
     case 12: {
@@ -163,7 +196,20 @@ private:
       static const char *m[] = {"rzi", "rni", "rmi", "rpi"};
       return op(fmt::format("cvt.{}.{}32.f32 {}, {};", m[pick(4)], chance(50) ? "s" : "u", r(), fr()));
     }
-    case 7: return op(fmt::format("mov.b32 {}, {};", r(), fr()));
+    case 7: {
+      // A NaN's bits are not observable exactly: PTX leaves abs/neg of a NaN unspecified and
+      // ptxas gives the canonical NaN or the payload depending on context (seeds 242, 3038,
+      // 3051), so every NaN reaches the integer side as 0x7fffffff.
+      Stmt s = op(fmt::format("mov.b32 {}, {};", r(), fr()));
+      const std::string &t = s.lines[0];
+      size_t at = t.find("mov.b32 "), comma = t.find(", ", at);
+      std::string guard = t.substr(0, at), dst = t.substr(at + 8, comma - at - 8),
+                  src = t.substr(comma + 2, t.size() - comma - 3);
+      s.lines = {fmt::format("testp.notanumber.f32 %pc{}, {};", s.id, src),
+                 fmt::format("mov.b32 %t0, {};", src),
+                 fmt::format("{}selp.b32 {}, 2147483647, %t0, %pc{};", guard, dst, s.id)};
+      return s;
+    }
     default: return op(fmt::format("mov.b32 {}, {};", fr(), r()));
     }
   }

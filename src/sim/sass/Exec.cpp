@@ -22,7 +22,7 @@ std::string regName(uint16_t id) {
 }
 
 Exec::Exec(LaunchState &l, Cta &c, Warp &wp, const DInst &di, uint32_t p, uint32_t g)
-    : ls(l), cta(c), w(wp), d(di), in(di.in), pc(p), group(g) {
+    : ls(l), cta(c), w(wp), d(di), in(di.in), pc(p), group(g), readers(g) {
   next.fill(p + 16);
   uniform = isa::hasFlag(in.op, isa::Uniform) || in.op == isa::Opcode::R2UR;
 }
@@ -57,7 +57,7 @@ const Exec::View &Exec::view(uint16_t id) {
   RClass rc = readerOf(id);
   for (const PendingWrite &pw : w.pend) {
     if (pw.id != id) continue;
-    bool relevant = uniform || (pw.lanes & group) != 0;
+    bool relevant = uniform || (pw.lanes & readers) != 0;
     bool visible = false;
     uint32_t dist = uint32_t(std::min<uint64_t>(w.cycle - pw.issue, 1u << 30)), req = 0;
     if (pw.sb == kFixed || pw.sb == kNoSb) {
@@ -363,6 +363,7 @@ void Exec::beginIssue() {
     });
   }
   // Guard.
+  readers = group;
   const sass::Guard &g = in.guard;
   if (g.isAlways()) {
     act = group;
@@ -375,6 +376,8 @@ void Exec::beginIssue() {
       if (pred(g.pred, l) != g.negate) act |= 1u << l;
     }
   }
+  // A shuffle reads other lanes' registers, whatever their guard.
+  readers = in.op == isa::Opcode::SHFL ? group : act;
 }
 
 void Exec::retire() {

@@ -119,7 +119,9 @@ uint32_t maxLatency(RegFile f, WClass w) {
 
 Queue queueOf(Opcode op) {
   switch (op) {
-  case Opcode::LDS: case Opcode::STS: case Opcode::ATOMS:
+  // SHFL runs in the shared-memory unit: its results land in order with LDS's. ptxas relies on
+  // it (an LDS without a scoreboard is final once a later SHFL's scoreboard is waited on).
+  case Opcode::LDS: case Opcode::STS: case Opcode::ATOMS: case Opcode::SHFL:
     return Queue::Shared;
   case Opcode::LDG: case Opcode::STG: case Opcode::LD: case Opcode::ST: case Opcode::LDL:
   case Opcode::STL: case Opcode::ATOM: case Opcode::ATOMG: case Opcode::RED: case Opcode::REDG:
@@ -132,7 +134,7 @@ Queue queueOf(Opcode op) {
     return Queue::Xu;
   case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R:
     return Queue::Special;
-  case Opcode::SHFL: case Opcode::MATCH: case Opcode::REDUX:
+  case Opcode::MATCH: case Opcode::REDUX:
     return Queue::Warp;
   default:
     return Queue::Other;

@@ -147,6 +147,9 @@ public:
   uint32_t pc;
   uint32_t group;     // lanes at this PC
   uint32_t act = 0;   // lanes whose guard holds
+  // Lanes whose reads count for hazards: the group while the guard is read, then the lanes the
+  // guard lets through (ptxas reads a register under @!P while an @P load of it is in flight).
+  uint32_t readers = 0;
   std::array<uint32_t, kWarpSize> next{};   // next PC per lane (default pc + 16)
 
   // The i-th read (S) / written (D) operand of the instruction, in nvdisasm order (hidden

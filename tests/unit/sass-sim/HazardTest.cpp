@@ -16,12 +16,14 @@ std::vector<std::string> prologue() {
   return {"{S1 W0} LDC.64 R10, c[0x0][0x210] ;", "{S2} ULDC.64 UR4, c[0x0][0x208] ;"};
 }
 
-SassRun runTimed(std::vector<std::string> body, unsigned words, std::vector<uint32_t> init = {}) {
+SassRun runTimed(std::vector<std::string> body, unsigned words, std::vector<uint32_t> init = {},
+                 Dim3 block = {1, 1, 1}, uint64_t sharedBytes = 0) {
   SassKernel k;
   k.lines = prologue();
   k.lines.insert(k.lines.end(), body.begin(), body.end());
   k.lines.push_back("{S5} EXIT ;");
-  SassRun r = runSass(k, words, {1, 1, 1}, true, init);
+  k.sharedBytes = sharedBytes;
+  SassRun r = runSass(k, words, block, true, init);
   EXPECT_EQ(r.error, "");
   EXPECT_TRUE(r.result.ok()) << r.result.fault.describe();
   return r;
@@ -112,6 +114,40 @@ TEST(SassHazards, LoadsCompleteInOrderWithinTheirQueue) {
                          3, {40, 2});
   EXPECT_TRUE(has(bad, Hazard::Kind::Unscored, "R2"));
   EXPECT_EQ(bad.out[2], 0u);
+}
+
+TEST(SassHazards, ShuffleResultsLandInOrderWithSharedLoads) {
+  // ptxas (fuzz_8/115/140): an LDS without a scoreboard is final once a later SHFL's is waited.
+  std::vector<std::string> body = {"{S1} MOV R2, 0x28 ;", "{S5} MOV R3, 0x400 ;",
+                                    "{S1 R2} STS [R3], R2 ;",
+                                    "{S1 M04} LDS R5, [R3] ;",
+                                    "{S1 W1} SHFL.IDX PT, R6, R2, RZ, 0x1f ;",
+                                    "{S5 M02} IADD3 R4, R5, R6, RZ ;",
+                                    "{S1 M01} STG.E desc[UR4][R10.64], R4 ;"};
+  SassRun r = runTimed(body, 1, {}, {1, 1, 1}, 64);
+  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.out[0], 0x50u);
+  // A warp-queue instruction of another unit (S2R here) does not complete the LDS.
+  body[4] = "{S1 W1} S2R R6, SR_LANEID ;";
+  SassRun bad = runTimed(body, 1, {}, {1, 1, 1}, 64);
+  EXPECT_TRUE(has(bad, Hazard::Kind::Unscored, "R5"));
+}
+
+TEST(SassHazards, GuardedReadsCountOnlyInTheLanesTheGuardLetsThrough) {
+  // ptxas (fuzz_349): @!P0 reads R2 while an @P0 load of R2 is in flight, without a wait; the
+  // lanes do not overlap, so nothing is read too early.
+  std::vector<std::string> body = {"{S1 W1} S2R R0, SR_TID.X ;",
+                                    "{S15 M02} ISETP.NE.AND P0, PT, R0, RZ, PT ;",
+                                    "{S1 W2 M01} @!P0 LDG.E R2, desc[UR4][R10.64] ;",
+                                    "{S5} @P0 IADD3 R4, R2, 0x1, RZ ;",
+                                    "{S1 M04} @P0 STG.E desc[UR4][R10.64+0x4], R4 ;"};
+  SassRun r = runTimed(body, 2, {7}, {2, 1, 1});
+  EXPECT_EQ(r.hazardCount, 0u);
+  EXPECT_EQ(r.out[1], 1u);   // lane 1's R2 was never loaded
+  // Without the guard, lane 0 reads its R2 before the load's scoreboard.
+  body[3] = "{S5} IADD3 R4, R2, 0x1, RZ ;";
+  SassRun bad = runTimed(body, 2, {7}, {2, 1, 1});
+  EXPECT_TRUE(has(bad, Hazard::Kind::Scoreboard, "R2"));
 }
 
 TEST(SassHazards, WideMultiplyHalvesHaveTheirOwnLatencies) {
