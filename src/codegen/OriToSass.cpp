@@ -85,6 +85,10 @@ struct Converter {
     }
     case OperandKind::CBank: {
       s = sass::Operand::cbank(static_cast<uint8_t>(o.bank), o.value);
+      // -c[..] / |c[..]| / ~c[..]: the form decides whether it can say so (never dropped silently).
+      s.negate = o.hasFlag(OpNeg);
+      s.absolute = o.hasFlag(OpAbs);
+      s.invert = o.hasFlag(OpNot);
       if (o.reg != kNoVReg) {
         int n;
         if (!phys(o.reg, o.subOff, n)) return false;
