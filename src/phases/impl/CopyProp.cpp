@@ -9,17 +9,17 @@
 #include "optxas/ori/Liveness.h"
 #include "optxas/phases/Phase.h"
 
+#include "../opt/OptimizationPhase.h"
+
 namespace optxas::phases {
 namespace {
 
-class CopyProp final : public Phase {
+class CopyProp final : public opt::OptimizationPhase {
 public:
-  using Phase::Phase;
+  using OptimizationPhase::OptimizationPhase;
 
-  bool isNoOp(PhaseContext &ctx) const override { return ctx.function().isAllocated(); }
-
-  void execute(PhaseContext &ctx) override {
-    if (!ctx.mayOptimize()) return;
+protected:
+  void optimize(PhaseContext &ctx) override {
     ori::Function &f = ctx.function();
     std::vector<unsigned> defs(f.numVRegs(), 0);
     for (ori::BasicBlock *bb : f.blocks())

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../opt/Opt.h"
+#include "../opt/OptimizationPhase.h"
 #include "optxas/ori/CFG.h"
 #include "optxas/phases/Phase.h"
 
@@ -722,14 +723,12 @@ private:
   std::vector<unsigned> touched_;
 };
 
-class GeneralOptimize final : public Phase {
+class GeneralOptimize final : public opt::OptimizationPhase {
 public:
-  using Phase::Phase;
+  using OptimizationPhase::OptimizationPhase;
 
-  bool isNoOp(PhaseContext &ctx) const override { return ctx.function().isAllocated(); }
-
-  void execute(PhaseContext &ctx) override {
-    if (!ctx.mayOptimize()) return;
+protected:
+  void optimize(PhaseContext &ctx) override {
     Optimizer(ctx.function(), ctx.breakRequested()).run();
   }
 };

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "../opt/Opt.h"
+#include "../opt/OptimizationPhase.h"
 #include "optxas/ori/Builder.h"
 #include "optxas/ori/CFG.h"
 #include "optxas/phases/Phase.h"
@@ -49,18 +50,8 @@ bool isPure(const Instr &i) {
     return true;
   case Opcode::LDC: case Opcode::ULDC:
     return true;   // constant banks do not change while a kernel runs
-  case Opcode::S2R: case Opcode::S2UR: {
-    if (i.numUses() != 1 || i.use(0).kind != OperandKind::SReg) return false;
-    switch (i.use(0).specialReg()) {
-    case ori::SpecialReg::TID_X: case ori::SpecialReg::TID_Y: case ori::SpecialReg::TID_Z:
-    case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
-    case ori::SpecialReg::LANEID: case ori::SpecialReg::CGACTAID: case ori::SpecialReg::CLUSTERID_X:
-    case ori::SpecialReg::CLUSTERID_Y: case ori::SpecialReg::CLUSTERID_Z:
-      return true;
-    default:
-      return false;
-    }
-  }
+  case Opcode::S2R: case Opcode::S2UR:
+    return i.numUses() == 1 && i.use(0).kind == OperandKind::SReg && opt::isLaunchConstant(i.use(0).specialReg());
   default:
     return false;
   }
@@ -273,14 +264,12 @@ private:
   unsigned replaced_ = 0;
 };
 
-class GvnCse final : public Phase {
+class GvnCse final : public opt::OptimizationPhase {
 public:
-  using Phase::Phase;
+  using OptimizationPhase::OptimizationPhase;
 
-  bool isNoOp(PhaseContext &ctx) const override { return ctx.function().isAllocated(); }
-
-  void execute(PhaseContext &ctx) override {
-    if (!ctx.mayOptimize()) return;
+protected:
+  void optimize(PhaseContext &ctx) override {
     Cse(ctx.function(), ctx.breakRequested()).run();
   }
 };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../opt/Opt.h"
+#include "../opt/OptimizationPhase.h"
 #include "optxas/ori/CFG.h"
 #include "optxas/phases/Phase.h"
 
@@ -31,28 +32,18 @@ bool withoutRegisterSources(const Instr &i) {
   case Opcode::MOV: case Opcode::UMOV:
     return i.numUses() == 1 && (i.use(0).kind == OperandKind::Imm || i.use(0).kind == OperandKind::Symbol);
   case Opcode::S2R: case Opcode::S2UR:
-    if (i.numUses() != 1 || i.use(0).kind != OperandKind::SReg) return false;
-    switch (i.use(0).specialReg()) {
-    case ori::SpecialReg::TID_X: case ori::SpecialReg::TID_Y: case ori::SpecialReg::TID_Z:
-    case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
-    case ori::SpecialReg::LANEID: case ori::SpecialReg::CGACTAID:
-      return true;
-    default:
-      return false;
-    }
+    return i.numUses() == 1 && i.use(0).kind == OperandKind::SReg && opt::isLaunchConstant(i.use(0).specialReg());
   default:
     return false;
   }
 }
 
-class SinkCodeIntoBlock final : public Phase {
+class SinkCodeIntoBlock final : public opt::OptimizationPhase {
 public:
-  using Phase::Phase;
+  using OptimizationPhase::OptimizationPhase;
 
-  bool isNoOp(PhaseContext &ctx) const override { return ctx.function().isAllocated(); }
-
-  void execute(PhaseContext &ctx) override {
-    if (!ctx.mayOptimize()) return;
+protected:
+  void optimize(PhaseContext &ctx) override {
     ori::Function &f = ctx.function();
     ori::ControlFlowInfo &cfg = ori::ensureControlFlow(f);
     opt::Components comps(f);

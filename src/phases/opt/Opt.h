@@ -62,6 +62,10 @@ struct DefInfo {
   DefInfo(const ori::Function &f, const Components &c);
 };
 
+// Special registers whose value is fixed for the whole launch of a thread (thread, CTA, cluster
+// and lane ids): reads of them are values that may be shared or moved anywhere.
+bool isLaunchConstant(ori::SpecialReg r);
+
 // Position of every instruction in its block (for dominance between instructions of one block).
 std::vector<unsigned> instrPositions(const ori::Function &f);
 
