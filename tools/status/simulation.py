@@ -52,5 +52,21 @@ def section(sim_diff, ptx_fuzz, optxas, seconds=30):
     for label, compiler, seed in (("ptxas 13.0", "ptxas", 1), ("optxas", optxas, 100000)):
         lines.append(f"- {label}: {fuzz_rate(ptx_fuzz, compiler, seconds, seed)}")
     lines += ["", f"Programs the fuzzer found failing, minimized and kept as regression tests (tests/fuzz-found): "
-              f"{len(found)}" + (f" ({', '.join(f[:-4] for f in found)})" if found else "") + "."]
+              f"{len(found)}. What each found and what was fixed (the file's own `// cause:` comment):", ""]
+    for f in found:
+        lines.append(f"- {f[:-4]}: {cause_of(os.path.join(ROOT, 'tests', 'fuzz-found', f))}")
     return lines
+
+
+def cause_of(path):
+    """The `// cause:` comment of a fuzz-found program, joined over its continuation lines."""
+    text, on = [], False
+    for line in open(path):
+        if line.startswith("// cause:"):
+            on = True
+            text.append(line[len("// cause:"):].strip())
+        elif on and line.startswith("// ") and not line.startswith("// ptx-fuzz"):
+            text.append(line[3:].strip())
+        elif on:
+            break
+    return " ".join(text) or "(no cause recorded)"
