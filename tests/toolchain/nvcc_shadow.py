@@ -56,6 +56,27 @@ def find_tool(env_var, names):
     return None
 
 
+def find_cuda_home(nvcc):
+    """The real toolkit behind NVCC: the folder whose bin/ holds nvcc and nvcc.profile.
+
+    The nvcc on PATH may be a wrapper script or a copy outside the toolkit (/usr/local/bin/nvcc),
+    so ask nvcc itself where it runs from (its -dryrun prints _HERE_), then try the usual places."""
+    candidates = []
+    p = subprocess.run([nvcc, "-dryrun", "-c", "-x", "cu", os.devnull, "-o", os.devnull],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in p.stdout.splitlines():
+        if line.startswith("#$ _HERE_="):
+            candidates.append(Path(line.split("=", 1)[1].strip()).parent)
+    candidates.append(Path(os.path.realpath(nvcc)).parent.parent)
+    candidates += [Path(os.environ[v]) for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
+    candidates += [Path("/usr/local/cuda"), Path("/usr/local/cuda-13.0")]
+    for c in candidates:
+        c = Path(os.path.realpath(c))
+        if (c / "bin/nvcc").is_file() and (c / "bin/nvcc.profile").is_file():
+            return c
+    return None
+
+
 def elf_sections(data):
     """name -> bytes of each section of a 64-bit little-endian ELF."""
     shoff, = struct.unpack_from("<Q", data, 0x28)
@@ -98,7 +119,10 @@ def main():
     work = Path(args.work).resolve()
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    cuda_home = Path(os.path.realpath(nvcc)).parent.parent
+    cuda_home = find_cuda_home(nvcc)
+    if cuda_home is None:
+        print(f"FAIL: no CUDA installation (bin/nvcc with bin/nvcc.profile) found for {nvcc}")
+        return 1
 
     # The shadow toolkit.
     shadow_nvcc = Path(run([ROOT / "tools/nvcc-shim/make-shadow.sh", optxas, work / "cuda", cuda_home])
