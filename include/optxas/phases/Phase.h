@@ -19,6 +19,7 @@
 #include "optxas/ori/Module.h"
 #include "optxas/phases/OptBudget.h"
 #include "optxas/phases/PhaseTable.h"
+#include "optxas/phases/TargetProfile.h"
 #include "optxas/support/Diagnostics.h"
 
 namespace optxas::phases {
@@ -52,6 +53,8 @@ public:
   const knobs::KnobRegistry &knobs() const { return knobs_; }
   DiagEngine &diags() { return diags_; }
   unsigned smVersion() const { return module_.smVersion(); }
+  // The architecture's profile: which hookable phases have work on this target.
+  const TargetProfile &profile() const { return targetProfileFor(smVersion()); }
   int optLevel() const { return opts_.optLevel; }
   const PhaseRunOptions &options() const { return opts_; }
   PhaseId currentPhase() const { return phase_; }

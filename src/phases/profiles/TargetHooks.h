@@ -1,0 +1,9 @@
+// The hook implementations the target profiles install (src/phases/profiles/*.cpp). Each lives
+// with its phase's code in src/phases/impl; a profile installs the ones its architecture needs.
+#pragma once
+
+namespace optxas::phases {
+
+class PhaseContext;
+
+} // namespace optxas::phases
