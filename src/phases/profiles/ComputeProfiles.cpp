@@ -18,7 +18,9 @@ public:
 // Volta and later (sm_70 - sm_120): independent thread scheduling, native FP16.
 class IndependentThreadsProfile final : public TargetProfile {
 public:
-  IndependentThreadsProfile() : TargetProfile("sm_70+", /*nativeFP16=*/true, /*independentThreads=*/true) {}
+  IndependentThreadsProfile() : TargetProfile("sm_70+", /*nativeFP16=*/true, /*independentThreads=*/true) {
+    install(TargetHook::ForwardProgress, forwardProgressHook);
+  }
 };
 
 } // namespace

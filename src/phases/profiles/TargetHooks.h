@@ -6,4 +6,7 @@ namespace optxas::phases {
 
 class PhaseContext;
 
+// 49 ForwardProgress (impl/ForwardProgress.cpp): YIELD on the back edges of spin loops.
+void forwardProgressHook(PhaseContext &ctx);
+
 } // namespace optxas::phases

@@ -240,7 +240,12 @@ bool execControl(Exec &e) {
   case Opcode::BPT:
     if (in.mods.bpt == isa::BptMode::TRAP) e.fault(FaultKind::Trap, "BPT.TRAP");
     return true;
-  case Opcode::NOP: case Opcode::YIELD: case Opcode::NANOSLEEP: case Opcode::PREEXIT:
+  case Opcode::YIELD:
+    // The warp may switch to its other diverged lanes (forward progress under independent
+    // thread scheduling): the scheduler prefers lanes that have not yielded (Simulator.cpp).
+    e.w.yielded |= predicated(e);
+    return true;
+  case Opcode::NOP: case Opcode::NANOSLEEP: case Opcode::PREEXIT:
   case Opcode::ENDCOLLECTIVE:
   case Opcode::UCGABAR_ARV: case Opcode::UCGABAR_WAIT:
     return true;

@@ -90,6 +90,7 @@ struct Warp {
   std::array<uint32_t, 64> ur{};         // UR0..UR62, UR63 = URZ
   uint8_t up = 0x80;                     // UP0..UP6 bits, bit 7 = UPT
   std::array<uint32_t, 16> bar{};        // convergence barrier masks B0..B15
+  uint32_t yielded = 0;                  // lanes that ran YIELD since the warp last switched paths
   std::array<uint32_t, kWarpSize> pc{};
   std::array<LaneState, kWarpSize> state{};
   std::array<uint32_t, kWarpSize> waitArg{};   // barrier number / WARPSYNC mask

@@ -113,10 +113,15 @@ public:
 private:
   LaunchState &ls_;
 
-  static uint32_t pickGroup(const Warp &w) {
+  // The ready lanes with the lowest PC, among the lanes that have not run YIELD if there are
+  // any: a lane spinning at a low PC yields to the diverged lanes of its warp until they yield,
+  // block or exit too; then the yields are forgotten and the lowest PC goes again.
+  static uint32_t pickGroup(Warp &w) {
+    uint32_t ready = w.lanesIn(LaneState::Ready);
+    if ((ready & ~w.yielded) == 0) w.yielded = 0;
     uint32_t best = UINT32_MAX, group = 0;
     for (unsigned l = 0; l < kWarpSize; ++l) {
-      if (w.state[l] != LaneState::Ready) continue;
+      if (w.state[l] != LaneState::Ready || (w.yielded >> l & 1)) continue;
       if (w.pc[l] < best) {
         best = w.pc[l];
         group = 1u << l;

@@ -52,7 +52,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   std::vector<std::string> expect;
   for (const char *p : {"OriCheckInitialProgram", "AnalyzeControlFlow", "EarlyOriSimpleLiveDead",
                         "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
-                        "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "GeneralOptimizeMid2", "GvnCse",
+                        "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
                         "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriPerformLiveDeadFourth", "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "AdvancedScoreboardsAndOpexes", "MercConverter",

@@ -24,6 +24,7 @@ const Known kKnown[] = {
     {0x0000000804067210, 0x001fc80007f1e0ff, "IADD3 R6, P0, R4, R8, RZ ;"},
     {0x0000000602047c12, 0x002fcc000f8ec0ff, "LOP3.LUT R4, R2, UR6, RZ, 0xc0, !PT ;"},
     {0x0000000c07177224, 0x080fe200078e0217, "IMAD R23, R7, R12.reuse, R23 ;"},
+    {0x0000000000007946, 0x000fea0003800000, "YIELD ;"},   // a spin loop (ptxas, ld.volatile)
 };
 } // namespace
 
