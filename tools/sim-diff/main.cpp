@@ -3,7 +3,8 @@
 //
 //   sim-diff FILE.ptx --spec FILE.spec [--spec ...] [--compiler ptxas|optxas|PATH | --cubin C]
 //            [--seeds N] [--seed S] [--kernel NAME] [--no-timing] [--allow-hazards]
-//            [--listing] [--latencies] [--keep-cubin PATH] [--quiet]
+//            [--listing] [--latencies] [--sanitizer] [--keep-cubin PATH] [--quiet]
+// --sanitizer: for code built with -knob OptxasSanitize=..., print the first invalid access.
 //
 // Prints one line per spec: "NAME: agree", or "NAME: differ|hazard|fault|unsupported|error:
 // detail". Exit status: 0 every spec agrees; 1 some spec differs, faults, has a hazard or an
@@ -36,7 +37,7 @@ int usage() {
                "usage: sim-diff FILE.ptx --spec FILE.spec [--spec ...]\n"
                "                [--compiler ptxas|optxas|PATH | --cubin FILE.cubin]\n"
                "                [--seeds N] [--seed S] [--kernel NAME] [--no-timing]\n"
-               "                [--allow-hazards] [--listing] [--latencies]\n"
+               "                [--allow-hazards] [--listing] [--latencies] [--sanitizer]\n"
                "                [--keep-cubin PATH] [--trace] [--trace-thread T] [--quiet]\n");
   return 2;
 }
@@ -88,7 +89,7 @@ int main(int argc, char **argv) {
   std::vector<uint64_t> seeds;
   uint64_t nseeds = 3;
   int traceThread = -1;
-  bool trace = false, timing = true, allowHazards = false, listing = false, latencies = false, quiet = false;
+  bool trace = false, timing = true, allowHazards = false, listing = false, latencies = false, quiet = false, sanitizerReport = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&](std::string &dst) {
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
     else if (a == "--trace-thread" && next(v)) { trace = true; traceThread = std::atoi(v.c_str()); }
     else if (a == "--allow-hazards") allowHazards = true;
     else if (a == "--listing") listing = true;
+    else if (a == "--sanitizer") sanitizerReport = true;
     else if (a == "--latencies") latencies = true;
     else if (a == "--quiet") quiet = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
@@ -189,6 +191,15 @@ int main(int argc, char **argv) {
     }
     if (r.status == sim::DiffStatus::Unsupported) unsupported = true;
     else if (!r.ok()) failed = true;
+    if (sanitizerReport) {
+      // Code built with -knob OptxasSanitize=...: one more launch (first seed) on the simulator,
+      // which fills the allocation table, and its report of the first invalid access.
+      sim::GlobalMemory mem;
+      sim::SassSimulator s(cubin, mem, opts.sim);
+      sim::SpecRun run = sim::runSpec(s, mem, *spec, seeds.front(), opts.limits);
+      std::printf("  sanitizer: %s; launch %s\n", run.result.sanitizer.empty() ? "no invalid access" : run.result.sanitizer.c_str(),
+                  run.result.ok() ? "completed" : ("faulted: " + run.result.fault.message).c_str());
+    }
     if (listing || latencies) {
       sim::GlobalMemory mem;
       sim::SassSimOptions so = opts.sim;

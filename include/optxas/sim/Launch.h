@@ -36,6 +36,7 @@ struct LaunchResult {
   Fault fault;                   // kind None when the launch completed
   uint64_t instructions = 0;     // thread-instructions executed (guarded-off ones included)
   std::string printed;           // device printf output, in execution order
+  std::string sanitizer;         // SASS simulator, OptxasSanitize code: the first invalid access
   bool ok() const { return !fault; }
 };
 

@@ -238,7 +238,8 @@ bool execControl(Exec &e) {
     });
     return true;
   case Opcode::BPT:
-    if (in.mods.bpt == isa::BptMode::TRAP) e.fault(FaultKind::Trap, "BPT.TRAP");
+    // Only lanes whose guard holds trap (OptxasSanitize's memcheck code guards its BPT.TRAP).
+    if (in.mods.bpt == isa::BptMode::TRAP && predicated(e)) e.fault(FaultKind::Trap, "BPT.TRAP");
     return true;
   case Opcode::YIELD:
     // The warp may switch to its other diverged lanes (forward progress under independent

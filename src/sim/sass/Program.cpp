@@ -131,8 +131,8 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
   if (cubin.globalInit && !cubin.globalInit->empty())
     initBase = mem.allocate(cubin.globalInit->size(), ".nv.global.init", 256);
   for (const elf::Variable &v : cubin.variables) {
-    if (v.space == elf::VarSpace::Global) syms.addr[v.name] = globalBase + v.offset;
-    else if (v.space == elf::VarSpace::GlobalInit) syms.addr[v.name] = initBase + v.offset;
+    if (v.space == elf::VarSpace::Global) syms.addr[v.name] = out.globals[v.name] = globalBase + v.offset;
+    else if (v.space == elf::VarSpace::GlobalInit) syms.addr[v.name] = out.globals[v.name] = initBase + v.offset;
     else if (v.space == elf::VarSpace::Constant) syms.addr[v.name] = v.offset;
   }
   for (const elf::ExternalSymbol &e : cubin.externals) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@ struct SProgram {
   std::vector<SFunction> functions;
   std::array<std::vector<uint8_t>, 18> banks;   // module constant banks (3: .const, 4: addresses)
   std::vector<std::pair<std::string, Runtime>> runtimeSymbols;   // index -> runtime function
+  std::map<std::string, uint64_t, std::less<>> globals;   // .global variable -> address
   const SFunction *find(std::string_view name) const;
 };
 

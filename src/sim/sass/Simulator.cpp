@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "LaunchState.h"
+#include "optxas/sanitizer/Runtime.h"
 
 namespace optxas::sim {
 
@@ -377,6 +378,27 @@ LaunchResult SassSimulator::launch(std::string_view kernel, const LaunchConfig &
   if (!fn->constant2.empty()) ls.banks.bank[2] = fn->constant2;
   ls.banks.bank[0] = bank0(ls);
 
+  // Code built with OptxasSanitize: the simulator plays the host runtime, registering every
+  // allocation of its global memory in the table and clearing the report before the launch.
+  auto variable = [&](std::string_view name) -> std::span<uint8_t> {
+    auto it = impl_->prog.globals.find(name);
+    if (it == impl_->prog.globals.end()) return {};
+    const Allocation *a = impl_->mem.find(it->second);
+    if (!a) return {};
+    std::span<uint8_t> all = impl_->mem.bytes(a->base);
+    uint64_t off = it->second - a->base;
+    return off < all.size() ? all.subspan(off) : std::span<uint8_t>{};
+  };
+  std::span<uint8_t> table = variable(sanitizer::kAllocTableSymbol), report = variable(sanitizer::kReportSymbol);
+  if (table.size() >= sanitizer::kTableBytes && report.size() >= sanitizer::kReportBytes) {
+    std::vector<std::pair<uint64_t, uint64_t>> allocs;
+    for (const auto &a : impl_->mem.allocations()) allocs.emplace_back(a->base, a->size);
+    sanitizer::writeAllocationTable(table.first(sanitizer::kTableBytes), allocs);
+    std::memset(report.data(), 0, sanitizer::kReportBytes);
+  } else {
+    report = {};
+  }
+
   Scheduler sched(ls);
   for (uint32_t z = 0; z < cfg.grid.z && !ls.fault; ++z)
     for (uint32_t y = 0; y < cfg.grid.y && !ls.fault; ++y)
@@ -385,6 +407,13 @@ LaunchResult SassSimulator::launch(std::string_view kernel, const LaunchConfig &
   res.fault = ls.fault;
   res.instructions = ls.instructions;
   res.printed = std::move(ls.printed);
+  if (!report.empty()) {
+    sanitizer::Report r = sanitizer::decodeReport(report.first(sanitizer::kReportBytes));
+    if (r.faulted) {
+      res.sanitizer = sanitizer::describe(r);
+      if (res.fault) res.fault.message += " [sanitizer: " + res.sanitizer + "]";
+    }
+  }
   return res;
 }
 
