@@ -197,8 +197,11 @@ int main(int argc, char **argv) {
       sim::GlobalMemory mem;
       sim::SassSimulator s(cubin, mem, opts.sim);
       sim::SpecRun run = sim::runSpec(s, mem, *spec, seeds.front(), opts.limits);
-      std::printf("  sanitizer: %s; launch %s\n", run.result.sanitizer.empty() ? "no invalid access" : run.result.sanitizer.c_str(),
-                  run.result.ok() ? "completed" : ("faulted: " + run.result.fault.message).c_str());
+      std::string how = run.result.ok() ? "completed"
+                                        : fmt::format("faulted: {}: {}", sim::faultKindName(run.result.fault.kind),
+                                                      run.result.fault.message);
+      std::printf("  sanitizer: %s; launch %s\n",
+                  run.result.sanitizer.empty() ? "no invalid access" : run.result.sanitizer.c_str(), how.c_str());
     }
     if (listing || latencies) {
       sim::GlobalMemory mem;

@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "codegen"))
 from run_codegen import arch_of, extra_flags  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simulation  # noqa: E402
+import sanitizer  # noqa: E402
 
 
 def verbose_report(text):
@@ -158,10 +159,17 @@ def main():
         lines.append(f"| {r[0]} | `{short(r[1])}` | " + " | ".join(fmt(v) for v in r[2:]) + " |")
     if a.sim_diff and a.ptx_fuzz:
         lines += simulation.section(a.sim_diff, a.ptx_fuzz, a.optxas)
+    old = open(a.out).read() if os.path.exists(a.out) else ""
+    if a.sim_diff:
+        lines += [""] + sanitizer.section(a.sim_diff, a.optxas)
+    else:
+        # Without the simulator, keep the sanitizer section tools/status/sanitizer.py wrote.
+        sb, se = old.find(sanitizer.BEGIN), old.find(sanitizer.END)
+        if 0 <= sb < se:
+            lines += ["", old[sb:se + len(sanitizer.END)]]
     lines.append("")
     text = "\n".join(lines)
     # tools/bench/bench.py --update-status owns the section between its markers: keep it.
-    old = open(a.out).read() if os.path.exists(a.out) else ""
     begin, end = old.find("<!-- bench:begin -->"), old.find("<!-- bench:end -->")
     if 0 <= begin < end:
         text += "\n" + old[begin:end + len("<!-- bench:end -->")] + "\n"
