@@ -203,7 +203,8 @@ private:
     Instr *i = s.instr;
     b_.setLoc(i->loc());
     const Operand &a = i->use(s.addrUse);
-    Operand bad = reg(RegClass::P), good = reg(RegClass::P), address;
+    Operand bad = reg(RegClass::P), address;
+    Operand good = mode_ == sanitizer::Mode::Threadsteer ? reg(RegClass::P) : Operand::truePred();
     if (s.space == Space::Global) {
       b_.setInsertPoint(i);
       Operand base = a.subWidth ? Operand::vregPart(a.reg, RegClass::R, a.subOff, 2)
