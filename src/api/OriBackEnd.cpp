@@ -74,6 +74,11 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   for (const Knob &k : opts.knobs)
     knobsOk &= k.file.empty() ? knobSet.set(k.name, k.value, diags) : knobSet.loadFile(k.file, diags);
   if (!knobsOk) return false;
+  // The sanitizer reads its table through the address table, which relocatable output lacks.
+  if (opts.compileOnly && knobSet.isSet(knobs::Knob::OptxasSanitize)) {
+    diags.report(Severity::Error, "OptxasSanitize needs whole-program output; it cannot be used with -c");
+    return false;
+  }
 
   phases::PhaseRunOptions ro;
   ro.optLevel = std::min(opts.optLevel, 3);
