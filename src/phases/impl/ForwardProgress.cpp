@@ -10,8 +10,9 @@
 // observes memory that thread may write while the loop runs. A weak (plain) load of such data is a
 // data race the program cannot rely on (the compiler may hoist it out of the loop), and a loop
 // whose exit depends only on thread-private values terminates or not whatever the other lanes
-// do. So a natural loop needs a YIELD exactly when its body contains a load with a memory order
-// (volatile, relaxed/.STRONG, acquire, MMIO) or an atomic that returns a value. Each back edge of
+// do. So a natural loop needs a YIELD when a branch of the loop (an exit, the back edge, or a
+// branch inside the body) depends, through the data flow inside the loop, on the result of a
+// load with a memory order (volatile, relaxed/.STRONG, acquire, MMIO) or of an atomic. Each back edge of
 // such a loop gets one YIELD right before the latch's terminator (at the end of the latch when
 // the back edge is its fall-through), so every iteration passes one. No WARPSYNC is needed:
 // reconvergence after the loop is explicit already (the BSSY/BSYNC pairs lowering places around
@@ -49,10 +50,32 @@ bool observesOtherThreads(const Instr &i) {
   return i.mods().cache == isa::CacheOp::STRONG_GPU || i.mods().cache == isa::CacheOp::STRONG_SYS;
 }
 
-bool loopWaitsOnOthers(const ori::Loop &loop) {
+// Whether a branch (or a guarded terminator) of the loop depends on a value such an access
+// produced in the loop: taint flows from those results through every instruction of the loop
+// (its sources or guard tainted -> its results tainted) until nothing changes. Values from
+// outside the loop are fixed while it runs, and an atomic whose result nothing reads (a
+// histogram update) cannot make the loop wait.
+bool loopWaitsOnOthers(const ori::Function &f, const ori::Loop &loop) {
+  std::vector<char> tainted(f.numVRegs(), 0);
+  auto isTainted = [&](const ori::Operand &o) { return o.refersToVReg() && o.reg < tainted.size() && tainted[o.reg]; };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const BasicBlock *bb : loop.blocks)
+      for (const Instr *i : *bb) {
+        bool t = observesOtherThreads(*i) || isTainted(i->guard());
+        for (const ori::Operand &o : i->uses()) t = t || isTainted(o);
+        if (!t) continue;
+        for (const ori::Operand &d : i->defs())
+          if (d.refersToVReg() && d.reg < tainted.size() && !tainted[d.reg]) tainted[d.reg] = 1, changed = true;
+      }
+  }
   for (const BasicBlock *bb : loop.blocks)
-    for (const Instr *i : *bb)
-      if (observesOtherThreads(*i)) return true;
+    for (const Instr *i : *bb) {
+      if (!i->isBranch() && !i->isTerminator()) continue;
+      if (isTainted(i->guard())) return true;
+      for (const ori::Operand &o : i->uses())
+        if (isTainted(o)) return true;   // BRX/JMX through a tainted index
+    }
   return false;
 }
 
@@ -60,7 +83,7 @@ unsigned insertForwardProgressYields(ori::Function &f) {
   ori::ControlFlowInfo &cfg = ori::ensureControlFlow(f);
   std::vector<BasicBlock *> latches;
   for (const auto &loop : cfg.loops()) {
-    if (!loopWaitsOnOthers(*loop)) continue;
+    if (!loopWaitsOnOthers(f, *loop)) continue;
     for (BasicBlock *latch : loop->latches)
       if (std::find(latches.begin(), latches.end(), latch) == latches.end()) latches.push_back(latch);
   }

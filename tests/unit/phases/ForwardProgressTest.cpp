@@ -130,4 +130,32 @@ bb2:
   EXPECT_LT(out.find("YIELD"), out.find("@%p6 BRA bb1"));
 }
 
+TEST(ForwardProgress, AnAtomicWhoseResultNoBranchReadsDoesNotWait) {
+  // A histogram loop: the atomic's result is unused and the trip count is the thread's own, so
+  // the loop ends whatever other threads do (ptxas gives it no YIELD either).
+  const char *hist = R"(.function "k" entry
+.reg %r1 x2
+.reg %ur2 x2
+bb0:
+  [1] %ur2 = ULDC.64 c[0x0][0x208]
+  [2] %r1 = LDC.64 c[0x0][0x210]
+  [3] %r3 = MOV 0x0
+  [4] %r7 = MOV 0x1
+bb1:
+  [5] PT, %r5 = ATOMG.E.ADD.STRONG_GPU %ur2, [%r1], %r7
+  [6] %r3 = IADD3 %r3, 0x1, RZ
+  [7] %p6, PT = ISETP.LT.U32.AND %r3, c[0x0][0x218], PT
+  [8] @%p6 BRA bb1
+bb2:
+  [9] EXIT
+.end
+)";
+  EXPECT_EQ(transform(hist), transform(hist, 90, "AnalyzeControlFlow"));
+  // The same loop counting only the updates that found the slot empty waits on other threads.
+  std::string waits = hist;
+  waits.replace(waits.find("[6] %r3 = IADD3 %r3, 0x1, RZ"), std::string("[6] %r3 = IADD3 %r3, 0x1, RZ").size(),
+                "[6] %r3 = IADD3 %r3, %r5, RZ");
+  EXPECT_EQ(countOf(transform(waits), "YIELD"), 1u);
+}
+
 } // namespace

@@ -160,3 +160,28 @@ TEST(SassControl, SpecialRegistersAndCtaIds) {
   for (unsigned c = 0; c < 3; ++c)
     for (unsigned t = 0; t < 40; ++t) EXPECT_EQ(r.out[c * 40 + t], (c << 8) + t % 32);
 }
+
+TEST(SassControl, YieldLetsTheOtherDivergedLanesRun) {
+  // Lane 0 spins on a flag (out[32]) that lane 31 stores on a path at a higher PC. The warp runs
+  // its lowest-PC lanes first, so only the YIELD in the loop lets lane 31 reach its store (without
+  // it the launch runs into the instruction limit: ctest simdiff.forward_progress shows that).
+  SassRun r = runLines({"LDC.64 R12, c[0x0][0x210] ;",
+                        "ISETP.EQ.U32.AND P0, PT, R0, 0x1f, PT ;",
+                        "@P0 BRA %set ;",
+                        "ISETP.NE.U32.AND P0, PT, R0, RZ, PT ;",
+                        "@P0 EXIT ;",
+                        "spin:",
+                        "LDG.E.STRONG.SYS R2, desc[UR4][R12.64+0x80] ;",
+                        "ISETP.EQ.U32.AND P1, PT, R2, RZ, PT ;",
+                        "YIELD ;",
+                        "@P1 BRA %spin ;",
+                        "STG.E desc[UR4][R10.64], R2 ;",
+                        "EXIT ;",
+                        "set:",
+                        "MOV R3, 0x7 ;",
+                        "STG.E.STRONG.SYS desc[UR4][R12.64+0x80], R3 ;",
+                        "EXIT ;"},
+                       33, {32, 1, 1});
+  EXPECT_EQ(r.out[32], 7u);
+  EXPECT_EQ(r.out[0], 7u);
+}
