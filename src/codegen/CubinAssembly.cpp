@@ -1,5 +1,6 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
+#include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 
 #include <algorithm>
@@ -170,6 +171,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     ef.global = f.attrs.linkage != ori::Linkage::Internal;
     ef.weak = f.attrs.linkage == ori::Linkage::Weak;
     ef.code = f.sassCode;
+    if (std::vector<uint8_t> tables = jumpTableBytes(f, layoutFunction(f, *model)); !tables.empty())
+      ef.constant2 = std::move(tables);
     ef.registerCount = ff.registers;
     ef.frameSize = ff.frameBytes;
     if (opts.relocatable) ef.maxStackSize = ff.frameBytes;
