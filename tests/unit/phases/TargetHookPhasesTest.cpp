@@ -11,30 +11,31 @@ using namespace optxas::phases::test;
 
 namespace {
 
-// The IR DumpIR prints after `phase`, run alone through a recipe: the function body from
-// `.function` to `.end`.
-struct PhaseRun {
-  std::string before, after, diags;
-};
+// The IR DumpIR prints after the last phase of the recipe `phase` (the function body from
+// `.function` to `.end`): `after` as it ran, `before` with that phase disabled (DumpIR still
+// prints at its place), so both are in the same format.
+std::string dumpAfter(unsigned sm, const std::string &phase, const std::string &body,
+                      const std::vector<std::string> &knobs, std::string &diags) {
+  Harness h;
+  h.knob("NamedPhases=" + phase);
+  h.knob("DumpIR=" + phase.substr(phase.rfind('+') + 1));
+  for (const std::string &k : knobs) h.knob(k);
+  auto m = h.parse(".module sm_" + std::to_string(sm) + " addr64\n" + body);
+  if (!m) return "";
+  EXPECT_TRUE(h.run(*m)) << h.allDiags();
+  EXPECT_TRUE(ori::verifyModule(*m, h.diags)) << h.allDiags();
+  diags += h.allDiags();
+  size_t f = h.dumped.find(".function");
+  return f == std::string::npos ? "" : h.dumped.substr(f);
+}
 
 PhaseRun runPhase(unsigned sm, const std::string &phase, const std::string &body,
                   const std::vector<std::string> &extraKnobs = {}) {
-  Harness h;
-  h.knob("NamedPhases=" + phase);
-  h.knob("DumpIR=" + phase);
-  for (const std::string &k : extraKnobs) h.knob(k);
   PhaseRun r;
-  auto m = h.parse(".module sm_" + std::to_string(sm) + " addr64\n" + body);
-  if (!m) return r;
-  ori::PrintOptions plain;
-  plain.cfgComments = false;
-  r.before = ori::toString(*m, plain);
-  r.before = r.before.substr(r.before.find(".function"));
-  EXPECT_TRUE(h.run(*m)) << h.allDiags();
-  EXPECT_TRUE(ori::verifyModule(*m, h.diags)) << h.allDiags();
-  r.diags = h.allDiags();
-  size_t f = h.dumped.find(".function");
-  r.after = f == std::string::npos ? "" : h.dumped.substr(f);
+  std::vector<std::string> off = extraKnobs;
+  off.push_back("DisablePhases=" + phase.substr(phase.rfind('+') + 1));
+  r.before = dumpAfter(sm, phase, body, off, r.diags);
+  r.after = dumpAfter(sm, phase, body, extraKnobs, r.diags);
   return r;
 }
 
