@@ -262,6 +262,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
       return false;
     }
     out.ops.resize(1);
+    out.ops[0].width = 1;   // the pair's first register names it
     out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
   }
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with

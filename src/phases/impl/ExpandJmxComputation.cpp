@@ -54,10 +54,14 @@ void expandJmxComputation(PhaseContext &ctx) {
     E.setLoc(brx->loc());
     if (brx->isPredicated()) E.setGuard(brx->guard());
     Operand off = E.shf(true, false, brx->use(0), Emitter::imm(2), Emitter::RZ());
-    Operand lo = E.r();
+    // Written in place into the pair's two words, so no copies are left for the allocator.
+    Operand target = E.r2(), lo = E.lo(target);
     E.emit(Opcode::LDC, {lo}, {Operand::cbankIndexed(kJumpTableBank, off.reg, ori::RegClass::R, table)});
-    Operand hi = E.shf(false, true, Emitter::RZ(), Emitter::imm(31), lo, isa::IntType::S32);
-    Operand target = E.pair(lo, hi);
+    isa::Modifiers sext;
+    sext.shift = isa::ShiftDir::R;
+    sext.intType = isa::IntType::S32;
+    sext.variant = isa::Variant::HI;
+    E.emit(Opcode::SHF, {E.hi(target)}, {Emitter::RZ(), Emitter::imm(31), lo}, sext);
     // BRX target, table, L0, ..., Ln-1
     const unsigned n = brx->numUses() - 1;
     std::vector<Operand> labels(brx->uses().begin() + 1, brx->uses().end());

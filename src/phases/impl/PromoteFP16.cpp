@@ -14,8 +14,9 @@
 //     not equal to by a multiple of the finest quantum of a*b, c and m, and working through the
 //     f16 exponent range that gap is always above 2^-35*|x| > half an f64 ulp of x, so rounding x
 //     to f64 never reaches or crosses m, and the f64 -> f16 rounding is the correct one.
-// .ftz flushes f16 subnormal inputs (|x| < 2^-14 in f32 -> signed zero) and, like .sat, acts on
-// the rounded f16 result, so both are applied to that result widened back to f32 (exact).
+// .ftz flushes f16 subnormal inputs (|x| < 2^-14 in f32 -> signed zero) and, like .sat (clamp to
+// [+0, 1], NaN kept), acts on the rounded f16 result, so both are applied to that result widened
+// back to f32 (exact).
 // Lowering's other f16 forms (HADD2.F32 conversions, bf16, .relu, min/max with .NaN/.xorsign,
 // HSET2) are left as they are: DUMPIR shows them and code generation for these targets stops
 // at the unsupported-target error (docs/unsupported.md).
@@ -120,32 +121,37 @@ public:
     Operand x = convert(h, FloatType::F32, FloatType::F16);
     if (ftz) x = flush(x, false);
     if (sat) {
+      // Clamp to [+0, 1]; unlike FADD.SAT, a NaN result stays NaN (as HADD2.SAT leaves it).
       Operand s = E.r();
       isa::Modifiers m;
       m.sat = true;
       E.emit(Opcode::FADD, {s}, {x, Emitter::neg(Emitter::RZ())}, m)->setType(ori::DataType::F32);
-      x = s;
+      Operand nan = E.fsetp(isa::Cmp::NAN_, x, x);
+      Operand d = E.r();
+      E.emit(Opcode::FSEL, {d}, {x, s, nan});
+      x = d;
     }
     return convert(x, FloatType::F16, FloatType::F32);
   }
 
   Operand lane(Instr &in, unsigned l) {
     const isa::Modifiers &m = in.mods();
-    const bool ftz = m.ftz;
+    const bool ftz = m.ftz, f64 = in.opcode() == Opcode::HFMA2;
+    // Sources widened in operand order (not left to the argument evaluation order).
+    Operand a = widen(in.use(0), l, f64, ftz), b = widen(in.use(1), l, f64, ftz);
     switch (in.opcode()) {
     case Opcode::HADD2:
-      return narrow(E.fadd(widen(in.use(0), l, false, ftz), widen(in.use(1), l, false, ftz)), false, ftz, m.sat);
+      return narrow(E.fadd(a, b), false, ftz, m.sat);
     case Opcode::HMUL2:
-      return narrow(E.fmul(widen(in.use(0), l, false, ftz), widen(in.use(1), l, false, ftz)), false, ftz, m.sat);
-    case Opcode::HFMA2:
-      return narrow(E.dfma(widen(in.use(0), l, true, ftz), widen(in.use(1), l, true, ftz),
-                           widen(in.use(2), l, true, ftz)),
-                    true, ftz, m.sat);
+      return narrow(E.fmul(a, b), false, ftz, m.sat);
+    case Opcode::HFMA2: {
+      Operand c = widen(in.use(2), l, true, ftz);
+      return narrow(E.dfma(a, b, c), true, ftz, m.sat);
+    }
     default: { // HMNMX2 d, a, b, PT (min) / !PT (max): the chosen input, exactly
       Operand d = E.r();
-      isa::Modifiers mm; // inputs already flushed; f16 values are never f32 subnormals
-      E.emit(Opcode::FMNMX, {d}, {widen(in.use(0), l, false, ftz), widen(in.use(1), l, false, ftz), in.use(2)}, mm)
-          ->setType(ori::DataType::F32);
+      // Inputs already flushed; f16 values are never f32 subnormals, so no .FTZ here.
+      E.emit(Opcode::FMNMX, {d}, {a, b, in.use(2)})->setType(ori::DataType::F32);
       return convert(d, FloatType::F16, FloatType::F32);
     }
     }

@@ -14,6 +14,10 @@ namespace {
 // The IR DumpIR prints after the last phase of the recipe `phase` (the function body from
 // `.function` to `.end`): `after` as it ran, `before` with that phase disabled (DumpIR still
 // prints at its place), so both are in the same format.
+struct PhaseRun {
+  std::string before, after, diags;
+};
+
 std::string dumpAfter(unsigned sm, const std::string &phase, const std::string &body,
                       const std::vector<std::string> &knobs, std::string &diags) {
   Harness h;
@@ -88,10 +92,14 @@ TEST(PromoteFP16, RewritesHalfArithmeticOnTargetsWithoutIt) {
     for (const char *h : {"HADD2", "HMUL2", "HFMA2", "HSETP2", "HMNMX2"})
       EXPECT_EQ(count(out, h), 0u) << h << " on sm_" << sm << "\n" << r.after;
     // f16x2 add: two FADD lanes repacked; the scalar fma in f64; the compare in f32.
-    EXPECT_EQ(count(out, "FADD"), 2u + 1u) << r.after;   // + the FADD.SAT of the mul
     EXPECT_EQ(count(out, "DFMA"), 1u) << r.after;
-    EXPECT_EQ(count(out, "FMUL"), 1u + 4u) << r.after;  // the mul, and four ftz flushes (x*0)
-    EXPECT_EQ(count(out, "FSETP"), 1u + 4u) << r.after; // the compare, and the flush tests
+    // HMUL2.FTZ.SAT: the mul, and three .ftz flushes (two inputs, the result), each an FSETP
+    // test |x| >= 2^-14, an FMUL x*0 for the signed zero and an FSEL; .sat is FADD.SAT with an
+    // FSETP.NAN/FSEL keeping a NaN.
+    EXPECT_EQ(count(out, "FMUL"), 1u + 3u) << r.after;
+    EXPECT_EQ(count(out, "FSETP"), 1u + 3u + 1u) << r.after;
+    EXPECT_EQ(count(out, "FSEL"), 3u + 1u) << r.after;
+    EXPECT_EQ(count(out, "FADD"), 2u + 1u) << r.after;   // the f16x2 add's lanes, the FADD.SAT
     EXPECT_EQ(count(out, "FMNMX"), 2u) << r.after;
     EXPECT_EQ(count(out, "PRMT"), 2u) << r.after;       // the two f16x2 results
     // Untouched: loads, stores, SEL reading the compare's predicate.
@@ -113,12 +121,12 @@ bb0:
   // the high half: the second by its .H1_H1 selector); each lane is widened exactly, added in
   // f32, rounded once to f16; PRMT 0x5410 puts lane 0 low and lane 1 high.
   std::vector<std::string> ops = opcodes(r.after);
-  std::vector<std::string> want = {"S2R", "SHF", "F2F", "F2F", "FADD", "F2F", "SHF", "F2F",
+  std::vector<std::string> want = {"S2R", "F2F", "SHF", "F2F", "FADD", "F2F", "SHF", "F2F",
                                    "SHF", "F2F", "FADD", "F2F", "PRMT", "STG", "EXIT"};
   EXPECT_EQ(ops, want) << r.after;
-  EXPECT_NE(r.after.find("F2F.F32.F16"), std::string::npos) << r.after;
-  EXPECT_NE(r.after.find("F2F.F16.F32"), std::string::npos) << r.after;
-  EXPECT_NE(r.after.find("SHF.R.U32.HI"), std::string::npos) << r.after;
+  EXPECT_EQ(countOf(r.after, "F2F.F32.srcFloatType:F16"), 4u) << r.after;
+  EXPECT_EQ(countOf(r.after, "F2F.F16.srcFloatType:F32"), 2u) << r.after;
+  EXPECT_EQ(countOf(r.after, "SHF.HI.R.U32 RZ, 0x10, %r3"), 3u) << r.after;   // lane 0: b; lane 1: a, b
   EXPECT_NE(r.after.find("0x5410"), std::string::npos) << r.after;
 }
 
@@ -138,17 +146,19 @@ TEST(PromoteFP16, KnobForcesItOnSm90) {
 }
 
 TEST(PromoteFP16, LeavesFormsItDoesNotModel) {
-  // bf16 arithmetic, HADD2.F32 (the f16 -> f32 conversion), NaN-propagating min/max.
+  // bf16 arithmetic, fma.relu, HADD2.F32 (cvt.f32.f16), NaN-propagating min/max.
   const std::string body = R"(.function "h" entry
 bb0:
   [1] %r3 = S2R SR_TID.X
-  [2] %r4 = HFMA2.BF16_V2.bf16 %r3.H0_H0, %r3.H0_H0, -RZ
-  [3] %r5 = HADD2.F32 -RZ, %r3.H0_H0
-  [4] %r6 = HMNMX2.NAN.f16x2 %r3, %r3, PT
-  [5] STG.E [%r1], %r4
-  [6] STG.E [%r1+0x4], %r5
-  [7] STG.E [%r1+0x8], %r6
-  [8] EXIT
+  [2] %r4 = HFMA2.BF16x2.bf16 %r3.H0_H0, %r3.H0_H0, %r3.H0_H0
+  [3] %r5 = HFMA2.RELU.f16 %r3.H0_H0, %r3.H0_H0, %r3.H0_H0
+  [4] %r6 = HADD2.F32.f32 -RZ, %r3.H0_H0
+  [5] %r7 = HMNMX2.nan:1.f16x2 %r3, %r3, PT
+  [6] STG.E [%r1], %r4
+  [7] STG.E [%r1+0x4], %r5
+  [8] STG.E [%r1+0x8], %r6
+  [9] STG.E [%r1+0xc], %r7
+  [10] EXIT
 .end
 )";
   PhaseRun r = runPhase(52, "PromoteFP16", body);
@@ -186,12 +196,12 @@ TEST(ExpandJmxComputation, BrxBecomesAJumpTableLoadOnSm70AndLater) {
     EXPECT_EQ(count(out, "BRX"), 2u);
     EXPECT_EQ(count(out, "LDC"), 2u) << r.after;
     // The first table starts at 0 in bank 2, the second after its four entries.
-    EXPECT_NE(r.after.find("c[0x2][%"), std::string::npos) << r.after;
-    EXPECT_NE(r.after.find("+0x10]"), std::string::npos) << r.after;
+    EXPECT_EQ(countOf(r.after, "= LDC c[0x2][%"), 2u) << r.after;
+    EXPECT_EQ(countOf(r.after, "+0x10]"), 1u) << r.after;
     EXPECT_NE(r.after.find(", 0x0, bb2, bb3, bb4, bb5"), std::string::npos) << r.after;
     EXPECT_NE(r.after.find(", 0x10, bb6, bb2"), std::string::npos) << r.after;
     EXPECT_NE(r.after.find("SHF.L.U32"), std::string::npos) << r.after;
-    EXPECT_NE(r.after.find("SHF.R.S32.HI"), std::string::npos) << r.after;
+    EXPECT_EQ(countOf(r.after, "SHF.HI.R.S32 RZ, 0x1f, %"), 2u) << r.after;
     // The CFG still has every target as a successor (the labels stay on BRX).
     EXPECT_EQ(r.after.find("BRX %r5"), std::string::npos) << r.after;
   }
