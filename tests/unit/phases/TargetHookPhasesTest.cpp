@@ -4,6 +4,7 @@
 // table end to end: tests/exec/brx_switch.)
 #include "Harness.h"
 #include "optxas/ori/Verifier.h"
+#include "optxas/phases/TargetProfile.h"
 
 using namespace optxas;
 using namespace optxas::phases;
@@ -59,6 +60,19 @@ std::vector<std::string> opcodes(const std::string &ir) {
 
 size_t count(const std::vector<std::string> &ops, const std::string &op) {
   return static_cast<size_t>(std::count(ops.begin(), ops.end(), op));
+}
+
+TEST(TargetHookGates, WhichProfilesInstallPromoteFP16AndExpandJmx) {
+  for (unsigned sm : {50u, 52u, 61u}) {
+    EXPECT_NE(targetProfileFor(sm).hook(TargetHook::PromoteFP16), nullptr) << sm;
+    EXPECT_EQ(targetProfileFor(sm).hook(TargetHook::ExpandJmxComputation), nullptr) << sm;
+  }
+  for (unsigned sm : {53u, 60u, 62u})
+    EXPECT_EQ(targetProfileFor(sm).hook(TargetHook::PromoteFP16), nullptr) << sm;
+  for (unsigned sm : {70u, 80u, 90u, 120u}) {
+    EXPECT_EQ(targetProfileFor(sm).hook(TargetHook::PromoteFP16), nullptr) << sm;
+    EXPECT_NE(targetProfileFor(sm).hook(TargetHook::ExpandJmxComputation), nullptr) << sm;
+  }
 }
 
 const std::string kHalfKernel = R"(.function "h" entry
