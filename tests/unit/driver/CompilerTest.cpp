@@ -143,7 +143,7 @@ TEST(Compiler, DroppedTargetsRunThePhaseScheduleThenStop) {
   EXPECT_EQ(dump.find("HADD2"), std::string::npos) << dump;
   EXPECT_EQ(dump.find("HFMA2"), std::string::npos) << dump;
   EXPECT_NE(dump.find("DFMA"), std::string::npos) << dump;
-  EXPECT_NE(dump.find("F2F.F16.F32"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("F2F.F16.srcFloatType:F32"), std::string::npos) << dump;
 }
 
 TEST(Compiler, PromoteFP16IsANoOpOnSm90) {
