@@ -19,7 +19,7 @@
 // back to f32 (exact).
 // Lowering's other f16 forms (HADD2.F32 conversions, bf16, .relu, min/max with .NaN/.xorsign,
 // HSET2) are left as they are: DUMPIR shows them and code generation for these targets stops
-// at the unsupported-target error (docs/unsupported.md).
+// at the unsupported-target error (docs/options.md, "Targets ptxas 13.0 dropped").
 #include "optxas/phases/Phase.h"
 #include "optxas/phases/TargetProfile.h"
 
