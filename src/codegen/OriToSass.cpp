@@ -253,6 +253,18 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     error = "memory descriptor without an address";
     return false;
   }
+  // BRX target, table, L0, ... (phase 94): the register pair holds the target's offset from the
+  // function start (read from the jump table), so the encoded offset leads from the next
+  // instruction back to the start; the table and labels are not encoded.
+  if (out.op == Opcode::BRX) {
+    if (out.ops.size() < 2 || out.ops[0].kind != sass::OperandKind::Reg || i.use(1).kind != OperandKind::Imm) {
+      error = "BRX without its jump table (phase 94 ExpandJmxComputation did not expand it)";
+      return false;
+    }
+    out.ops.resize(1);
+    out.ops[0].width = 1;   // the pair's first register names it
+    out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
+  }
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
   // no descriptor): [R2] is R2:R3.
   // CCTL.E likewise: the .E is the 64-bit address ([R6] is R6:R7).

@@ -6,4 +6,9 @@ namespace optxas::phases {
 
 class PhaseContext;
 
+// Phase 2 (impl/PromoteFP16.cpp): f16 arithmetic rewritten into f32/f64 sequences.
+void promoteFP16(PhaseContext &ctx);
+// Phase 94 (impl/ExpandJmxComputation.cpp): brx.idx into a jump-table load and BRX.
+void expandJmxComputation(PhaseContext &ctx);
+
 } // namespace optxas::phases
