@@ -27,7 +27,7 @@ bool encodes(ori::Function &f, const ori::Instr &i) {
   codegen::Layout layout;
   sass::Inst inst;
   std::string error;
-  bool ok = codegen::toSass(f, i, layout, 0, inst, error) && static_cast<bool>(sass::encode(inst, sass::Target::SM90));
+  bool ok = codegen::toSass(f, i, layout, 0, inst, error) && sass::encodable(inst, sass::Target::SM90);
   for (ori::VRegId r : assigned) f.vreg(r).phys = -1;
   return ok;
 }

@@ -8,5 +8,9 @@ class PhaseContext;
 
 // 49 ForwardProgress (impl/ForwardProgress.cpp): YIELD on the back edges of spin loops.
 void forwardProgressHook(PhaseContext &ctx);
+// Phase 2 (impl/PromoteFP16.cpp): f16 arithmetic rewritten into f32/f64 sequences.
+void promoteFP16(PhaseContext &ctx);
+// Phase 94 (impl/ExpandJmxComputation.cpp): brx.idx into a jump-table load and BRX.
+void expandJmxComputation(PhaseContext &ctx);
 
 } // namespace optxas::phases

@@ -54,7 +54,8 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
                         "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
                         "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
-                        "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriPerformLiveDeadFourth", "AllocateRegisters",
+                        "GeneralOptimizeLate2", "SinkCodeIntoBlock", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
+                        "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "AdvancedScoreboardsAndOpexes", "MercConverter",
                         "MercEncodeAndDecode", "MercGenerateSassUCode", "ReportFinalMemoryUsage"}) {
     expect.push_back(std::string("Before ") + p);
