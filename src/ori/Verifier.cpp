@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <vector>
+
+#include "optxas/ori/CFG.h"
 
 #include <fmt/format.h>
 
@@ -10,11 +13,23 @@ namespace {
 
 class Verifier {
 public:
-  Verifier(const Function &f, DiagEngine &diags) : f_(f), diags_(diags), blocks_(f.blocks().begin(), f.blocks().end()) {}
+  Verifier(const Function &f, DiagEngine &diags, const VerifyOptions &opts)
+      : f_(f), diags_(diags), opts_(opts), blocks_(f.blocks().begin(), f.blocks().end()) {}
 
   bool run() {
+    checkStructure();
+    // The flow checks need a sound instruction list and operands to say anything useful.
+    if (problems_ == 0 && opts_.controlFlow) checkControlFlow();
+    if (problems_ == 0 && opts_.defsReachUses && !f_.isAllocated()) checkDefsReachUses();
+    return problems_ == 0;
+  }
+
+private:
+  void checkStructure() {
+    std::unordered_set<uint32_t> blockIds;
     for (BasicBlock *bb : f_.blocks()) {
       if (bb->parent() != &f_) problem(bb, nullptr, "block belongs to another function");
+      if (!blockIds.insert(bb->id()).second) problem(bb, nullptr, "two blocks share this id");
       const Instr *prev = nullptr;
       size_t count = 0;
       for (Instr *i : *bb) {
@@ -28,10 +43,131 @@ public:
       if (bb->back() != prev || count != bb->size()) problem(bb, nullptr, "block list tail or size is wrong");
       if (problems_ > kMaxProblems) break;
     }
-    return problems_ == 0;
   }
 
-private:
+  // Successors as the terminators and the layout imply them (the same rule as ori/CFG.cpp).
+  void computeFlow() {
+    succs_.assign(f_.blockIdLimit(), {});
+    for (BasicBlock *bb : f_.blocks()) succs_[bb->id()] = computeSuccessors(f_, bb);
+    reachable_.assign(f_.blockIdLimit(), false);
+    rpo_.clear();
+    BasicBlock *entry = f_.entry();
+    if (!entry) return;
+    std::vector<std::pair<BasicBlock *, size_t>> stack{{entry, 0}};
+    std::vector<BasicBlock *> post;
+    reachable_[entry->id()] = true;
+    while (!stack.empty()) {
+      auto &[bb, next] = stack.back();
+      const auto &ss = succs_[bb->id()];
+      if (next < ss.size()) {
+        BasicBlock *s = ss[next++];
+        if (!reachable_[s->id()]) {
+          reachable_[s->id()] = true;
+          stack.push_back({s, 0});
+        }
+      } else {
+        post.push_back(bb);
+        stack.pop_back();
+      }
+    }
+    rpo_.assign(post.rbegin(), post.rend());
+  }
+
+  // Block terminators and, when phase 3 has stored an analysis, that it still matches the code.
+  void checkControlFlow() {
+    computeFlow();
+    const auto &blocks = f_.blocks();
+    if (blocks.empty()) return problem(nullptr, nullptr, "function has no blocks");
+    // Control must not run off the end of the function: the last block, when reachable, ends in
+    // an unconditional terminator that does not fall through (EXIT, RET, BRA, ...).
+    const BasicBlock *last = blocks.back();
+    if (reachable_[last->id()]) {
+      const Instr *t = last->terminator();
+      if (!t || t->isPredicated())
+        problem(last, t, "control falls off the end of the function (the last block has no unconditional terminator)");
+    }
+    for (BasicBlock *bb : blocks) {
+      if (!f_.cfg()) continue;
+      // A stored analysis must agree with the code: a phase that changed the flow and kept the
+      // old edges would mislead every later phase that reads them.
+      auto sorted = [](std::vector<BasicBlock *> v) {
+        std::sort(v.begin(), v.end(), [](auto *a, auto *b) { return a->id() < b->id(); });
+        return v;
+      };
+      if (sorted(bb->succs()) != sorted(succs_[bb->id()]))
+        problem(bb, nullptr, "stored CFG successors do not match the block's terminator and fall-through");
+      std::vector<BasicBlock *> preds;
+      for (BasicBlock *p : blocks)
+        for (BasicBlock *s : succs_[p->id()])
+          if (s == bb) preds.push_back(p);
+      if (sorted(bb->preds()) != sorted(preds))
+        problem(bb, nullptr, "stored CFG predecessors do not match the branches into the block");
+      if (bb->reachable() != static_cast<bool>(reachable_[bb->id()]))
+        problem(bb, nullptr, "stored CFG reachability is stale");
+      else if (bb->reachable() && bb != f_.entry() && !bb->idom())
+        problem(bb, nullptr, "reachable block has no immediate dominator");
+    }
+  }
+
+  // Every register use is reached by a definition on every path from the entry ("defined on all
+  // paths"; the IR is not SSA, so a register may have several definitions and none need dominate
+  // the use alone). A guarded definition counts as a definition, as does one that writes part of
+  // a wide register: proving predicated code complete needs predicate reasoning the verifier
+  // does not do, and the bugs this check is for are registers that no path defines. Registers
+  // precolored before allocation (ABI argument and call-result registers) are written by the
+  // call boundary, not by an instruction, and are exempt; PSEUDO_PHI operands are read on the
+  // incoming edges and are exempt too. Unreachable blocks are not checked.
+  void checkDefsReachUses() {
+    if (succs_.empty()) computeFlow();
+    const size_t n = f_.numVRegs();
+    if (n == 0 || rpo_.empty()) return;
+    using Bits = std::vector<bool>;
+    std::vector<Bits> out(f_.blockIdLimit(), Bits(n, true));   // optimistic start: "all defined"
+    std::vector<std::vector<BasicBlock *>> preds(f_.blockIdLimit());
+    for (BasicBlock *bb : rpo_)
+      for (BasicBlock *s : succs_[bb->id()]) preds[s->id()].push_back(bb);
+    auto entryState = [&](const BasicBlock *bb) {
+      Bits in(n, bb != f_.entry());
+      if (bb == f_.entry()) return in;
+      for (BasicBlock *p : preds[bb->id()])
+        for (size_t r = 0; r < n; ++r) in[r] = in[r] && out[p->id()][r];
+      return in;
+    };
+    auto defineAll = [&](Bits &state, const Instr *i) {
+      for (const Operand &d : i->defs())
+        if (d.kind == OperandKind::Reg && d.reg < n) state[d.reg] = true;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (BasicBlock *bb : rpo_) {
+        Bits state = entryState(bb);
+        for (const Instr *i : *bb) defineAll(state, i);
+        if (state != out[bb->id()]) {
+          out[bb->id()] = std::move(state);
+          changed = true;
+        }
+      }
+    }
+    for (BasicBlock *bb : rpo_) {
+      Bits state = entryState(bb);
+      for (const Instr *i : *bb) {
+        if (i->opcode() != isa::Opcode::PSEUDO_PHI) {
+          auto check = [&](const Operand &o) {
+            if (!o.refersToVReg() || o.reg >= n || state[o.reg] || f_.vreg(o.reg).phys >= 0) return;
+            problem(bb, i, fmt::format("register {} is used without a definition on every path from the entry", o.reg));
+            state[o.reg] = true;   // one report per register and block
+          };
+          for (const Operand &u : i->uses()) check(u);
+          for (const Operand &d : i->defs())
+            if (d.kind != OperandKind::Reg && d.refersToVReg()) check(d);
+          if (i->guard().kind == OperandKind::Reg) check(i->guard());
+        }
+        defineAll(state, i);
+        if (problems_ > kMaxProblems) return;
+      }
+    }
+  }
+
   static constexpr unsigned kMaxProblems = 20;
 
   void problem(const BasicBlock *bb, const Instr *i, std::string_view what) {
@@ -117,13 +253,19 @@ private:
 
   const Function &f_;
   DiagEngine &diags_;
+  VerifyOptions opts_;
   std::unordered_set<const BasicBlock *> blocks_;
+  std::vector<std::vector<BasicBlock *>> succs_;   // by block id
+  std::vector<bool> reachable_;                    // by block id
+  std::vector<BasicBlock *> rpo_;                  // reachable blocks, reverse post-order
   unsigned problems_ = 0;
 };
 
 } // namespace
 
-bool verifyFunction(const Function &f, DiagEngine &diags) { return Verifier(f, diags).run(); }
+bool verifyFunction(const Function &f, DiagEngine &diags, const VerifyOptions &opts) {
+  return Verifier(f, diags, opts).run();
+}
 
 bool verifyModule(const Module &m, DiagEngine &diags) {
   bool ok = true;

@@ -10,7 +10,7 @@
 
 namespace optxas::phases::opt {
 
-bool encodes(ori::Function &f, const ori::Instr &i) {
+bool encodes(ori::Function &f, const ori::Instr &i, std::string *why) {
   if (i.isPseudo()) return false;
   for (const ori::Operand &o : i.operands())
     if (o.kind == ori::OperandKind::Label || o.kind == ori::OperandKind::Symbol) return false;
@@ -27,8 +27,14 @@ bool encodes(ori::Function &f, const ori::Instr &i) {
   codegen::Layout layout;
   sass::Inst inst;
   std::string error;
-  bool ok = codegen::toSass(f, i, layout, 0, inst, error) && static_cast<bool>(sass::encode(inst, sass::Target::SM90));
+  bool ok = codegen::toSass(f, i, layout, 0, inst, error);
+  if (ok) {
+    sass::EncodeResult enc = sass::encode(inst, sass::Target::SM90);
+    ok = static_cast<bool>(enc);
+    if (!ok) error = enc.error;
+  }
   for (ori::VRegId r : assigned) f.vreg(r).phys = -1;
+  if (!ok && why) *why = error;
   return ok;
 }
 

@@ -18,7 +18,12 @@ public:
 // Volta and later (sm_70 - sm_120): independent thread scheduling, native FP16.
 class IndependentThreadsProfile final : public TargetProfile {
 public:
-  IndependentThreadsProfile() : TargetProfile("sm_70+", /*nativeFP16=*/true, /*independentThreads=*/true) {}
+  IndependentThreadsProfile() : TargetProfile("sm_70+", /*nativeFP16=*/true, /*independentThreads=*/true) {
+    // Operand legality and the final encodability check use the sm_70+ form table.
+    install(TargetHook::EnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
+    install(TargetHook::LateEnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
+    install(TargetHook::FinalInspection, finalInspectionHook);
+  }
 };
 
 } // namespace

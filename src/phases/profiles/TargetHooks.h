@@ -2,8 +2,20 @@
 // with its phase's code in src/phases/impl; a profile installs the ones its architecture needs.
 #pragma once
 
+#include "optxas/ori/Function.h"
+#include "optxas/support/Diagnostics.h"
+
 namespace optxas::phases {
 
 class PhaseContext;
+
+// 55 EnforceArgumentRestrictions and 103 LateEnforceArgumentRestrictions (impl/EnforceArgumentRestrictions.cpp):
+// moves operands the target's encoding does not accept into registers; returns how many moved.
+unsigned enforceArgumentRestrictions(ori::Function &f);
+void enforceArgumentRestrictionsHook(PhaseContext &ctx);
+// 110 FinalInspectionPass (impl/FinalInspection.cpp): reports each instruction that does not
+// encode as an internal error; returns how many.
+unsigned inspectEncodability(ori::Function &f, DiagEngine &diags);
+void finalInspectionHook(PhaseContext &ctx);
 
 } // namespace optxas::phases
