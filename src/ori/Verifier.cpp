@@ -7,6 +7,7 @@
 #include "optxas/ori/CFG.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/BitVector.h>
 
 namespace optxas::ori {
 namespace {
@@ -109,33 +110,47 @@ private:
     }
   }
 
-  // Every register use is reached by a definition on every path from the entry ("defined on all
-  // paths"; the IR is not SSA, so a register may have several definitions and none need dominate
-  // the use alone). A guarded definition counts as a definition, as does one that writes part of
-  // a wide register: proving predicated code complete needs predicate reasoning the verifier
-  // does not do, and the bugs this check is for are registers that no path defines. Registers
-  // precolored before allocation (ABI argument and call-result registers) are written by the
-  // call boundary, not by an instruction, and are exempt; PSEUDO_PHI operands are read on the
-  // incoming edges and are exempt too. Unreachable blocks are not checked.
+  // Every read of a register that the function defines is reached by some definition: a path
+  // from the entry to the use passes a definition of the register. The IR is not SSA (a register
+  // may have several definitions), and "defined on every path" would reject valid programs: PTX
+  // often defines a register under one condition and reads it under a correlated one. Registers
+  // the function never defines hold undefined values, which PTX may read (nvcc passes struct
+  // padding bytes that way), so they are not reported either. What is left is a read placed
+  // where none of the register's definitions can have happened yet: a transformation that moved
+  // a use above its definition or a definition below its uses, or rewired a register. Guarded and
+  // partial definitions count. Registers precolored before allocation (ABI argument and
+  // call-result registers) are written by the call boundary, not by an instruction, and are
+  // exempt, as are the sources of copies into them (padding words) and PSEUDO_PHI operands
+  // (read on the incoming edges). Unreachable blocks are not checked.
+  // A copy into a precolored (ABI argument or result) register passes on whatever the program
+  // left in the source: a struct's padding words are copied without ever being written.
+  bool isAbiCopy(const Instr &i) const {
+    return i.opcode() == isa::Opcode::PSEUDO_COPY && i.numDefs() == 1 && i.def(0).kind == OperandKind::Reg &&
+           i.def(0).reg < f_.numVRegs() && f_.vreg(i.def(0).reg).phys >= 0;
+  }
+
   void checkDefsReachUses() {
     if (succs_.empty()) computeFlow();
     const size_t n = f_.numVRegs();
     if (n == 0 || rpo_.empty()) return;
-    using Bits = std::vector<bool>;
-    std::vector<Bits> out(f_.blockIdLimit(), Bits(n, true));   // optimistic start: "all defined"
+    using Bits = llvm::BitVector;
+    std::vector<Bits> out(f_.blockIdLimit(), Bits(n, false));   // "some definition reaches"
     std::vector<std::vector<BasicBlock *>> preds(f_.blockIdLimit());
     for (BasicBlock *bb : rpo_)
       for (BasicBlock *s : succs_[bb->id()]) preds[s->id()].push_back(bb);
     auto entryState = [&](const BasicBlock *bb) {
-      Bits in(n, bb != f_.entry());
-      if (bb == f_.entry()) return in;
-      for (BasicBlock *p : preds[bb->id()])
-        for (size_t r = 0; r < n; ++r) in[r] = in[r] && out[p->id()][r];
+      Bits in(n, false);
+      for (BasicBlock *p : preds[bb->id()]) in |= out[p->id()];
       return in;
     };
+    Bits definedSomewhere(n, false);
+    for (const BasicBlock *bb : f_.blocks())
+      for (const Instr *i : *bb)
+        for (const Operand &d : i->defs())
+          if (d.kind == OperandKind::Reg && d.reg < n) definedSomewhere.set(d.reg);
     auto defineAll = [&](Bits &state, const Instr *i) {
       for (const Operand &d : i->defs())
-        if (d.kind == OperandKind::Reg && d.reg < n) state[d.reg] = true;
+        if (d.kind == OperandKind::Reg && d.reg < n) state.set(d.reg);
     };
     for (bool changed = true; changed;) {
       changed = false;
@@ -151,11 +166,13 @@ private:
     for (BasicBlock *bb : rpo_) {
       Bits state = entryState(bb);
       for (const Instr *i : *bb) {
-        if (i->opcode() != isa::Opcode::PSEUDO_PHI) {
+        if (i->opcode() != isa::Opcode::PSEUDO_PHI && !isAbiCopy(*i)) {
           auto check = [&](const Operand &o) {
-            if (!o.refersToVReg() || o.reg >= n || state[o.reg] || f_.vreg(o.reg).phys >= 0) return;
-            problem(bb, i, fmt::format("register {} is used without a definition on every path from the entry", o.reg));
-            state[o.reg] = true;   // one report per register and block
+            if (!o.refersToVReg() || o.reg >= n || state.test(o.reg) || !definedSomewhere.test(o.reg) ||
+                f_.vreg(o.reg).phys >= 0)
+              return;
+            problem(bb, i, fmt::format("register {} is read but no definition of it reaches this use", o.reg));
+            state.set(o.reg);   // one report per register and block
           };
           for (const Operand &u : i->uses()) check(u);
           for (const Operand &d : i->defs())

@@ -14,7 +14,8 @@ struct VerifyOptions {
   // Terminators (control never runs off the end of the function) and, when the function holds a
   // stored CFG analysis, that its edges, reachability and dominators still match the code.
   bool controlFlow = false;
-  // Before allocation: every register use is reached by a definition on every path.
+  // Before allocation: some definition reaches every read of a register the function defines
+  // (see Verifier.cpp for why not "on every path", and why never-defined registers pass).
   bool defsReachUses = false;
   static VerifyOptions full() { return {true, true}; }
 };

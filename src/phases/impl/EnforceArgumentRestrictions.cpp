@@ -30,7 +30,7 @@ using ori::OperandKind;
 using ori::RegClass;
 
 bool probed(const ori::Instr &i) {
-  if (i.isPseudo()) return false;
+  if (i.isPseudo() || i.isBranch() || i.isTerminator() || isa::hasFlag(i.opcode(), isa::Call)) return false;
   for (const Operand &o : i.operands())
     if (o.kind == OperandKind::Label || o.kind == OperandKind::Symbol) return false;
   return true;

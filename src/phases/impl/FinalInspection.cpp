@@ -4,8 +4,9 @@
 // left. Anything else is a compiler bug that would otherwise surface as an encoder failure after
 // allocation; it is reported here as an internal error naming the function, block and
 // instruction. Read-only. Not probed: the pseudo-instructions that allocation and PostExpansion
-// (127) turn into machine code (copies, parameters), and instructions that carry a label or a
-// symbol (branches, calls, address moves), whose operands only the final layout resolves.
+// (127) turn into machine code (copies, parameters), control transfers (branches, calls, EXIT,
+// RET) and instructions that carry a label or a symbol (address moves), whose operands only the
+// final layout resolves.
 #include "../opt/Opt.h"
 #include "../profiles/TargetHooks.h"
 #include "optxas/ori/Printer.h"
@@ -22,7 +23,8 @@ unsigned inspectEncodability(ori::Function &f, DiagEngine &diags) {
         why = "a macro pseudo-instruction was never expanded";
       } else {
         if (i->isPseudo()) continue;
-        bool resolvedLater = false;
+        // Control transfers get their targets (and RET its return form) from the layout.
+        bool resolvedLater = i->isBranch() || i->isTerminator() || isa::hasFlag(i->opcode(), isa::Call);
         for (const ori::Operand &o : i->operands())
           resolvedLater |= o.kind == ori::OperandKind::Label || o.kind == ori::OperandKind::Symbol;
         if (resolvedLater || opt::encodes(f, *i, &why)) continue;

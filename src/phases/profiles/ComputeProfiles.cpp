@@ -23,6 +23,7 @@ public:
     install(TargetHook::EnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
     install(TargetHook::LateEnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
     install(TargetHook::FinalInspection, finalInspectionHook);
+    install(TargetHook::BackPropagateVEC2D, backPropagateVEC2DHook);
   }
 };
 

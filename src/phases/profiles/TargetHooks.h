@@ -17,5 +17,9 @@ void enforceArgumentRestrictionsHook(PhaseContext &ctx);
 // encode as an internal error; returns how many.
 unsigned inspectEncodability(ori::Function &f, DiagEngine &diags);
 void finalInspectionHook(PhaseContext &ctx);
+// 116 BackPropagateVEC2D (impl/BackPropagateVEC2D.cpp): makes the definitions of values copied
+// into a component range of a wide register write that range; returns the copies removed.
+unsigned backPropagatePairs(ori::Function &f);
+void backPropagateVEC2DHook(PhaseContext &ctx);
 
 } // namespace optxas::phases
