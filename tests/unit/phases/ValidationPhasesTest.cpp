@@ -391,3 +391,92 @@ TEST(BackPropagateVEC2D, ProfilesWithoutTheHookLeaveTheIRAlone) {
 }
 
 } // namespace
+
+namespace {
+
+// A while loop as PTX lays it out: test at the top, an unconditional jump back at the bottom.
+const char *kWhileLoop = R"(.function "k" entry
+.reg %r5 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r5 = LDC.64 c[0x0][0x210]
+  [3] %r1 = MOV RZ
+bb1:
+  [4] %p2, PT = ISETP.GE.AND %r1, %r0, PT
+  [5] @%p2 BRA bb3
+bb2:
+  [6] %r1 = IADD3 %r1, 0x1, RZ
+  [7] BRA bb1
+bb3:
+  [8] STG.E [%r5], %r1
+  [9] EXIT
+.end
+)";
+
+TEST(AnalyzeControlFlow, StructuralModeByDefaultLeavesTheCodeAlone) {
+  Result r = runRecipe("AnalyzeControlFlow", kWhileLoop);
+  EXPECT_TRUE(r.ok) << r.diags;
+  EXPECT_EQ(r.ir, runRecipe("NOP", kWhileLoop).ir);
+}
+
+TEST(AnalyzeControlFlow, LayoutModeRotatesLoops) {
+  auto layout = [](Harness &h) { h.knob("OptxasCFGLayout=1"); };
+  Result r = runRecipe("AnalyzeControlFlow+OriCheckInitialProgram", kWhileLoop, "sm_90",
+                       [&](Harness &h) { layout(h); h.knob("OptxasVerifyIR=1"); });
+  EXPECT_TRUE(r.ok) << r.diags;
+  // The header moves below the latch: the latch's jump back disappears, the exit test is
+  // inverted into the back edge, and the entry jumps to the test once.
+  EXPECT_EQ(r.ir, R"(.function "k" entry
+.reg %r3
+.reg %r4
+.reg %r5 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r5 = LDC.64 c[0x0][0x210]
+  [3] %r1 = MOV RZ
+  [10] BRA bb1
+bb2:
+  [6] %r1 = IADD3 %r1, 0x1, RZ
+bb1:
+  [4] %p2, PT = ISETP.GE.AND %r1, %r0, PT
+  [5] @!%p2 BRA bb2
+bb3:
+  [8] STG.E [%r5], %r1
+  [9] EXIT
+.end
+)");
+}
+
+TEST(AnalyzeControlFlow, LayoutModeStraightensBranches) {
+  Result r = runRecipe("AnalyzeControlFlow", R"(.function "k" entry
+.reg %r5 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r5 = LDC.64 c[0x0][0x210]
+  [3] BRA bb1
+bb1:
+  [4] %r1 = IADD3 %r0, 0x1, RZ
+bb2:
+  [5] STG.E [%r5], %r1
+  [6] EXIT
+.end
+)",
+                       "sm_90", [](Harness &h) { h.knob("OptxasCFGLayout=1"); });
+  EXPECT_TRUE(r.ok) << r.diags;
+  // bb1 merges into bb0 (the jump to it goes), then bb2 into the result.
+  EXPECT_EQ(r.ir, R"(.function "k" entry
+.reg %r2
+.reg %r3
+.reg %r4
+.reg %r5 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r5 = LDC.64 c[0x0][0x210]
+  [4] %r1 = IADD3 %r0, 0x1, RZ
+  [5] STG.E [%r5], %r1
+  [6] EXIT
+.end
+)");
+}
+
+} // namespace
