@@ -57,7 +57,8 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
                         "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
                         "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriPerformLiveDeadFourth",
-                        "LateEnforceArgumentRestrictions", "FinalInspectionPass", "AllocateRegisters",
+                        "LateEnforceArgumentRestrictions", "FinalInspectionPass", "BackPropagateVEC2D",
+                        "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "AdvancedScoreboardsAndOpexes", "MercConverter",
                         "MercEncodeAndDecode", "MercGenerateSassUCode", "ReportFinalMemoryUsage"}) {
     expect.push_back(std::string("Before ") + p);
