@@ -6,7 +6,8 @@
 // the encoder's, not a second copy of them). An instruction that does not encode has operands
 // moved into fresh registers: immediates (f32/f64/integer), constant-bank reads and uniform
 // registers in a slot that only takes a vector register. The first single operand whose move
-// makes the form encode is moved (ptxas keeps the last immediate in place, as in
+// makes the form encode is moved, trying uniform registers and constant-bank reads before
+// immediates and each in operand order (ptxas keeps the last immediate in place, as in
 // "DFMA R, R, R, 0.5"); if no single move is enough, every such operand is moved. An instruction
 // that still does not encode is left to FinalInspectionPass (110), which reports it.
 //
@@ -53,7 +54,9 @@ std::optional<unsigned> movableWidth(const ori::Function &f, const ori::Instr &i
     if (o.fType == isa::FloatType::F64) return 2;
     if (o.fType == isa::FloatType::F32) return 1;
     return std::nullopt;
-  case OperandKind::CBank: return readsDoubles(i.opcode()) ? 2 : 1;
+  case OperandKind::CBank:
+    if (o.reg != ori::kNoVReg) return std::nullopt;   // register-indexed: needs an LDC, not a MOV
+    return readsDoubles(i.opcode()) ? 2 : 1;
   case OperandKind::Reg:
     if (o.cls != RegClass::UR) return std::nullopt;
     return o.subWidth ? o.subWidth : f.vreg(o.reg).width;
@@ -103,6 +106,8 @@ private:
     return n;
   }
 
+  // The stand-in register of a probe, one per width, reused until a move takes it (an
+  // instruction no move can fix leaves it unused; FinalInspectionPass reports that one).
   ori::VRegId probeReg(unsigned width) {
     auto &slot = probe_[width];
     if (slot == ori::kNoVReg) slot = f_.newVReg(RegClass::R, width);
@@ -110,9 +115,15 @@ private:
   }
 
   unsigned legalize(ori::Instr &i) {
+    // Uniform registers and constant-bank reads first, immediates after (an immediate costs
+    // nothing in the encoding where a slot takes it), each group in operand order.
     std::vector<unsigned> movable;
-    for (unsigned k = 0; k < i.numUses(); ++k)
-      if (movableWidth(f_, i, i.use(k))) movable.push_back(k);
+    for (int pass = 0; pass < 2; ++pass)
+      for (unsigned k = 0; k < i.numUses(); ++k) {
+        const Operand &o = i.use(k);
+        bool immediate = o.kind == OperandKind::Imm || o.kind == OperandKind::FImm;
+        if (immediate == (pass == 1) && movableWidth(f_, i, o)) movable.push_back(k);
+      }
     if (movable.empty()) return 0;
     // One operand at a time, first to last; then all of them together.
     std::vector<std::vector<unsigned>> tries;

@@ -234,9 +234,10 @@ bb0:
 }
 
 TEST(EnforceArgumentRestrictions, ConstantBankAndUniformOperandsToo) {
-  // Two constant-bank operands (one slot in every FFMA form) and a uniform register where the
-  // form takes a vector register.
+  // Two constant-bank operands (every FFMA form has one constant-bank slot) and a uniform
+  // register in a slot that takes only a vector register.
   Result r = runRecipe("EnforceArgumentRestrictions", R"(.function "k" entry
+.reg %r3 x2
 .reg %ur2 x2
 bb0:
   [1] %r0 = S2R SR_TID.X
@@ -248,8 +249,24 @@ bb0:
 .end
 )");
   EXPECT_TRUE(r.ok) << r.diags;
-  EXPECT_NE(r.ir.find("= MOV c[0x0][0x210]"), std::string::npos) << r.ir;
-  EXPECT_NE(r.ir.find("= FFMA %r0, %r"), std::string::npos) << r.ir;
+  // The first constant-bank read of the FFMA moves. IMAD.WIDE has no form with an immediate
+  // and a uniform register: the uniform register moves (before the immediate is tried).
+  EXPECT_EQ(r.ir, R"(.function "k" entry
+.reg %ur2 x2
+.reg %r3 x2
+.reg %r5 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [7] %r4 = MOV c[0x0][0x210]
+  [2] %r1 = FFMA %r0, %r4, c[0x0][0x214]
+  [3] %ur2 = ULDC.64 c[0x0][0x208]
+  [8] %r5[0] = MOV %ur2[0]
+  [9] %r5[1] = MOV %ur2[1]
+  [4] %r3 = IMAD.WIDE %r0, 0x4, %r5
+  [5] STG.E [%r3], %r1
+  [6] EXIT
+.end
+)");
 }
 
 TEST(EnforceArgumentRestrictions, TheGateKeepsTheEarlyPassANoOp) {
