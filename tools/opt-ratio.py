@@ -7,8 +7,8 @@ Compiles every PTX file (default: tests/corpus/ptx, tests/corpus/handwritten, te
 examples) with ptxas and with optxas at the same -O level for sm_90 (files whose .target is
 later than sm_90, or sm_90a, are left out), and for every function both compilers produce:
 
-  instructions  non-NOP SASS instructions of the function's .text section (nvdisasm), without
-                the BRA-to-self that ends every function (both compilers emit it)
+  instructions  SASS instructions of the function's .text section (nvdisasm), without the NOP
+                padding and the BRA-to-self that end every function (tools/bench/quality.py)
   registers     "Used N registers" of -v
 
 Prints one line per function and the median ratio ours/ptxas of each. A file optxas cannot
@@ -21,13 +21,13 @@ import os
 import re
 import shutil
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
+sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+import quality  # noqa: E402  (the -v and nvdisasm readers bench.py and status.py use)
 DEFAULT_INPUTS = ["tests/corpus/ptx", "tests/corpus/handwritten", "tests/exec", "examples"]
 
 
@@ -36,51 +36,6 @@ def target_ok(path):
     with open(path, errors="replace") as f:
         m = re.search(r"^\s*\.target\s+sm_(\d+)(\w*)", f.read(), re.M)
     return m is not None and int(m.group(1)) <= 90 and not m.group(2)
-
-
-def text_sections(cubin):
-    d = open(cubin, "rb").read()
-    shoff, = struct.unpack_from("<Q", d, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3A)
-    hdrs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize) for i in range(shnum)]
-    stro = hdrs[shstrndx][4]
-    for h in hdrs:
-        name = d[stro + h[0]: d.index(b"\0", stro + h[0])].decode()
-        if name.startswith(".text."):
-            yield name[len(".text."):], d[h[4]: h[4] + h[5]]
-
-
-def count_instructions(body):
-    with tempfile.NamedTemporaryFile(suffix=".bin") as f:
-        f.write(body)
-        f.flush()
-        r = subprocess.run([NVDISASM, "-b", "SM90", f.name], capture_output=True, text=True)
-    insts = []
-    for line in r.stdout.splitlines():
-        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
-        if m:
-            insts.append((int(m.group(1), 16), m.group(2)))
-    n = 0
-    for off, text in insts:
-        op = re.sub(r"^@!?U?P\w+\s+", "", text).split()[0]
-        if op == "NOP":
-            continue
-        if op == "BRA" and re.search(r"0x%x\b" % off, text):
-            continue   # the BRA-to-self after the last instruction
-        n += 1
-    return n
-
-
-def registers(log):
-    regs, fn = {}, None
-    for line in log.splitlines():
-        m = re.search(r"(?:Compiling entry function|Function properties for|Compiling function) '?([\w$.]+)'?", line)
-        if m:
-            fn = m.group(1)
-        m = re.search(r"Used (\d+) registers", line)
-        if m and fn:
-            regs[fn] = int(m.group(1))
-    return regs
 
 
 def compile_one(compiler, ptx, opt, outdir, tag, extra=()):
@@ -93,8 +48,10 @@ def compile_one(compiler, ptx, opt, outdir, tag, extra=()):
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         if p.returncode != 0 or not os.path.exists(cubin):
             return None, (p.stdout + p.stderr).strip().splitlines()[:1]
-    counts = {name: count_instructions(body) for name, body in text_sections(cubin)}
-    return (counts, registers(p.stdout + p.stderr)), None
+    facts = quality.analyse(p.stdout + p.stderr, cubin).functions
+    counts = {name: f.instructions for name, f in facts.items() if f.instructions is not None}
+    regs = {name: f.regs for name, f in facts.items() if f.regs is not None}
+    return (counts, regs), None
 
 
 def gather(paths):
@@ -119,7 +76,7 @@ def main():
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("inputs", nargs="*")
     a = ap.parse_args()
-    for t in (NVDISASM, a.ptxas):
+    for t in (quality.NVDISASM, a.ptxas):
         if not os.access(t, os.X_OK):
             sys.exit(f"missing tool: {t}")
     files = [f for f in gather(a.inputs or DEFAULT_INPUTS) if target_ok(f)]

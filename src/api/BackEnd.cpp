@@ -17,7 +17,7 @@ namespace {
 
 bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts, DiagEngine &diags,
                 std::vector<uint8_t> &cubin) {
-  if (!target::machineModel(opts.arch.number)) {
+  if (!target::machineModel(opts.arch.number) && !isPipelineOnlyTarget(opts.arch.number)) {
     diags.report(Severity::Fatal,
                  fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90 and sm_90a are)",
                              opts.arch.name()));

@@ -61,7 +61,8 @@ std::string commandLineOf(const Options &o) {
 bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin) {
   unsigned sm = opts.arch.number;
   const target::MachineModel *model = target::machineModel(sm);
-  if (!model) {
+  const bool pipelineOnly = !model && isPipelineOnlyTarget(sm);
+  if (!model && !pipelineOnly) {
     diags.report(Severity::Fatal,
                  fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90 and sm_90a are)",
                              opts.arch.name()));
@@ -80,7 +81,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   ro.verbose = opts.verbose;
   ro.phaseWiseStats = opts.stat == StatMode::PhaseWise;
   if (opts.maxrregcount.kind == RegLimit::Number) ro.maxrregcount = opts.maxrregcount.value;
-  else if (opts.maxrregcount.kind == RegLimit::ArchMin) ro.maxrregcount = model->minRegLimit();
+  else if (opts.maxrregcount.kind == RegLimit::ArchMin && model) ro.maxrregcount = model->minRegLimit();
   phases::PhaseSinks sinks;
   sinks.dump = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   phases::PhaseManager pm(knobSet, diags, ro, sinks);
@@ -96,7 +97,18 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   }
   codegen::SharedAlignments sharedAligns;
   if (!codegen::layoutSymbols(mod, opts.compileOnly, diags, sharedAligns)) return false;
+  if (pipelineOnly) // the code generator's phases and everything after them do nothing
+    for (phases::PhaseId id : schedule)
+      if (id >= kFirstCodeGenPhase && id < phases::kNumPhases)
+        pm.setPhase(id, std::make_unique<phases::UnimplementedPhase>(id));
   if (!pm.run(mod) || diags.errorCount() != errorsBefore) return false;
+  if (pipelineOnly) {
+    diags.report(Severity::Fatal,
+                 fmt::format("optxas: code generation for '{}' is not supported; optxas runs its phase schedule "
+                             "for it up to AllocateRegisters only (see -knob DumpIR=<phase>)",
+                             opts.arch.name()));
+    return false;
+  }
 
   std::vector<codegen::FunctionFacts> facts;
   for (const auto &f : mod.functions()) {

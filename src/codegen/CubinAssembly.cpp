@@ -1,5 +1,6 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
+#include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 
 #include <algorithm>
@@ -170,6 +171,9 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     ef.global = f.attrs.linkage != ori::Linkage::Internal;
     ef.weak = f.attrs.linkage == ori::Linkage::Weak;
     ef.code = f.sassCode;
+    const Layout layout = layoutFunction(f, *model);
+    if (std::vector<uint8_t> tables = jumpTableBytes(f, layout); !tables.empty())
+      ef.constant2 = std::move(tables);   // brx.idx jump tables (phase 94)
     ef.registerCount = ff.registers;
     ef.frameSize = ff.frameBytes;
     if (opts.relocatable) ef.maxStackSize = ff.frameBytes;
@@ -194,6 +198,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
+    if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty()) {
+      ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
+      ef.attributes.push_back(sized(NvInfoKind::CRS_STACK_SIZE, {0}));
+    }
     if (!ff.spillOffsets.empty()) {
       std::vector<uint32_t> words;
       for (uint32_t off : ff.spillOffsets) {

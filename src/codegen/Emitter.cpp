@@ -27,6 +27,41 @@ Layout layoutFunction(const Function &f, const target::MachineModel &m) {
   return l;
 }
 
+std::vector<uint8_t> jumpTableBytes(const Function &f, const Layout &layout) {
+  std::vector<uint8_t> bank;
+  (void)f;
+  for (const Instr *i : layout.order) {
+    if (i->opcode() != isa::Opcode::BRX || i->numUses() < 2 || i->use(1).kind != OperandKind::Imm) continue;
+    size_t at = static_cast<size_t>(i->use(1).value);
+    for (unsigned u = 2; u < i->numUses(); ++u, at += 4) {
+      auto it = layout.blockOffset.find(i->use(u).block);
+      uint32_t off = it == layout.blockOffset.end() ? 0 : it->second;
+      if (bank.size() < at + 4) bank.resize(at + 4);
+      for (unsigned b = 0; b < 4; ++b) bank[at + b] = static_cast<uint8_t>(off >> (8 * b));
+    }
+  }
+  return bank;
+}
+
+std::vector<uint32_t> indirectBranchTargets(const Layout &layout) {
+  std::vector<uint32_t> words;
+  const uint32_t step = layout.order.empty() ? 0 : layout.codeEnd / static_cast<uint32_t>(layout.order.size());
+  uint32_t pc = 0;
+  for (const Instr *i : layout.order) {
+    if (i->opcode() == isa::Opcode::BRX && i->numUses() >= 2 && i->use(1).kind == OperandKind::Imm) {
+      words.push_back(pc);
+      words.push_back(0);
+      words.push_back(i->numUses() - 2);
+      for (unsigned u = 2; u < i->numUses(); ++u) {
+        auto it = layout.blockOffset.find(i->use(u).block);
+        words.push_back(it == layout.blockOffset.end() ? 0 : it->second);
+      }
+    }
+    pc += step;
+  }
+  return words;
+}
+
 namespace {
 
 void appendWord(std::vector<uint8_t> &out, const sass::Word &w) {

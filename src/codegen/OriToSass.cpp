@@ -148,13 +148,13 @@ struct Converter {
 // explicit default, use the implicit one.
 void normalizeDefaultTypes(sass::Inst &inst) {
   bool s32 = inst.mods.intType == isa::IntType::S32, f32 = inst.mods.floatType == isa::FloatType::F32;
-  if ((!s32 && !f32) || sass::encode(inst)) return;
+  if ((!s32 && !f32) || sass::encodable(inst)) return;
   for (int drop = 1; drop <= 3; ++drop) {   // bit 0: the S32, bit 1: the F32
     if (((drop & 1) && !s32) || ((drop & 2) && !f32)) continue;
     sass::Inst plain = inst;
     if (drop & 1) plain.mods.intType = isa::IntType::None;
     if (drop & 2) plain.mods.floatType = isa::FloatType::None;
-    if (sass::encode(plain)) {
+    if (sass::encodable(plain)) {
       inst = std::move(plain);
       return;
     }
@@ -166,11 +166,11 @@ void normalizeDefaultTypes(sass::Inst &inst) {
 void floatImmediatesAsBits(sass::Inst &inst) {
   bool any = false;
   for (const sass::Operand &o : inst.ops) any |= o.kind == sass::OperandKind::FImm && !o.negate && !o.absolute;
-  if (!any || sass::encode(inst)) return;
+  if (!any || sass::encodable(inst)) return;
   sass::Inst bits = inst;
   for (sass::Operand &o : bits.ops)
     if (o.kind == sass::OperandKind::FImm && !o.negate && !o.absolute) o.kind = sass::OperandKind::Imm;
-  if (sass::encode(bits)) inst = std::move(bits);
+  if (sass::encodable(bits)) inst = std::move(bits);
 }
 
 // Some forms have register fields in an address that nvdisasm hides when they are RZ/URZ (LDC
@@ -183,7 +183,7 @@ void fillOptionalBases(sass::Inst &inst) {
   bool any = false;
   for (const sass::Operand &o : inst.ops)
     any |= isAddress(o) && (o.base == sass::kNoBase || (o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg));
-  if (!any || sass::encode(inst)) return;
+  if (!any || sass::encodable(inst)) return;
   for (int fill = 1; fill <= 3; ++fill) {   // bit 0: base RZ, bit 1: +URZ
     sass::Inst filled = inst;
     for (sass::Operand &o : filled.ops) {
@@ -192,7 +192,7 @@ void fillOptionalBases(sass::Inst &inst) {
       if ((fill & 2) && o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg && o.desc == sass::kNoReg)
         o.ureg = sass::URZ;
     }
-    if (sass::encode(filled)) {
+    if (sass::encodable(filled)) {
       inst = std::move(filled);
       return;
     }
@@ -253,9 +253,22 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     error = "memory descriptor without an address";
     return false;
   }
+  // BRX target, table, L0, ... (phase 94): the register pair holds the target's offset from the
+  // function start (read from the jump table), so the encoded offset leads from the next
+  // instruction back to the start; the table and labels are not encoded.
+  if (out.op == Opcode::BRX) {
+    if (out.ops.size() < 2 || out.ops[0].kind != sass::OperandKind::Reg || i.use(1).kind != OperandKind::Imm) {
+      error = "BRX without its jump table (phase 94 ExpandJmxComputation did not expand it)";
+      return false;
+    }
+    out.ops.resize(1);
+    out.ops[0].width = 1;   // the pair's first register names it
+    out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
+  }
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
   // no descriptor): [R2] is R2:R3.
-  if (out.op == Opcode::ATOMG && out.mods.atom == isa::AtomOp::CAS)
+  // CCTL.E likewise: the .E is the 64-bit address ([R6] is R6:R7).
+  if ((out.op == Opcode::ATOMG && out.mods.atom == isa::AtomOp::CAS) || (out.op == Opcode::CCTL && out.mods.wide))
     for (sass::Operand &o : out.ops)
       if (o.kind == sass::OperandKind::Mem) o.base64 = false;
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).

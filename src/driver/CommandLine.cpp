@@ -51,9 +51,12 @@ std::vector<std::string> splitCommas(std::string_view v) {
   return out;
 }
 
-// The GPU names ptxas 13.0 accepts for --gpu-name.
+// The GPU names ptxas 13.0 accepts for --gpu-name, and (an optxas extension) the Maxwell, Pascal
+// and Volta ones it dropped, which optxas runs through the phase schedule without generating
+// code for them (docs/options.md, "Targets ptxas 13.0 dropped").
 bool parseArch(std::string_view v, api::Arch &out) {
-  static constexpr unsigned kNumbers[] = {75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121};
+  static constexpr unsigned kNumbers[] = {50, 52, 53, 60, 61, 62, 70, 72, 75, 80,
+                                          86, 87, 88, 89, 90, 100, 103, 110, 120, 121};
   api::Arch a;
   std::string_view rest;
   if (v.starts_with("sm_")) { a.kind = api::Arch::Sm; rest = v.substr(3); }

@@ -41,11 +41,15 @@ std::string_view slotName(ModSlot s) {
   return i < kNames.size() ? kNames[i] : std::string_view("none");
 }
 
-bool onlySlotsSet(const Modifiers &m, uint64_t used) {
-  for (unsigned i = 0; i < static_cast<unsigned>(ModSlot::NumSlots); ++i)
-    if (!(used >> i & 1) && getSlot(m, static_cast<ModSlot>(i)) != 0)
-      return false;
-  return true;
+uint64_t setSlots(const Modifiers &m) {
+  uint64_t mask = 0;
+#define OPTXAS_MOD_BIT(type, name)                                                                \
+  mask |= uint64_t(static_cast<uint8_t>(m.name) != 0) << static_cast<unsigned>(ModSlot::name);
+  OPTXAS_MODIFIER_SLOTS(OPTXAS_MOD_BIT)
+#undef OPTXAS_MOD_BIT
+  return mask;
 }
+
+bool onlySlotsSet(const Modifiers &m, uint64_t used) { return (setSlots(m) & ~used) == 0; }
 
 } // namespace optxas::isa

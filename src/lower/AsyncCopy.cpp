@@ -15,11 +15,8 @@ using namespace sass;
 
 namespace {
 
-void depbar(LowerCtx &cx, int64_t n) {
-  isa::Modifiers m;
-  m.cmp = isa::Cmp::LE;
-  cx.emit(Opcode::DEPBAR, {}, {Operand::imm(0), Operand::imm(n)}, m);   // DEPBAR.LE SB0, n
-}
+// The form spells ".LE SB0" itself: LDGSTS groups always count on scoreboard 0.
+void depbar(LowerCtx &cx, int64_t n) { cx.emit(Opcode::DEPBAR, {}, {Operand::imm(n)}); }   // DEPBAR.LE SB0, n
 
 bool lowerCp(LowerCtx &cx, const ptx::Instruction &in) {
   if (!in.has(ptx::Mod::Async) || in.has(ptx::Mod::Bulk) || in.has(ptx::Mod::Tensor) || in.has(ptx::Mod::Mbarrier))

@@ -236,7 +236,9 @@ std::unique_ptr<ori::Module> lowerProgram(std::span<const ptx::Module *const> mo
   if (modules.empty()) return std::make_unique<ori::Module>(opts.smVersion);
   auto m = std::make_unique<ori::Module>(opts.smVersion, modules[0]->addressSize);
   unsigned before = diags.errorCount();
-  if (opts.smVersion != 90) {
+  // sm_90, and the pre-Turing targets ptxas 13.0 dropped, which optxas lowers with sm_90's
+  // instruction forms to run the phase schedule for them (api::isPipelineOnlyTarget).
+  if (opts.smVersion != 90 && !(opts.smVersion >= 50 && opts.smVersion < 75)) {
     diags.error(SourceLoc{}, "lowering for sm_{} is not yet supported by optxas (sm_90 only)", opts.smVersion);
     return nullptr;
   }

@@ -29,6 +29,7 @@ class Function:
     spill_bytes: int = 0          # spill stores + spill loads
     instructions: int = None
     cycles: int = None
+    ms: float = None              # "Compile time = N ms" where the tool reports it
 
 
 @dataclass
@@ -59,6 +60,9 @@ def parse_verbose(text, module):
         m = re.search(r"Used (\d+) registers", line)
         if m and cur:
             cur.regs = int(m.group(1))
+        m = re.search(r"Compile time = ([\d.]+) ms", line)
+        if m and cur:
+            cur.ms = float(m.group(1))
 
 
 def parse_disassembly(text, module):

@@ -18,62 +18,13 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 sys.path.insert(0, os.path.join(ROOT, "tests", "codegen"))
 from run_codegen import arch_of, extra_flags  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simulation  # noqa: E402
-
-
-def verbose_report(text):
-    """Per function: stack, spill stores, spill loads, registers (from ptxas-style -v lines)."""
-    funcs, cur = {}, None
-    for line in text.splitlines():
-        m = re.search(r"Function properties for (\S+)", line)
-        if m:
-            cur = m.group(1)
-            funcs.setdefault(cur, {})
-            continue
-        m = re.match(r"\s+(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
-        if m and cur:
-            funcs[cur].update(stack=int(m.group(1)), spill_st=int(m.group(2)), spill_ld=int(m.group(3)))
-            continue
-        m = re.search(r"Used (\d+) registers", line)
-        if m and cur:
-            funcs[cur]["regs"] = int(m.group(1))
-        m = re.search(r"Compile time = ([\d.]+) ms", line)
-        if m and cur:
-            funcs[cur]["ms"] = float(m.group(1))
-    return funcs
-
-
-def instruction_counts(cubin):
-    """SASS instructions per function, without ptxas's epilogue (BRA to itself, NOP padding)."""
-    r = subprocess.run([NVDISASM, "-c", cubin], capture_output=True, text=True)
-    counts, cur, instrs = {}, None, []
-
-    def flush():
-        if cur is None:
-            return
-        body = list(instrs)
-        while body and body[-1].startswith("NOP"):
-            body.pop()
-        if body and re.match(r"BRA `\(\.L_x_\d+\)", body[-1]):
-            body.pop()
-        counts[cur] = len(body)
-
-    for line in r.stdout.splitlines():
-        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
-        if m:
-            flush()
-            cur, instrs = m.group(1), []
-            continue
-        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?(.*?)\s*;", line)
-        if m and cur is not None:
-            instrs.append(m.group(1))
-    flush()
-    return counts
+sys.path.insert(0, os.path.join(ROOT, "tools", "bench"))
+import quality  # noqa: E402  (the -v and nvdisasm readers bench.py uses too)
 
 
 def run(tool, args, path, out):
@@ -115,16 +66,15 @@ def main():
             filerows.append((name, arch, status, reason, tp, to if status == "end to end" else None))
             if rp.returncode != 0:
                 continue
-            pv, ov = verbose_report(rp.stderr + rp.stdout), verbose_report(ro.stderr + ro.stdout) if status == "end to end" else {}
-            pc = instruction_counts(theirs)
-            oc = instruction_counts(ours) if status == "end to end" else {}
-            for fn in sorted(pv):
-                if "regs" not in pv[fn]:
+            theirs_facts = quality.analyse(rp.stderr + rp.stdout, theirs).functions
+            ours_facts = quality.analyse(ro.stderr + ro.stdout, ours).functions if status == "end to end" else {}
+            for fn in sorted(theirs_facts):
+                p = theirs_facts[fn]
+                if p.regs is None:
                     continue  # device functions: ptxas reports no registers for them
-                p, o = pv[fn], ov.get(fn, {})
-                rows.append((name, fn, pc.get(fn), oc.get(fn), p.get("regs"), o.get("regs"), p.get("stack"),
-                             o.get("stack"), p.get("spill_st", 0) + p.get("spill_ld", 0),
-                             (o.get("spill_st", 0) + o.get("spill_ld", 0)) if o else None, p.get("ms"), o.get("ms")))
+                o = ours_facts.get(fn)
+                rows.append((name, fn, p.instructions, o and o.instructions, p.regs, o and o.regs, p.stack,
+                             o and o.stack, p.spill_bytes, o and o.spill_bytes, p.ms, o and o.ms))
 
     def fmt(v, suffix=""):
         return "-" if v is None else (f"{v:.1f}{suffix}" if isinstance(v, float) else f"{v}{suffix}")

@@ -17,6 +17,13 @@
 
 namespace optxas::api {
 
+// The targets ptxas 13.0 dropped (sm_50 - sm_72) that optxas accepts as an extension: they are
+// lowered and run through the phase schedule up to, not including, 122 AllocateRegisters (so
+// DumpIR and --stat show the architecture's phases, e.g. PromoteFP16 on sm_52/sm_61); code
+// generation then stops with an error saying so (docs/options.md).
+inline bool isPipelineOnlyTarget(unsigned sm) { return sm >= 50 && sm < 75; }
+constexpr unsigned kFirstCodeGenPhase = 122; // AllocateRegisters
+
 // Returns false after reporting errors; `cubin` is then left empty.
 bool compileOriModule(ori::Module &m, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin);
 

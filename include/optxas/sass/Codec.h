@@ -47,6 +47,9 @@ struct ParseResult {
 };
 
 EncodeResult encode(const Inst &inst, Target target = Target::SM90);
+// Whether encode would succeed, without building its diagnostics: for the probes that try
+// operand forms (legalization in codegen, the optimizers' encodability check).
+bool encodable(const Inst &inst, Target target = Target::SM90);
 DecodeResult decode(const Word &word, Target target = Target::SM90);
 // `pc` is the instruction's byte address (branch targets print as absolute addresses).
 TextResult print(const Inst &inst, Target target = Target::SM90, uint64_t pc = 0);

@@ -3,6 +3,8 @@
 #include "optxas/phases/Phase.h"
 #include "optxas/phases/TargetProfile.h"
 
+#include "../profiles/TargetHooks.h"
+
 namespace optxas::phases {
 namespace {
 
@@ -29,13 +31,21 @@ constexpr HookedPhase kHookedPhases[] = {
 class TargetHookPhase final : public Phase {
 public:
   TargetHookPhase(PhaseId id, HookedPhase spec) : Phase(id), spec_(spec) {}
-  bool isNoOp(PhaseContext &ctx) const override { return ctx.profile().hook(spec_.hook) == nullptr; }
+  bool isNoOp(PhaseContext &ctx) const override { return hookFor(ctx) == nullptr; }
   void execute(PhaseContext &ctx) override {
     if (spec_.optimizing && !ctx.mayOptimize()) return;
-    if (TargetHookFn fn = ctx.profile().hook(spec_.hook)) fn(ctx);
+    if (TargetHookFn fn = hookFor(ctx)) fn(ctx);
   }
 
 private:
+  TargetHookFn hookFor(const PhaseContext &ctx) const {
+    // Testing only: OptxasForcePromoteFP16 promotes on targets with FP16 arithmetic too, so the
+    // promoted sequences can be executed next to the native instructions (tests/exec).
+    if (spec_.hook == TargetHook::PromoteFP16 && ctx.knobs().getBool(knobs::Knob::OptxasForcePromoteFP16))
+      return promoteFP16;
+    return ctx.profile().hook(spec_.hook);
+  }
+
   HookedPhase spec_;
 };
 

@@ -27,12 +27,9 @@ bool encodes(ori::Function &f, const ori::Instr &i, std::string *why) {
   codegen::Layout layout;
   sass::Inst inst;
   std::string error;
-  bool ok = codegen::toSass(f, i, layout, 0, inst, error);
-  if (ok) {
-    sass::EncodeResult enc = sass::encode(inst, sass::Target::SM90);
-    ok = static_cast<bool>(enc);
-    if (!ok) error = enc.error;
-  }
+  bool ok = codegen::toSass(f, i, layout, 0, inst, error) && sass::encodable(inst, sass::Target::SM90);
+  // The reason only when asked: encode() builds the diagnostics encodable() skips.
+  if (!ok && why && error.empty()) error = sass::encode(inst, sass::Target::SM90).error;
   for (ori::VRegId r : assigned) f.vreg(r).phys = -1;
   if (!ok && why) *why = error;
   return ok;

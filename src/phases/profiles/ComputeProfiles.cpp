@@ -12,13 +12,16 @@ class MaxwellPascalProfile final : public TargetProfile {
 public:
   explicit MaxwellPascalProfile(bool nativeFP16)
       : TargetProfile(nativeFP16 ? "sm_53/sm_60/sm_62" : "sm_50/sm_52/sm_61", nativeFP16,
-                      /*independentThreads=*/false) {}
+                      /*independentThreads=*/false) {
+    if (!nativeFP16) install(TargetHook::PromoteFP16, promoteFP16);
+  }
 };
 
 // Volta and later (sm_70 - sm_120): independent thread scheduling, native FP16.
 class IndependentThreadsProfile final : public TargetProfile {
 public:
   IndependentThreadsProfile() : TargetProfile("sm_70+", /*nativeFP16=*/true, /*independentThreads=*/true) {
+    install(TargetHook::ExpandJmxComputation, expandJmxComputation);
     // Operand legality and the final encodability check use the sm_70+ form table.
     install(TargetHook::EnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
     install(TargetHook::LateEnforceArgumentRestrictions, enforceArgumentRestrictionsHook);

@@ -9,6 +9,10 @@ namespace optxas::phases {
 
 class PhaseContext;
 
+// Phase 2 (impl/PromoteFP16.cpp): f16 arithmetic rewritten into f32/f64 sequences.
+void promoteFP16(PhaseContext &ctx);
+// Phase 94 (impl/ExpandJmxComputation.cpp): brx.idx into a jump-table load and BRX.
+void expandJmxComputation(PhaseContext &ctx);
 // 55 EnforceArgumentRestrictions and 103 LateEnforceArgumentRestrictions (impl/EnforceArgumentRestrictions.cpp):
 // moves operands the target's encoding does not accept into registers; returns how many moved.
 unsigned enforceArgumentRestrictions(ori::Function &f);

@@ -273,7 +273,9 @@ void analyze(DInst &d) {
       if (o.desc != sass::kNoReg && o.desc != sass::URZ) read(RegFile::UR, o.desc, 2, RClass::Agu);
       break;
     case OperandKind::CBank:
-      if (o.base != sass::kNoBase && o.base != sass::RZ) read(RegFile::R, o.base, 1, RClass::Agu);
+      // The index register of c[bank][R+imm] is read like a decoupled source, not an address:
+      // ptxas issues the jump-table LDC c[0x2][R] of brx.idx 4 cycles after the SHF making R.
+      if (o.base != sass::kNoBase && o.base != sass::RZ) read(RegFile::R, o.base, 1, RClass::Decoupled);
       if (o.reg == sass::kNoReg && o.ureg != sass::kNoReg && o.ureg != sass::URZ)
         read(RegFile::UR, o.ureg, 1, rc);
       break;

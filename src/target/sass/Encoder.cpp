@@ -1,4 +1,5 @@
 // Inst -> 128 bits, driven by the form table.
+#include <algorithm>
 #include "sass/FormTable.h"
 
 namespace optxas::sass {
@@ -126,34 +127,53 @@ void setControl(Word &w, const Control &c, uint8_t reuseMask) {
   setField(w, bits(122, 4), reuseMask);
 }
 
+namespace {
+
+// The form that encodes `in`, with its operand list completed in `full`; null when none does (the
+// reason in *why when asked). Everything encode checks before it sets bits.
+const Form *encodingForm(const Inst &in, Target target, std::vector<Operand> &full, std::string *why) {
+  auto reject = [&](std::string reason) -> const Form * {
+    if (why)
+      *why = std::move(reason);
+    return nullptr;
+  };
+  const FormTable *t = tableFor(target);
+  if (!t)
+    return reject("no encoding table for sm_" + std::to_string(static_cast<unsigned>(target)));
+  const Form *f = selectForm(*t, in, full, why);
+  if (!f)
+    return nullptr;
+  if (in.guard.uniform != f->uniformGuard && !in.guard.isAlways() &&
+      !(in.guard.pred == PT && !in.guard.negate))
+    return reject(std::string(isa::opcodeName(in.op)) +
+                  (f->uniformGuard ? ": guard must be a uniform predicate (UPn)"
+                                   : ": guard must be a predicate (Pn)"));
+  if ((!f->allowWbar && in.ctrl.wbar != 7) || (!f->allowRbar && in.ctrl.rbar != 7))
+    return reject(std::string(isa::opcodeName(in.op)) +
+                  (f->allowRbar ? ": cannot set a write scoreboard" : ": cannot set scoreboards"));
+  if (in.guard.pred > 7 || in.ctrl.stall > 15 || in.ctrl.wbar > 7 || in.ctrl.rbar > 7 ||
+      in.ctrl.wait > 0x3f)
+    return reject("guard or control bits out of range");
+  // The operand-reuse cache does not survive a yield (nvdisasm rejects or ignores such reuse
+  // bits; ptxas never sets them). A form accepts .reuse only where it has the slot.
+  if (in.ctrl.yield && std::any_of(in.ops.begin(), in.ops.end(), [](const Operand &o) { return o.reuse; }))
+    return reject(std::string(isa::opcodeName(in.op)) + ": .reuse on a yielding instruction");
+  return f;
+}
+
+} // namespace
+
+bool encodable(const Inst &in, Target target) {
+  std::vector<Operand> full;
+  return encodingForm(in, target, full, nullptr) != nullptr;
+}
+
 EncodeResult encode(const Inst &in, Target target) {
   EncodeResult r;
-  const FormTable *t = tableFor(target);
-  if (!t) {
-    r.error = "no encoding table for sm_" + std::to_string(static_cast<unsigned>(target));
-    return r;
-  }
   std::vector<Operand> full;
-  const Form *f = selectForm(*t, in, full, &r.error);
+  const Form *f = encodingForm(in, target, full, &r.error);
   if (!f)
     return r;
-  if (in.guard.uniform != f->uniformGuard && !in.guard.isAlways() &&
-      !(in.guard.pred == PT && !in.guard.negate)) {
-    r.error = std::string(isa::opcodeName(in.op)) +
-              (f->uniformGuard ? ": guard must be a uniform predicate (UPn)"
-                               : ": guard must be a predicate (Pn)");
-    return r;
-  }
-  if ((!f->allowWbar && in.ctrl.wbar != 7) || (!f->allowRbar && in.ctrl.rbar != 7)) {
-    r.error = std::string(isa::opcodeName(in.op)) + (f->allowRbar ? ": cannot set a write scoreboard"
-                                                                   : ": cannot set scoreboards");
-    return r;
-  }
-  if (in.guard.pred > 7 || in.ctrl.stall > 15 || in.ctrl.wbar > 7 || in.ctrl.rbar > 7 ||
-      in.ctrl.wait > 0x3f) {
-    r.error = "guard or control bits out of range";
-    return r;
-  }
   Word w = f->fixedBits;
   setField(w, bits(12, 3), in.guard.pred);
   setField(w, bits(15, 1), in.guard.negate);
@@ -170,12 +190,6 @@ EncodeResult encode(const Inst &in, Target target) {
         setElemRaw(w, e, v->raw);
       }
     }
-  }
-  // The operand-reuse cache does not survive a yield (nvdisasm rejects or ignores such reuse
-  // bits; ptxas never sets them).
-  if (reuse && in.ctrl.yield) {
-    r.error = std::string(isa::opcodeName(in.op)) + ": .reuse on a yielding instruction";
-    return r;
   }
   setControl(w, in.ctrl, reuse);
   r.bits = w;

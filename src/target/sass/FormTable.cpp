@@ -1,4 +1,5 @@
 // Form table indexes and the Inst <-> form matching shared by encoder, printer and parser.
+#include <array>
 #include "sass/FormTable.h"
 
 #include <algorithm>
@@ -308,44 +309,51 @@ static bool kindMatches(OpdType t, OperandKind k) {
   return false;
 }
 
-// Checks one operand against its elem; returns "" or a reason.
-static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &m) {
+// Checks one operand against its elem. On a mismatch, sets *why (when asked: building the reason
+// costs more than the check, and the encodability probes ask thousands of times) and returns false.
+#define REJECT(reason)                                                                             \
+  do {                                                                                             \
+    if (why)                                                                                       \
+      *why = (reason);                                                                             \
+    return false;                                                                                  \
+  } while (0)
+static bool checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &m, std::string *why) {
   if (!kindMatches(e.type, o.kind))
-    return std::string("expected ") + kindName(e.type);
+    REJECT(std::string("expected ") + kindName(e.type));
   bool isPred = e.type == OpdType::Pred || e.type == OpdType::UPred;
   if (o.negate && !(isPred ? (e.notBit >= 0 || e.negBit >= 0) : e.negBit >= 0))
-    return "operand cannot be negated";
+    REJECT("operand cannot be negated");
   if (o.absolute && e.absBit < 0)
-    return "operand cannot take |abs|";
+    REJECT("operand cannot take |abs|");
   if (o.invert && (isPred || e.notBit < 0))
-    return "operand cannot be inverted (~)";
+    REJECT("operand cannot be inverted (~)");
   if (o.reuse && e.reuse < 0)
-    return "operand has no reuse slot";
+    REJECT("operand has no reuse slot");
   if (o.sel == SubSel::H0_H1 && (o.negate || o.absolute))
-    return ".H0_NH1 cannot be combined with -/|| (nvdisasm drops it)";
+    REJECT(".H0_NH1 cannot be combined with -/|| (nvdisasm drops it)");
   if (o.sel != SubSel::None || e.selField.valid()) {
     bool ok = false;
     for (const ModValue &v : e.selMap)
       ok |= v.value == static_cast<uint8_t>(o.sel);
     if (!ok && !(o.sel == SubSel::None && !e.selField.valid()))
-      return "sub-register selection not encodable";
+      REJECT("sub-register selection not encodable");
   }
   switch (e.type) {
   case OpdType::Gpr:
   case OpdType::UGpr:
     if (!fitsField(o.reg, e.field, false))
-      return "register number out of range";
+      REJECT("register number out of range");
     // RZ/URZ read as zero at any width (IMAD.WIDE ..., RZ adds a zero pair).
     if (o.width != elemWidth(e, m) && o.reg != (e.type == OpdType::Gpr ? RZ : URZ))
-      return "register width " + std::to_string(o.width) + " (expected " +
-             std::to_string(elemWidth(e, m)) + ")";
+      REJECT("register width " + std::to_string(o.width) + " (expected " +
+             std::to_string(elemWidth(e, m)) + ")");
     break;
   case OpdType::Pred:
   case OpdType::UPred:
   case OpdType::SReg:
   case OpdType::BarReg:
     if (!fitsField(o.reg, e.field, false))
-      return "register number out of range";
+      REJECT("register number out of range");
     break;
   case OpdType::Imm:
   case OpdType::FImm:
@@ -358,89 +366,93 @@ static std::string checkOperand(const Elem &e, const Operand &o, const isa::Modi
     if (!isSigned && total.width + e.immShift == 32 && v < 0 && v >= INT32_MIN)
       v &= 0xffffffff;
     if (v & ((int64_t(1) << e.immShift) - 1))
-      return "immediate not a multiple of " + std::to_string(1 << e.immShift);
+      REJECT("immediate not a multiple of " + std::to_string(1 << e.immShift));
     if (!fitsField(v >> e.immShift, total, isSigned))
-      return e.type == OpdType::Target ? "branch offset out of range" : "immediate out of range";
+      REJECT(e.type == OpdType::Target ? "branch offset out of range" : "immediate out of range");
     break;
   }
   case OpdType::CBank: {
     const CBankLayout &c = e.cb;
     bool cx = o.reg == kNoReg;
     if (cx && (c.cxBit < 0 || o.ureg == kNoReg))
-      return "form has no cx[UR] bank";
+      REJECT("form has no cx[UR] bank");
     if (!cx && !fitsField(o.reg, c.bank, false))
-      return "constant bank out of range";
+      REJECT("constant bank out of range");
     if (o.imm % c.offsetScale)
-      return "constant offset not aligned";
+      REJECT("constant offset not aligned");
     if (!fitsField(o.imm / c.offsetScale, c.offset, c.offsetSigned && !cx))
-      return "constant offset out of range";
+      REJECT("constant offset out of range");
     if ((o.base != kNoBase) != c.index.valid())
-      return c.index.valid() ? "constant bank needs an index register" : "no index register";
+      REJECT(c.index.valid() ? "constant bank needs an index register" : "no index register");
     if (!cx && (o.ureg != kNoReg) != c.urIndex.valid())
-      return c.urIndex.valid() ? "constant bank needs a uniform index register"
-                               : "no uniform index register";
+      REJECT(c.urIndex.valid() ? "constant bank needs a uniform index register"
+                               : "no uniform index register");
     if (!cx && o.ureg != kNoReg && o.ureg > URZ)
-      return "uniform index out of range";
+      REJECT("uniform index out of range");
     break;
   }
   case OpdType::Mem: {
     const MemLayout &l = e.mem;
     if ((o.base != kNoBase) != l.base.valid())
-      return l.base.valid() ? "address needs a base register" : "address takes no base register";
+      REJECT(l.base.valid() ? "address needs a base register" : "address takes no base register");
     if (o.base != kNoBase && o.base > RZ)
-      return "base register out of range";
+      REJECT("base register out of range");
     // nvdisasm has no spelling for a 64-bit RZ base plus a uniform register ("???255.64").
     if (o.base == RZ && o.base64 && o.ureg != kNoReg)
-      return "RZ.64 base cannot be combined with +URn";
+      REJECT("RZ.64 base cannot be combined with +URn");
     if (l.base64Bit < 0 && o.base64 != l.base64Const)
-      return l.base64Const ? "address base must be 64-bit (.64)" : "address base is 32-bit";
+      REJECT(l.base64Const ? "address base must be 64-bit (.64)" : "address base is 32-bit");
     bool wantsDesc = o.desc != kNoReg, wantsUr = o.ureg != kNoReg;
     using U = MemLayout::UrUse;
     switch (l.urUse) {
     case U::None:
       if (wantsDesc || wantsUr)
-        return "address takes no uniform register";
+        REJECT("address takes no uniform register");
       break;
     case U::Add:
       if (wantsDesc || !wantsUr)
-        return "address needs +URn";
+        REJECT("address needs +URn");
       break;
     case U::Desc:
       if (!wantsDesc || wantsUr)
-        return "address needs desc[URn]";
+        REJECT("address needs desc[URn]");
       break;
     case U::DescIfBit:
       if (wantsDesc == wantsUr)
-        return "address needs exactly one of desc[URn] / +URn";
+        REJECT("address needs exactly one of desc[URn] / +URn");
       break;
     case U::AddIfBit:
       if (wantsDesc)
-        return "address takes no desc[URn]";
+        REJECT("address takes no desc[URn]");
       break;
     }
     if ((o.desc != kNoReg && o.desc > 63) || (o.ureg != kNoReg && o.ureg > 63))
-      return "uniform register out of range";
+      REJECT("uniform register out of range");
     if (l.offset.valid() ? !fitsField(o.imm, l.offset, l.offsetSigned) : o.imm != 0)
-      return "address offset out of range";
+      REJECT("address offset out of range");
     if (o.scale && !l.scale.valid())
-      return "address takes no index scale";
+      REJECT("address takes no index scale");
     if (o.scale && o.scale != 4 && o.scale != 8 && o.scale != 16)
-      return "bad index scale";
+      REJECT("bad index scale");
     if (o.scale && o.base == RZ)
-      return "RZ base cannot be scaled";
+      REJECT("RZ base cannot be scaled");
     break;
   }
   }
-  return "";
+  return true;
 }
 
-bool matchForm(const Form &f, const Inst &in, std::vector<Operand> &full, std::string *why) {
+#undef REJECT
+
+// matchForm with the instruction's set modifier slots (isa::setSlots) computed once by the caller.
+static bool matchFormWithSlots(const Form &f, const Inst &in, uint64_t setSlots, std::vector<Operand> &full,
+                               std::string *why) {
   if (f.op != in.op) {
     if (why)
       *why = "opcode";
     return false;
   }
-  if (!isa::onlySlotsSet(in.mods, f.slotsUsed)) {
+  if (setSlots & ~f.slotsUsed) {
     if (why) {
       for (unsigned i = 0; i < static_cast<unsigned>(ModSlot::NumSlots); ++i)
         if (!(f.slotsUsed >> i & 1) && isa::getSlot(in.mods, static_cast<ModSlot>(i))) {
@@ -464,19 +476,22 @@ bool matchForm(const Form &f, const Inst &in, std::vector<Operand> &full, std::s
       return false;
     }
 
-  std::vector<const Elem *> opd;
+  // The operand elems, in order (forms have a handful; no allocation on this hot path).
+  std::array<const Elem *, 32> opd;
+  size_t nOpd = 0;
   for (const Elem &e : f.elems)
-    if (e.kind == ElemKind::Opd)
-      opd.push_back(&e);
-  std::string firstWhy;
+    if (e.kind == ElemKind::Opd && nOpd < opd.size())
+      opd[nOpd++] = &e;
+  std::string firstWhy, bad;
+  std::string *badWhy = why ? &bad : nullptr;
   for (const std::vector<bool> &pres : f.presence) {
     size_t n = std::count(pres.begin(), pres.end(), true);
     if (n != in.ops.size())
       continue;
     full.clear();
     size_t k = 0;
-    std::string bad;
-    for (size_t i = 0; i < opd.size() && bad.empty(); ++i) {
+    bool ok = true;
+    for (size_t i = 0; i < nOpd && ok; ++i) {
       const Elem *e = opd[i];
       Operand o;
       if (pres[i]) {
@@ -486,27 +501,36 @@ bool matchForm(const Form &f, const Inst &in, std::vector<Operand> &full, std::s
         if (o.kind == OperandKind::Reg || o.kind == OperandKind::UReg)
           o.width = elemWidth(*e, in.mods);
       }
-      std::string r = checkOperand(*e, o, in.mods);
-      if (!r.empty())
-        bad = "operand " + std::to_string(i + 1) + ": " + r;
+      if (!checkOperand(*e, o, in.mods, badWhy)) {
+        ok = false;
+        if (why)
+          bad = "operand " + std::to_string(i + 1) + ": " + bad;
+      }
       full.push_back(o);
     }
     // Operands read from the same field (BAR's "R13, R13") must agree.
-    for (size_t i = 0; i < opd.size() && bad.empty(); ++i)
-      for (size_t j = i + 1; j < opd.size(); ++j)
+    for (size_t i = 0; i < nOpd && ok; ++i)
+      for (size_t j = i + 1; j < nOpd && ok; ++j)
         if (opd[i]->type == opd[j]->type && opd[i]->field.valid() &&
-            opd[i]->field.pos == opd[j]->field.pos && !(full[i] == full[j]))
-          bad = "operands " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
-                " share one field and must be equal";
-    if (bad.empty())
+            opd[i]->field.pos == opd[j]->field.pos && !(full[i] == full[j])) {
+          ok = false;
+          if (why)
+            bad = "operands " + std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                  " share one field and must be equal";
+        }
+    if (ok)
       return true;
-    if (firstWhy.empty())
+    if (why && firstWhy.empty())
       firstWhy = bad;
   }
   if (why)
     *why = firstWhy.empty() ? "wrong number of operands (" + std::to_string(in.ops.size()) + ")"
                             : firstWhy;
   return false;
+}
+
+bool matchForm(const Form &f, const Inst &in, std::vector<Operand> &full, std::string *why) {
+  return matchFormWithSlots(f, in, isa::setSlots(in.mods), full, why);
 }
 
 const Form *selectForm(const FormTable &t, const Inst &in, std::vector<Operand> &full,
@@ -518,8 +542,9 @@ const Form *selectForm(const FormTable &t, const Inst &in, std::vector<Operand> 
     return nullptr;
   }
   // Fast path without diagnostics; reasons are collected only when nothing matches.
+  uint64_t setSlots = isa::setSlots(in.mods);
   for (const Form *f : fs)
-    if (matchForm(*f, in, full, nullptr))
+    if (matchFormWithSlots(*f, in, setSlots, full, nullptr))
       return f;
   if (!why)
     return nullptr;

@@ -47,6 +47,18 @@ TEST(CommandLine, ArchSpellings) {
   EXPECT_TRUE(v.cl.options.arch.isVirtual());
 }
 
+// An optxas extension: the Maxwell/Pascal/Volta names ptxas 13.0 dropped run the phase schedule
+// (docs/options.md); older ones are still rejected as ptxas rejects them.
+TEST(CommandLine, DroppedTargetsAreAnExtension) {
+  for (const char *a : {"sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "compute_61"}) {
+    auto r = parse({std::string("-arch=") + a, "x.ptx"});
+    EXPECT_TRUE(r.messages.empty()) << a;
+    EXPECT_EQ(r.cl.options.arch.name(), a);
+  }
+  EXPECT_EQ(parse({"-arch=sm_35"}).messages.at(0), "ptxas fatal   : Value 'sm_35' is not defined for option 'gpu-name'");
+  EXPECT_EQ(parse({"-arch=sm_61a"}).messages.at(0), "ptxas fatal   : Value 'sm_61a' is not defined for option 'gpu-name'");
+}
+
 TEST(CommandLine, OptLevelAndMachineTakeGluedNumbers) {
   auto r = parse({"-O1", "-m64", "x.ptx"});
   EXPECT_EQ(r.cl.options.optLevel, 1);

@@ -108,3 +108,50 @@ TEST(Compiler, TargetNewerThanArchTerminates) {
   EXPECT_TRUE(r.terminated);
   EXPECT_EQ(f.messages.at(0), "ptxas fatal   : SM version specified by .target is higher than default SM version assumed");
 }
+
+// sm_61 (no FP16 arithmetic; an optxas extension): lowered and run through the phase schedule,
+// DumpIR shows phase 2's promotion, and code generation stops with a clear fatal message.
+namespace {
+const char *kHalf = ".version 8.0\n.target sm_61\n.address_size 64\n"
+                    ".visible .entry h(.param .u64 p) {\n"
+                    "  .reg .b64 %rd<2>; .reg .b32 %r<4>; .reg .b16 %h<4>;\n"
+                    "  ld.param.u64 %rd1, [p];\n"
+                    "  ld.global.b32 %r1, [%rd1]; ld.global.b16 %h1, [%rd1+4];\n"
+                    "  add.rn.f16x2 %r2, %r1, %r1; fma.rn.f16 %h2, %h1, %h1, %h1;\n"
+                    "  st.global.b32 [%rd1], %r2; st.global.b16 [%rd1+4], %h2; ret; }\n";
+
+std::string compileAndCaptureDump(unsigned sm, Fixture &f, api::CompileResult &r) {
+  f.opts.arch.number = sm;
+  f.opts.knobs.push_back({"DumpIR", "PromoteFP16"});
+  api::Compiler c(f.opts, f.diags);
+  testing::internal::CaptureStdout();
+  r = c.compile(kHalf, "half.ptx");
+  return testing::internal::GetCapturedStdout();
+}
+} // namespace
+
+TEST(Compiler, DroppedTargetsRunThePhaseScheduleThenStop) {
+  Fixture f;
+  api::CompileResult r;
+  std::string dump = compileAndCaptureDump(61, f, r);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.cubin.empty());
+  ASSERT_FALSE(f.messages.empty());
+  EXPECT_NE(f.messages.back().find("optxas: code generation for 'sm_61' is not supported"), std::string::npos)
+      << f.messages.back();
+  EXPECT_NE(dump.find("PromoteFP16"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find("HADD2"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find("HFMA2"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("DFMA"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("F2F.F16.srcFloatType:F32"), std::string::npos) << dump;
+}
+
+TEST(Compiler, PromoteFP16IsANoOpOnSm90) {
+  Fixture f;
+  api::CompileResult r;
+  std::string dump = compileAndCaptureDump(90, f, r);
+  EXPECT_TRUE(r.ok) << (f.messages.empty() ? "" : f.messages.back());
+  EXPECT_NE(dump.find("HADD2"), std::string::npos) << dump;
+  EXPECT_NE(dump.find("HFMA2"), std::string::npos) << dump;
+  EXPECT_EQ(dump.find("DFMA"), std::string::npos) << dump;
+}

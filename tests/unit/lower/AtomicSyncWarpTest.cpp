@@ -137,7 +137,8 @@ TEST(AsyncCopy, CpAsyncIsLdgsts) {
   EXPECT_EQ(l.count(Opcode::LDGDEPBAR), 1u);
   auto d = l.first(Opcode::DEPBAR);
   ASSERT_TRUE(d);
-  EXPECT_TRUE(isImm(d->use(1), 1));
+  EXPECT_EQ(d->numUses(), 1u);   // DEPBAR.LE SB0, 1: the form spells .LE SB0
+  EXPECT_TRUE(isImm(d->use(0), 1));
 }
 
 TEST(Extras, IsspacepElectDpPrmtModes) {

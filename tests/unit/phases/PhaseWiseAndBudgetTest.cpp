@@ -56,7 +56,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
                         "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
-                        "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriPerformLiveDeadFourth",
+                        "GeneralOptimizeLate2", "SinkCodeIntoBlock", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
                         "LateEnforceArgumentRestrictions", "FinalInspectionPass", "BackPropagateVEC2D",
                         "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "AdvancedScoreboardsAndOpexes", "MercConverter",
