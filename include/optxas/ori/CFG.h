@@ -51,6 +51,17 @@ std::vector<BasicBlock *> computeSuccessors(const Function &f, const BasicBlock 
 // Recomputes everything above, stores it in the blocks and in f.cfg(), and returns it.
 ControlFlowInfo &analyzeControlFlow(Function &f);
 
+// The two modes of the CFG builder (phase 3, AnalyzeControlFlow; other phases call
+// rebuildControlFlow to rebuild):
+//   Structural  the analysis above; the code is not touched.
+//   Layout      first branch straightening (a block merged into its single predecessor, a BRA
+//               to the next block deleted) and a reverse-post-order block layout with loop
+//               rotation (the header of a loop with a conditional exit moves below its latch),
+//               inserting or inverting branches where a fall-through changes; then the analysis.
+//               See src/ori/BlockLayout.cpp.
+enum class CFGMode { Structural, Layout };
+ControlFlowInfo &rebuildControlFlow(Function &f, CFGMode mode);
+
 // Returns f.cfg(), computing it first if it is missing or was invalidated.
 ControlFlowInfo &ensureControlFlow(Function &f);
 

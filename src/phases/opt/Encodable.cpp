@@ -10,7 +10,7 @@
 
 namespace optxas::phases::opt {
 
-bool encodes(ori::Function &f, const ori::Instr &i) {
+bool encodes(ori::Function &f, const ori::Instr &i, std::string *why) {
   if (i.isPseudo()) return false;
   for (const ori::Operand &o : i.operands())
     if (o.kind == ori::OperandKind::Label || o.kind == ori::OperandKind::Symbol) return false;
@@ -28,7 +28,10 @@ bool encodes(ori::Function &f, const ori::Instr &i) {
   sass::Inst inst;
   std::string error;
   bool ok = codegen::toSass(f, i, layout, 0, inst, error) && sass::encodable(inst, sass::Target::SM90);
+  // The reason only when asked: encode() builds the diagnostics encodable() skips.
+  if (!ok && why && error.empty()) error = sass::encode(inst, sass::Target::SM90).error;
   for (ori::VRegId r : assigned) f.vreg(r).phys = -1;
+  if (!ok && why) *why = error;
   return ok;
 }
 

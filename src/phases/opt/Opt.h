@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "optxas/ori/Function.h"
@@ -20,8 +21,9 @@ unsigned eliminateDeadCode(ori::Function &f);
 // True when `i`, as it stands, converts to a SASS instruction that the sm_90 encoder accepts.
 // Registers without a physical register get stand-in number 0 for the probe (restored after),
 // so only the operand kinds and the form matter. Pseudo-instructions and instructions with
-// labels or symbols are never probed (false).
-bool encodes(ori::Function &f, const ori::Instr &i);
+// labels or symbols are never probed (false). When it does not encode and `why` is given, *why
+// gets the converter's or the encoder's reason.
+bool encodes(ori::Function &f, const ori::Instr &i, std::string *why = nullptr);
 
 // The 32-bit value an operand reads, when it is known: immediates, RZ, and registers whose
 // value the caller knows (`regValue` gets the register and the component read).

@@ -23,6 +23,11 @@ public:
   IndependentThreadsProfile() : TargetProfile("sm_70+", /*nativeFP16=*/true, /*independentThreads=*/true) {
     install(TargetHook::ForwardProgress, forwardProgressHook);
     install(TargetHook::ExpandJmxComputation, expandJmxComputation);
+    // Operand legality and the final encodability check use the sm_70+ form table.
+    install(TargetHook::EnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
+    install(TargetHook::LateEnforceArgumentRestrictions, enforceArgumentRestrictionsHook);
+    install(TargetHook::FinalInspection, finalInspectionHook);
+    install(TargetHook::BackPropagateVEC2D, backPropagateVEC2DHook);
   }
 };
 

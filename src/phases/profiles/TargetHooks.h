@@ -2,6 +2,9 @@
 // with its phase's code in src/phases/impl; a profile installs the ones its architecture needs.
 #pragma once
 
+#include "optxas/ori/Function.h"
+#include "optxas/support/Diagnostics.h"
+
 namespace optxas::phases {
 
 class PhaseContext;
@@ -12,5 +15,17 @@ void forwardProgressHook(PhaseContext &ctx);
 void promoteFP16(PhaseContext &ctx);
 // Phase 94 (impl/ExpandJmxComputation.cpp): brx.idx into a jump-table load and BRX.
 void expandJmxComputation(PhaseContext &ctx);
+// 55 EnforceArgumentRestrictions and 103 LateEnforceArgumentRestrictions (impl/EnforceArgumentRestrictions.cpp):
+// moves operands the target's encoding does not accept into registers; returns how many moved.
+unsigned enforceArgumentRestrictions(ori::Function &f);
+void enforceArgumentRestrictionsHook(PhaseContext &ctx);
+// 110 FinalInspectionPass (impl/FinalInspection.cpp): reports each instruction that does not
+// encode as an internal error; returns how many.
+unsigned inspectEncodability(ori::Function &f, DiagEngine &diags);
+void finalInspectionHook(PhaseContext &ctx);
+// 116 BackPropagateVEC2D (impl/BackPropagateVEC2D.cpp): makes the definitions of values copied
+// into a component range of a wide register write that range; returns the copies removed.
+unsigned backPropagatePairs(ori::Function &f);
+void backPropagateVEC2DHook(PhaseContext &ctx);
 
 } // namespace optxas::phases

@@ -142,6 +142,7 @@ bb0:
 .end
 )");
   std::vector<std::string> log;
+  h.knob("OptxasVerifyIR=1");   // phase 0 verifies under the knob (ctest also sets OPTXAS_VERIFY_IR)
   PhaseManager pm(h.knobs, h.diags, h.opts, h.sinks());
   pm.setPhase(3, std::make_unique<Probe>(3, &log));
   EXPECT_FALSE(pm.run(*m));

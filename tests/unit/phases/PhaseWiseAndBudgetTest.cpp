@@ -37,6 +37,7 @@ TEST(PhaseWise, LineFormat) {
 TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   Harness h;
   h.opts.phaseWiseStats = true;
+  h.knob("OptxasVerifyIR=1");   // phase 0 runs whether or not the environment asks for it
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m)) << h.allDiags();
   auto lines = splitLines(h.dumped);
@@ -52,9 +53,11 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   std::vector<std::string> expect;
   for (const char *p : {"OriCheckInitialProgram", "AnalyzeControlFlow", "EarlyOriSimpleLiveDead",
                         "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
-                        "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2", "GvnCse",
+                        "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
+                        "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
                         "GeneralOptimizeLate2", "SinkCodeIntoBlock", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
+                        "LateEnforceArgumentRestrictions", "FinalInspectionPass", "BackPropagateVEC2D",
                         "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "AdvancedScoreboardsAndOpexes", "MercConverter",
                         "MercEncodeAndDecode", "MercGenerateSassUCode", "ReportFinalMemoryUsage"}) {
@@ -133,7 +136,7 @@ size_t instructionsAfter(const std::string &budget) {
 }
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
-  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 38, 43, 53, 56, 66,
+  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 38, 43, 53, 55, 56, 66,
   // 69, 70, 75, 77, 99 (live/dead, GeneralOptimize*, copy propagation, GvnCse, SinkCodeIntoBlock). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.
@@ -150,7 +153,7 @@ TEST(OptBudget, VerboseReportNamesTheBoundary) {
   h.knob("OptBudget=3");
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m));
-  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 12 refused; last granted #3: "
+  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 13 refused; last granted #3: "
                               "OriPerformLiveDeadFirst in _Z3addPKfS0_Pfi; first refused #4: OriCopyProp in "
                               "_Z3addPKfS0_Pfi"),
             std::string::npos)
@@ -198,9 +201,9 @@ TEST(OptBudget, BisectionFindsTheBrokenPhase) {
   EXPECT_EQ(culprit.number, static_cast<uint64_t>(hi));
   EXPECT_EQ(culprit.phase, 57);
   EXPECT_EQ(culprit.function, "second");
-  // 16 gated consultations per function (15 optimizing phases plus the broken one); the second
-  // function's 10th of them (after 11, 14, 18, 22, 33, 38, 43, 53, 56) is the broken phase.
-  EXPECT_EQ(hi, 16 + 10);
+  // 17 gated consultations per function (16 optimizing phases plus the broken one); the second
+  // function's 11th of them (after 11, 14, 18, 22, 33, 38, 43, 53, 55, 56) is the broken phase.
+  EXPECT_EQ(hi, 17 + 11);
 }
 
 } // namespace
