@@ -161,9 +161,22 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
   std::vector<const ori::Function *> dbgFns;
   std::vector<uint32_t> dbgSizes, dbgCfa;
+  // Whole programs: device functions exist only inside the kernels that call them
+  // (CallLinking.cpp). Relocatable objects would need call relocations, not written yet.
+  bool anyCalls = false;
+  for (size_t k = 0; k < m.functions().size(); ++k) {
+    std::vector<size_t> callees;
+    if (!directCallees(m, facts, k, callees, diags)) return false;
+    anyCalls |= !callees.empty();
+  }
+  if (anyCalls && opts.relocatable) {
+    diags.report(Severity::Error, "calls between functions in relocatable output (-c) are not supported yet");
+    return false;
+  }
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
     const FunctionFacts &ff = facts[k];
+    if (!opts.relocatable && !f.isEntry()) continue;
     elf::Function ef;
     ef.name = f.name();
     ef.kind = f.isEntry() ? elf::FunctionKind::Kernel : elf::FunctionKind::Device;
@@ -220,9 +233,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
       ef.resolved.keptEmptyRela = true;
     }
+    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, diags)) return false;
+    uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
     c.functions.push_back(std::move(ef));
     dbgFns.push_back(&f);
-    dbgSizes.push_back(static_cast<uint32_t>(f.sassCode.size()));
+    dbgSizes.push_back(codeBytes);
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));

@@ -93,7 +93,11 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
     }
     VRegId pre = cx.fn().newVReg(RegClass::R, slot.words, 1);
     cx.fn().vreg(pre).phys = static_cast<int32_t>(slot.firstReg);
-    for (unsigned w = 0; w < slot.words; ++w) cx.copy(slot.words == 1 ? cx.whole(pre) : cx.part(pre, w), wordOf(w));
+    // A wide argument is gathered in an ordinary register and copied whole (see emitReturn).
+    VRegId gather = slot.words == 1 ? pre : cx.fn().newVReg(RegClass::R, slot.words, 1);
+    for (unsigned w = 0; w < slot.words; ++w)
+      cx.copy(slot.words == 1 ? cx.whole(gather) : cx.part(gather, w), wordOf(w));
+    if (gather != pre) cx.copy(cx.whole(pre), cx.whole(gather));
     argRegs.push_back(cx.whole(pre));
   }
   std::vector<Operand> resRegs;
