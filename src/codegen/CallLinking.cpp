@@ -224,7 +224,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
   // bound; like ptxas, leave it to the driver's default stack size.
   if (!recursive) ef.minStackSize = cumulativeStack(m, facts, k, diags);
   // ptxas resolves the calls itself and leaves an empty .rela.text.<kernel>.
-  ef.resolved.created = elf::ResolvedRelocations::Created::Rela;
+  ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
   ef.resolved.keptEmptyRela = true;
   return true;
 }
