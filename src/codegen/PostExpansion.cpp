@@ -190,6 +190,20 @@ void setUpFrame(Function &f, const target::MachineModel &m) {
   BasicBlock *entry = f.entry();
   if (!entry) return;
   VRegId sp = stackPointer(f);
+  // Stack-passed parameters (docs/abi.md): %argp = PSEUDO_PARAM [R1] means R1 as it was on
+  // entry, i.e. the stack pointer above this function's frame.
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i = bb->front(); i;) {
+      Instr *next = i->next();
+      if (i->opcode() == Opcode::PSEUDO_PARAM) {
+        Builder b(f);
+        b.setInsertPoint(i);
+        b.setLoc(i->loc());
+        b.create(Opcode::IADD3, {i->def(0)}, {f.regOp(sp), Operand::imm(frame), Operand::zero()});
+        i->eraseFromParent();
+      }
+      i = next;
+    }
   // Kernels start from the driver's stack pointer (lowering loads it; make sure it is there).
   Instr *load = nullptr;
   if (f.isEntry()) {
@@ -241,7 +255,8 @@ bool expandAfterAllocation(Function &f, const target::MachineModel &m, DiagEngin
         if (!expandCopy(f, i, diags)) return false;
         break;
       case Opcode::PSEUDO_PARAM:
-        i->eraseFromParent();
+        // The incoming-argument pointer (one address use) waits for the frame (setUpFrame).
+        if (!(i->numUses() == 1 && i->use(0).kind == OperandKind::Addr)) i->eraseFromParent();
         break;
       default:
         break;

@@ -110,6 +110,25 @@ TEST(Exec, DeviceCalls) {
   }
 }
 
+TEST(Exec, ManyArgs) {
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "many_args", seed);
+    auto in = r.in<int>(0);
+    int n = r.scalar<int>(2);
+    std::vector<int> out(128, 0);
+    for (int i = 0; i < n; ++i) {
+      unsigned a = unsigned(in[i]), v[16];
+      for (unsigned k = 0; k < 16; ++k) v[k] = a + k;
+      unsigned s16 = v[0] - v[1] + v[2] * v[3] + v[4] + (v[5] ^ v[6]) + v[7] + v[8] * 3u + v[9] + v[10] +
+                     v[11] + v[12] - v[13] + v[14] + (v[15] << 1);
+      unsigned big = a & 7u;
+      for (unsigned k = 0; k < 10; ++k) big = big * 3u + (a + k * k);
+      out[i] = int(s16 + big);
+    }
+    exectest::expectOutput(r, 1, out);
+  }
+}
+
 TEST(Exec, LocalArray) {
   for (uint64_t seed : kSeeds) {
     EXEC_RUN(r, "local_array", seed);
