@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -118,34 +119,43 @@ uint32_t cumulativeStack(const ori::Module &m, const std::vector<FunctionFacts> 
 }
 
 bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
-                     elf::Function &ef, DiagEngine &diags) {
+                     elf::Function &ef, std::vector<std::string> &externs, DiagEngine &diags) {
+  externs.clear();
   const target::MachineModel *model = target::machineModel(m.smVersion());
   std::vector<size_t> callees;
   bool recursive = false;
   if (!reachableCallees(m, facts, k, callees, recursive, diags)) return false;
-  if (callees.empty() || !model) return true;
+  if (!model) return true;
 
   // Lay out: the kernel, then its callees in definition order, then the epilogue.
   std::map<size_t, uint32_t> base;
   std::vector<size_t> placed{k};
   placed.insert(placed.end(), callees.begin(), callees.end());
   std::vector<uint8_t> code;
-  for (size_t f : placed) {
-    base[f] = static_cast<uint32_t>(code.size());
-    const auto &own = m.functions()[f]->sassCode;
-    code.insert(code.end(), own.begin(), own.begin() + codeEnd(facts[f], *model));
+  uint32_t total = 0;
+  if (callees.empty()) {
+    code = m.functions()[k]->sassCode;
+    base[k] = 0;
+    total = static_cast<uint32_t>(code.size());
+  } else {
+    for (size_t f : placed) {
+      base[f] = static_cast<uint32_t>(code.size());
+      const auto &own = m.functions()[f]->sassCode;
+      code.insert(code.end(), own.begin(), own.begin() + codeEnd(facts[f], *model));
+    }
+    uint32_t end = static_cast<uint32_t>(code.size());
+    uint32_t align = model->codeAlign();
+    total = (end + model->instrBytes() + align - 1) / align * align + model->codeTailPadding();
+    // The epilogue (BRA to itself, NOPs) is position-independent: reuse the kernel's own.
+    const auto &kernelCode = m.functions()[k]->sassCode;
+    uint32_t tail = codeEnd(facts[k], *model);
+    for (uint32_t pc = end; pc < total; pc += model->instrBytes()) {
+      uint32_t from = std::min<uint32_t>(tail + (pc == end ? 0 : model->instrBytes()),
+                                         static_cast<uint32_t>(kernelCode.size()) - model->instrBytes());
+      code.insert(code.end(), kernelCode.begin() + from, kernelCode.begin() + from + model->instrBytes());
+    }
   }
-  uint32_t end = static_cast<uint32_t>(code.size());
-  uint32_t align = model->codeAlign();
-  uint32_t total = (end + model->instrBytes() + align - 1) / align * align + model->codeTailPadding();
-  // The epilogue (BRA to itself, NOPs) is position-independent: reuse the kernel's own.
-  const auto &kernelCode = m.functions()[k]->sassCode;
-  uint32_t tail = codeEnd(facts[k], *model);
-  for (uint32_t pc = end; pc < total; pc += model->instrBytes()) {
-    uint32_t from = std::min<uint32_t>(tail + (pc == end ? 0 : model->instrBytes()),
-                                       static_cast<uint32_t>(kernelCode.size()) - model->instrBytes());
-    code.insert(code.end(), kernelCode.begin() + from, kernelCode.begin() + from + model->instrBytes());
-  }
+  std::vector<uint32_t> syscallOffsets;
 
   // Rebase each CALL's target and its return-address MOV.
   auto fail = [&](const std::string &what) {
@@ -164,6 +174,34 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         sass::EncodeResult enc = sass::encode(ret);
         if (!enc) return fail(enc.error);
         putWord(code, b + pc, enc.bits);
+        continue;
+      }
+      if (d && d.inst.op == isa::Opcode::CALL && d.inst.mods.absolute) {
+        // A call out of the module returns to an absolute address: the MOVs of R20 and R21
+        // get the address after the CALL by relocation against the kernel.
+        uint32_t after = b + pc + model->instrBytes();
+        bool lo = false, hi = false;
+        for (uint32_t q = pc; q-- > 0 && !(lo && hi);) {
+          if (q % model->instrBytes()) continue;
+          sass::DecodeResult md = sass::decode(wordAt(code, b + q));
+          if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
+          const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
+          if (dst.kind != sass::OperandKind::Reg || src.kind != sass::OperandKind::Imm) continue;
+          bool isLo = !lo && dst.reg == target::kReturnAddressReg &&
+                      src.imm == static_cast<int64_t>(pc + model->instrBytes());
+          bool isHi = !hi && dst.reg == target::kReturnAddressReg + 1 && src.imm == 0;
+          if (!isLo && !isHi) continue;
+          sass::Inst mov = md.inst;
+          mov.ops[1].imm = 0;
+          sass::EncodeResult menc = sass::encode(mov);
+          if (!menc) return fail(menc.error);
+          putWord(code, b + q, menc.bits);
+          ef.relocations.push_back({b + q, isLo ? elf::RelocType::R_CUDA_ABS32_LO_32 : elf::RelocType::R_CUDA_ABS32_HI_32,
+                                    ef.name, static_cast<int64_t>(after), true});
+          (isLo ? lo : hi) = true;
+        }
+        if (!lo || !hi) return fail(fmt::format("no return-address MOVs for the CALL.ABS at 0x{:x}", b + pc));
+        syscallOffsets.push_back(b + pc);
         continue;
       }
       if (!d || !isDirectCall(d.inst)) continue;
@@ -204,6 +242,33 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
   }
 
   ef.code = std::move(code);
+  // Functions outside the module that the placed code calls (their CALLs name them), in
+  // declaration order.
+  std::set<uint32_t> externSyms;
+  for (size_t f : placed)
+    for (ori::BasicBlock *bb : m.functions()[f]->blocks())
+      for (ori::Instr *i : *bb) {
+        if (i->opcode() != isa::Opcode::CALL) continue;
+        for (const ori::Operand &o : i->uses())
+          if (o.kind == ori::OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).isExtern)
+            externSyms.insert(static_cast<uint32_t>(o.value));
+      }
+  for (uint32_t sym : externSyms) externs.push_back(m.symbol(sym).name);
+  if (!externs.empty()) {
+    elf::Attribute a;
+    a.kind = elf::NvInfoKind::EXTERNS;
+    a.format = elf::NvInfoFormat::Sized;
+    a.symbols = externs;
+    ef.attributes.push_back(a);
+  }
+  if (!syscallOffsets.empty()) {
+    elf::Attribute a;
+    a.kind = elf::NvInfoKind::SYSCALL_OFFSETS;
+    a.format = elf::NvInfoFormat::Sized;
+    a.words = syscallOffsets;
+    ef.attributes.push_back(a);
+  }
+  if (callees.empty()) return true;
   for (size_t n = 1; n < placed.size(); ++n) {
     size_t f = placed[n];
     uint32_t start = base[f];
@@ -224,8 +289,10 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
   // bound; like ptxas, leave it to the driver's default stack size.
   if (!recursive) ef.minStackSize = cumulativeStack(m, facts, k, diags);
   // ptxas resolves the calls itself and leaves an empty .rela.text.<kernel>.
-  ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
-  ef.resolved.keptEmptyRela = true;
+  if (ef.relocations.empty()) {
+    ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
+    ef.resolved.keptEmptyRela = true;
+  }
   return true;
 }
 

@@ -90,6 +90,14 @@ void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
     b.align = std::max(b.align, s.align);
     c.variables.push_back(std::move(v));
   }
+  // Called functions outside the module: an undefined function symbol and its address slot.
+  for (const auto &[sym, slot] : vars.functionSlot) {
+    const ori::Symbol &s = m.symbol(sym);
+    c.externals.push_back({s.name, elf::ExternalSymbol::Kind::Function, false, 0});
+    elf::ConstantBank &table = bank(4, 8);
+    if (table.data.size() < slot + 8u) table.data.resize(slot + 8, 0);
+    table.relocations.push_back({slot, elf::RelocType::R_CUDA_64, s.name, 0, m.smVersion() >= 90});
+  }
   for (const auto &[sym, off] : vars.globalOffset) {
     const ori::Symbol &s = m.symbol(sym);
     bool initialized = hasInitializer(s);
@@ -167,7 +175,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   for (size_t k = 0; k < m.functions().size(); ++k) {
     std::vector<size_t> callees;
     if (!directCallees(m, facts, k, callees, diags)) return false;
-    anyCalls |= !callees.empty();
+    for (ori::BasicBlock *bb : m.functions()[k]->blocks())
+      for (ori::Instr *i : *bb) anyCalls |= i->opcode() == isa::Opcode::CALL;
   }
   if (anyCalls && opts.relocatable) {
     diags.report(Severity::Error, "calls between functions in relocatable output (-c) are not supported yet");
@@ -233,7 +242,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
       ef.resolved.keptEmptyRela = true;
     }
-    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, diags)) return false;
+    std::vector<std::string> externs;
+    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, externs, diags)) return false;
+    // ptxas lists a kernel's calls out of the module last-declared first.
+    for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
     uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
     c.functions.push_back(std::move(ef));
     dbgFns.push_back(&f);

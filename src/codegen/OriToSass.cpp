@@ -243,6 +243,12 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
       out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
     } else if (i.numUses() > 0 && i.use(0).kind == OperandKind::Symbol) {
       out.ops.push_back(sass::Operand::target(callPlaceholder(static_cast<uint32_t>(i.use(0).value))));
+    } else if (i.mods().absolute && i.numUses() > 0 && i.use(0).kind == OperandKind::Reg) {
+      // A function outside the module: CALL.ABS.NOINC through its address (R2:R3).
+      int n;
+      if (!cv.phys(i.use(0).reg, i.use(0).subOff, n)) return false;
+      out.mods.absolute = true;
+      out.ops.push_back(sass::Operand::r(static_cast<uint8_t>(n)));
     } else {
       error = "indirect calls are not supported yet";
       return false;

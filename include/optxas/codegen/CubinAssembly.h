@@ -46,9 +46,11 @@ bool directCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts
 bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                       std::vector<size_t> &out, bool &recursive, DiagEngine &diags);
 // Executables: appends the device functions kernel k reaches to its code as local subroutines
-// "$kernel$callee", resolves the calls, and accounts their registers and stack in `ef`.
+// "$kernel$callee", resolves the calls, and accounts their registers and stack in `ef`. Calls of
+// functions outside the module get return-address relocations and the EXTERNS/SYSCALL_OFFSETS
+// attributes; `externs` names those functions.
 bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
-                     elf::Function &ef, DiagEngine &diags);
+                     elf::Function &ef, std::vector<std::string> &externs, DiagEngine &diags);
 
 // Builds the model. Functions must carry their code in Function::sassCode.
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
