@@ -33,11 +33,6 @@ void putWord(std::vector<uint8_t> &code, size_t off, const sass::Word &w) {
 
 bool isDirectCall(const sass::Inst &in) { return in.op == isa::Opcode::CALL && !in.mods.absolute; }
 
-const sass::Operand *targetOf(const sass::Inst &in) {
-  for (const sass::Operand &o : in.ops)
-    if (o.kind == sass::OperandKind::Target) return &o;
-  return nullptr;
-}
 
 uint32_t codeEnd(const FunctionFacts &ff, const target::MachineModel &m) {
   return ff.sassInstructions * m.instrBytes();
@@ -47,29 +42,27 @@ uint32_t codeEnd(const FunctionFacts &ff, const target::MachineModel &m) {
 
 bool directCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                    std::vector<size_t> &out, DiagEngine &diags) {
-  const target::MachineModel *model = target::machineModel(m.smVersion());
+  (void)facts;
   out.clear();
-  if (!model) return true;
   const ori::Function &f = *m.functions()[k];
-  uint32_t end = std::min<uint32_t>(codeEnd(facts[k], *model), static_cast<uint32_t>(f.sassCode.size()));
-  for (uint32_t pc = 0; pc + 16 <= end; pc += model->instrBytes()) {
-    sass::DecodeResult d = sass::decode(wordAt(f.sassCode, pc));
-    if (!d || !isDirectCall(d.inst)) continue;
-    const sass::Operand *t = targetOf(d.inst);
-    uint32_t sym = t ? calleeOfPlaceholder(t->imm) : UINT32_MAX;
-    const std::string *name = sym < m.symbols().size() ? &m.symbol(sym).name : nullptr;
-    size_t callee = m.functions().size();
-    for (size_t j = 0; name && j < m.functions().size(); ++j)
-      if (m.functions()[j]->name() == *name && !m.functions()[j]->isEntry()) callee = j;
-    if (callee == m.functions().size()) {
-      diags.report(Severity::Error,
-                   fmt::format("'{}' calls '{}', which is not defined in this module; calls of external "
-                               "functions are not supported yet",
-                               f.name(), name ? *name : std::string("?")));
-      return false;
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb) {
+      // A direct call names its callee first; calls out of the module (CALL.ABS) go by address.
+      if (i->opcode() != isa::Opcode::CALL || i->mods().absolute || i->numUses() == 0 ||
+          i->use(0).kind != ori::OperandKind::Symbol)
+        continue;
+      uint32_t sym = static_cast<uint32_t>(i->use(0).value);
+      const std::string &name = m.symbol(sym).name;
+      size_t callee = m.functions().size();
+      for (size_t j = 0; j < m.functions().size(); ++j)
+        if (m.functions()[j]->name() == name && !m.functions()[j]->isEntry()) callee = j;
+      if (callee == m.functions().size()) {
+        diags.report(Severity::Error,
+                     fmt::format("'{}' calls '{}', which is not defined in this module", f.name(), name));
+        return false;
+      }
+      if (std::find(out.begin(), out.end(), callee) == out.end()) out.push_back(callee);
     }
-    if (std::find(out.begin(), out.end(), callee) == out.end()) out.push_back(callee);
-  }
   return true;
 }
 
@@ -156,6 +149,14 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     }
   }
   std::vector<uint32_t> syscallOffsets;
+  // Each Ori instruction is one 16-byte word, in block order (Emitter.cpp): decode only the
+  // words that can need patching.
+  auto opcodesOf = [&](size_t f) {
+    std::vector<isa::Opcode> ops;
+    for (ori::BasicBlock *bb : m.functions()[f]->blocks())
+      for (ori::Instr *i : *bb) ops.push_back(i->opcode());
+    return ops;
+  };
 
   // Rebase each CALL's target and its return-address MOV.
   auto fail = [&](const std::string &what) {
@@ -164,7 +165,13 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
   };
   for (size_t f : placed) {
     uint32_t b = base[f], own = codeEnd(facts[f], *model);
+    std::vector<isa::Opcode> ops = opcodesOf(f);
+    auto opAt = [&](uint32_t pc) {
+      size_t n = pc / model->instrBytes();
+      return n < ops.size() ? ops[n] : isa::Opcode::NOP;
+    };
     for (uint32_t pc = 0; pc < own; pc += model->instrBytes()) {
+      if (opAt(pc) != isa::Opcode::CALL && opAt(pc) != isa::Opcode::RET) continue;
       sass::DecodeResult d = sass::decode(wordAt(code, b + pc));
       if (d && d.inst.op == isa::Opcode::RET && !d.inst.mods.absolute && b != 0) {
         // RET.REL through R20 with target 0: the offset is relative to the RET's own place.
@@ -182,7 +189,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         uint32_t after = b + pc + model->instrBytes();
         bool lo = false, hi = false;
         for (uint32_t q = pc; q-- > 0 && !(lo && hi);) {
-          if (q % model->instrBytes()) continue;
+          if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;
           sass::DecodeResult md = sass::decode(wordAt(code, b + q));
           if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
           const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
@@ -223,7 +230,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
       if (b == 0) continue;   // the kernel's return addresses are right as they are
       bool found = false;
       for (uint32_t q = pc; q-- > 0 && !found;) {
-        if (q % model->instrBytes()) continue;
+        if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;
         sass::DecodeResult md = sass::decode(wordAt(code, b + q));
         if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
         const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];

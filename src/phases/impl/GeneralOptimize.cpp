@@ -17,8 +17,8 @@
 //
 // Optimizing: consults the OptBudget gate once per run. With OptxasBreakPhase naming the phase,
 // every constant it folds is off by one (bit 0 flipped): a deliberate miscompile for testing.
-#include <algorithm>
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "../opt/Opt.h"
@@ -459,8 +459,8 @@ private:
     std::vector<Instr *> doomed;
     // The def facts are from before this pass: an instruction it already rewrote or doomed (a
     // chain "a = OP; b = COPY a; c = COPY b") waits for the next round.
-    std::vector<const Instr *> touched;
-    auto isTouched = [&](const Instr *i) { return std::find(touched.begin(), touched.end(), i) != touched.end(); };
+    std::unordered_set<const Instr *> touched;
+    auto isTouched = [&](const Instr *i) { return touched.count(i) != 0; };
     for (ori::BasicBlock *bb : f_.blocks())
       for (Instr *c : *bb) {
         if (!isMove(*c) || c->use(0).kind != OperandKind::Reg || isTouched(c)) continue;
@@ -500,8 +500,8 @@ private:
         w->def(static_cast<unsigned>(slot)) = d;
         reads[t.reg] = 0;
         doomed.push_back(c);
-        touched.push_back(w);
-        touched.push_back(c);
+        touched.insert(w);
+        touched.insert(c);
       }
     for (Instr *c : doomed) c->eraseFromParent();
     return !doomed.empty();
