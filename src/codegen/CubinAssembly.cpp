@@ -91,6 +91,14 @@ void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
     b.align = std::max(b.align, s.align);
     c.variables.push_back(std::move(v));
   }
+  // Called functions outside the module: an undefined function symbol and its address slot.
+  for (const auto &[sym, slot] : vars.functionSlot) {
+    const ori::Symbol &s = m.symbol(sym);
+    c.externals.push_back({s.name, elf::ExternalSymbol::Kind::Function, false, 0});
+    elf::ConstantBank &table = bank(4, 8);
+    if (table.data.size() < slot + 8u) table.data.resize(slot + 8, 0);
+    table.relocations.push_back({slot, elf::RelocType::R_CUDA_64, s.name, 0, m.smVersion() >= 90});
+  }
   for (const auto &[sym, off] : vars.globalOffset) {
     const ori::Symbol &s = m.symbol(sym);
     bool initialized = hasInitializer(s);
@@ -162,9 +170,23 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
   std::vector<const ori::Function *> dbgFns;
   std::vector<uint32_t> dbgSizes, dbgCfa;
+  // Whole programs: device functions exist only inside the kernels that call them
+  // (CallLinking.cpp). Relocatable objects would need call relocations, not written yet.
+  bool anyCalls = false;
+  for (size_t k = 0; k < m.functions().size(); ++k) {
+    std::vector<size_t> callees;
+    if (!directCallees(m, facts, k, callees, diags)) return false;
+    for (ori::BasicBlock *bb : m.functions()[k]->blocks())
+      for (ori::Instr *i : *bb) anyCalls |= i->opcode() == isa::Opcode::CALL;
+  }
+  if (anyCalls && opts.relocatable) {
+    diags.report(Severity::Error, "calls between functions in relocatable output (-c) are not supported yet");
+    return false;
+  }
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
     const FunctionFacts &ff = facts[k];
+    if (!opts.relocatable && !f.isEntry()) continue;
     elf::Function ef;
     ef.name = f.name();
     ef.kind = f.isEntry() ? elf::FunctionKind::Kernel : elf::FunctionKind::Device;
@@ -228,9 +250,14 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
       ef.resolved.keptEmptyRela = true;
     }
+    std::vector<std::string> externs;
+    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, externs, diags)) return false;
+    // ptxas lists a kernel's calls out of the module last-declared first.
+    for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
+    uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
     c.functions.push_back(std::move(ef));
     dbgFns.push_back(&f);
-    dbgSizes.push_back(static_cast<uint32_t>(f.sassCode.size()));
+    dbgSizes.push_back(codeBytes);
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));

@@ -5,6 +5,7 @@
 
 #include "optxas/ori/Printer.h"
 #include "optxas/sass/Codec.h"
+#include "optxas/target/CallingConvention.h"
 
 namespace optxas::codegen {
 
@@ -89,6 +90,21 @@ bool emitFunction(const Function &f, const target::MachineModel &m, sass::Target
   }
   Layout layout = layoutFunction(f, m);
   out.code.reserve(layout.totalSize);
+  // The MOV of a call's return address (PostExpansion puts `MOV R20, 0` before each CALL) gets
+  // the function-relative address after the CALL; the cubin writer rebases it (CallLinking.cpp).
+  std::unordered_map<const Instr *, uint32_t> returnAddress;
+  for (size_t k = 0; k < layout.order.size(); ++k) {
+    const Instr *call = layout.order[k];
+    if (call->opcode() != isa::Opcode::CALL) continue;
+    for (const Instr *p = call->prev(); p; p = p->prev())
+      if (p->opcode() == isa::Opcode::MOV && p->numDefs() == 1 && p->def(0).isReg() &&
+          f.vreg(p->def(0).reg).phys + static_cast<int>(p->def(0).subOff) ==
+              static_cast<int>(target::kReturnAddressReg) &&
+          p->numUses() == 1 && p->use(0).kind == OperandKind::Imm) {
+        returnAddress[p] = static_cast<uint32_t>((k + 1) * m.instrBytes());
+        break;
+      }
+  }
   uint32_t pc = 0;
   for (const Instr *i : layout.order) {
     sass::Inst inst;
@@ -98,6 +114,9 @@ bool emitFunction(const Function &f, const target::MachineModel &m, sass::Target
                    fmt::format("internal: cannot convert '{}' in '{}': {}", toString(*i), f.name(), err));
       return false;
     }
+    if (auto ra = returnAddress.find(i); ra != returnAddress.end())
+      for (sass::Operand &o : inst.ops)
+        if (o.kind == sass::OperandKind::Imm) o.imm = ra->second;
     sass::EncodeResult enc = sass::encode(inst, target);
     if (!enc) {
       std::string text = toString(*i, {.physical = true, .cfgComments = false, .ids = false});

@@ -5,6 +5,7 @@
 
 #include "optxas/ori/Printer.h"
 #include "optxas/sass/Codec.h"
+#include "optxas/target/CallingConvention.h"
 
 namespace optxas::codegen {
 
@@ -229,6 +230,36 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   if (out.op == Opcode::BSSY || out.op == Opcode::BSYNC || out.op == Opcode::BREAK) {
     out.ops.push_back(sass::Operand::b(i.mods().barrierId));
     out.mods.barrierId = 0;
+  }
+  // Calls (docs/abi.md): CALL.REL.NOINC to the callee and RET.REL.NODEC through the return
+  // address in R20. The argument and result registers Ori lists stay implicit in SASS. Where the
+  // callee lands is the cubin writer's to decide (CallLinking.cpp): until then the call's offset
+  // names it, 16 bytes per Module symbol index.
+  if (out.op == Opcode::CALL || out.op == Opcode::RET) {
+    out.mods.noinc = true;
+    out.mods.absolute = false;
+    if (out.op == Opcode::RET) {
+      out.ops.push_back(sass::Operand::r(target::kReturnAddressReg));
+      out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
+    } else if (i.numUses() > 0 && i.use(0).kind == OperandKind::Symbol) {
+      out.ops.push_back(sass::Operand::target(callPlaceholder(static_cast<uint32_t>(i.use(0).value))));
+    } else if (i.mods().absolute && i.numUses() > 0 && i.use(0).kind == OperandKind::Reg) {
+      // A function outside the module: CALL.ABS.NOINC through its address (R2:R3).
+      int n;
+      if (!cv.phys(i.use(0).reg, i.use(0).subOff, n)) return false;
+      out.mods.absolute = true;
+      out.ops.push_back(sass::Operand::r(static_cast<uint8_t>(n)));
+    } else {
+      error = "indirect calls are not supported yet";
+      return false;
+    }
+    const ControlInfo &c = i.ctrl();
+    out.ctrl.stall = c.stall;
+    out.ctrl.yield = c.yield;
+    out.ctrl.wbar = c.writeBarrier;
+    out.ctrl.rbar = c.readBarrier;
+    out.ctrl.wait = c.waitMask;
+    return true;
   }
   bool desc = takesDescriptor(out.op);
   // Ori spells the descriptor-based global forms ".E" (Modifiers::wide); in the SASS tables

@@ -1,6 +1,9 @@
 #include "optxas/codegen/PostExpansion.h"
 
+#include <set>
+
 #include "optxas/ori/Builder.h"
+#include "optxas/target/CallingConvention.h"
 
 namespace optxas::codegen {
 
@@ -122,11 +125,85 @@ bool isStackPointerLoad(const Function &f, const Instr &i, uint32_t initOffset) 
          i.use(0).bank == 0 && i.use(0).value == initOffset && i.use(0).reg == kNoVReg;
 }
 
+// A vreg standing for physical R<n> (one component).
+VRegId physicalR(Function &f, unsigned n) {
+  VRegId v = f.newVReg(RegClass::R, 1);
+  f.vreg(v).phys = static_cast<int32_t>(n);
+  return v;
+}
+
+// Calls (docs/abi.md): the caller puts the return address in R20:R21 just before each CALL (the
+// encoder fills in R20's value); CALL and RET name R20:R21 as sources so that nothing removes
+// the moves and the control bits wait for them.
+void expandCalls(Function &f) {
+  VRegId lo = kNoVReg, hi = kNoVReg;
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb) {
+      if (i->opcode() != Opcode::CALL && i->opcode() != Opcode::RET) continue;
+      if (lo == kNoVReg) {
+        lo = physicalR(f, target::kReturnAddressReg);
+        hi = physicalR(f, target::kReturnAddressReg + 1);
+      }
+      if (i->opcode() == Opcode::CALL) {
+        Builder b(f);
+        b.setInsertPoint(i);
+        b.setLoc(i->loc());
+        Instr *movLo = b.create(Opcode::MOV, {f.regOp(lo)}, {Operand::imm(0)});
+        Instr *movHi = b.create(Opcode::MOV, {f.regOp(hi)}, {Operand::imm(0)});
+        if (i->isPredicated()) {
+          movLo->setGuard(i->guard());
+          movHi->setGuard(i->guard());
+        }
+      }
+      i->addUse(f.regOp(lo));
+      i->addUse(f.regOp(hi));
+    }
+}
+
+// The callee-saved registers a .func writes (and R20:R21 when it calls in turn), which it saves
+// on entry and restores before RET.
+std::vector<unsigned> registersToSave(const Function &f) {
+  std::set<unsigned> regs;
+  if (f.isEntry()) return {};
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb)
+      for (const Operand &d : i->defs()) {
+        if (!d.isReg() || d.cls != RegClass::R) continue;
+        int base = f.vreg(d.reg).phys;
+        if (base < 0) continue;
+        unsigned width = d.subWidth ? d.subWidth : f.vreg(d.reg).width;
+        for (unsigned k = 0; k < width; ++k) {
+          unsigned r = static_cast<unsigned>(base) + d.subOff + k;
+          if (target::isCalleeSavedR(r) || r == target::kReturnAddressReg || r == target::kReturnAddressReg + 1)
+            regs.insert(r);
+        }
+      }
+  return {regs.begin(), regs.end()};
+}
+
 void setUpFrame(Function &f, const target::MachineModel &m) {
+  // The save area of the callee-saved registers lies above the spill area.
+  std::vector<unsigned> saved = registersToSave(f);
+  uint32_t saveBase = (f.localBytes + 7) / 8 * 8 + f.spillBytes;
+  f.spillBytes += 4 * static_cast<uint32_t>(saved.size());
   uint32_t frame = frameSize(f);
   BasicBlock *entry = f.entry();
   if (!entry) return;
   VRegId sp = stackPointer(f);
+  // Stack-passed parameters (docs/abi.md): %argp = PSEUDO_PARAM [R1] means R1 as it was on
+  // entry, i.e. the stack pointer above this function's frame.
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i = bb->front(); i;) {
+      Instr *next = i->next();
+      if (i->opcode() == Opcode::PSEUDO_PARAM) {
+        Builder b(f);
+        b.setInsertPoint(i);
+        b.setLoc(i->loc());
+        b.create(Opcode::IADD3, {i->def(0)}, {f.regOp(sp), Operand::imm(frame), Operand::zero()});
+        i->eraseFromParent();
+      }
+      i = next;
+    }
   // Kernels start from the driver's stack pointer (lowering loads it; make sure it is there).
   Instr *load = nullptr;
   if (f.isEntry()) {
@@ -145,11 +222,19 @@ void setUpFrame(Function &f, const target::MachineModel &m) {
   else b.setInsertPoint(entry->front());
   b.create(Opcode::IADD3, {f.regOp(sp)}, {f.regOp(sp), Operand::imm(-static_cast<int64_t>(frame)), Operand::zero()});
   if (f.isEntry()) return;
+  std::vector<VRegId> savedRegs;
+  for (unsigned r : saved) savedRegs.push_back(physicalR(f, r));
+  for (size_t k = 0; k < saved.size(); ++k)
+    b.create(Opcode::STL, {}, {Operand::addr(sp, RegClass::R, saveBase + 4 * k), f.regOp(savedRegs[k])});
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb)
       if (i->opcode() == Opcode::RET) {
         Builder r(f);
         r.setInsertPoint(i);
+        for (size_t k = 0; k < saved.size(); ++k) {
+          Instr *ld = r.create(Opcode::LDL, {f.regOp(savedRegs[k])}, {Operand::addr(sp, RegClass::R, saveBase + 4 * k)});
+          if (i->isPredicated()) ld->setGuard(i->guard());
+        }
         Instr *add = r.create(Opcode::IADD3, {f.regOp(sp)}, {f.regOp(sp), Operand::imm(frame), Operand::zero()});
         if (i->isPredicated()) add->setGuard(i->guard());
       }
@@ -170,13 +255,15 @@ bool expandAfterAllocation(Function &f, const target::MachineModel &m, DiagEngin
         if (!expandCopy(f, i, diags)) return false;
         break;
       case Opcode::PSEUDO_PARAM:
-        i->eraseFromParent();
+        // The incoming-argument pointer (one address use) waits for the frame (setUpFrame).
+        if (!(i->numUses() == 1 && i->use(0).kind == OperandKind::Addr)) i->eraseFromParent();
         break;
       default:
         break;
       }
       i = next;
     }
+  expandCalls(f);
   setUpFrame(f, m);
   return true;
 }

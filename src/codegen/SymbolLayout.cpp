@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace optxas::codegen {
 
@@ -78,6 +79,7 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
   for (BasicBlock *b : f.blocks())
     for (Instr *ip : *b) {
       Instr &i = *ip;
+      if (i.opcode() == isa::Opcode::CALL) continue;   // the callee stays named (CallLinking.cpp)
       for (Operand &o : i.operands()) {
         if (o.kind != OperandKind::Symbol) continue;
         uint32_t sym = static_cast<uint32_t>(o.value);
@@ -100,6 +102,25 @@ VariableLayout layoutVariables(const Module &m, bool relocatable) {
   VariableLayout v;
   uint64_t global = 0, initialized = 0;   // .nv.global and .nv.global.init are laid out apart
   uint32_t slot = 0;
+  // Functions outside the module that the code calls come first in the address table, in
+  // declaration order (as in ptxas's cubins); a CALL names its callee's symbol.
+  std::set<uint32_t> called;
+  if (!relocatable)
+    for (const auto &f : m.functions())
+      for (BasicBlock *b : f->blocks())
+        for (Instr *i : *b) {
+          if (i->opcode() != isa::Opcode::CALL) continue;
+          for (const Operand &o : i->uses()) {
+            if (o.kind != OperandKind::Symbol) continue;
+            uint32_t sym = static_cast<uint32_t>(o.value);
+            const Symbol &s = m.symbol(sym);
+            if (s.kind == SymbolKind::Function && s.isExtern) called.insert(sym);
+          }
+        }
+  for (uint32_t sym : called) {
+    v.functionSlot[sym] = 8 * slot;
+    v.globalSlot[sym] = 8 * slot++;
+  }
   for (uint32_t k = 0; k < m.symbols().size(); ++k) {
     const Symbol &s = m.symbol(k);
     if (s.isExtern) continue;

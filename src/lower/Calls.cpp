@@ -93,8 +93,27 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
     }
     VRegId pre = cx.fn().newVReg(RegClass::R, slot.words, 1);
     cx.fn().vreg(pre).phys = static_cast<int32_t>(slot.firstReg);
-    for (unsigned w = 0; w < slot.words; ++w) cx.copy(slot.words == 1 ? cx.whole(pre) : cx.part(pre, w), wordOf(w));
+    // A wide argument is gathered in an ordinary register and copied whole (see emitReturn).
+    VRegId gather = slot.words == 1 ? pre : cx.fn().newVReg(RegClass::R, slot.words, 1);
+    for (unsigned w = 0; w < slot.words; ++w)
+      cx.copy(slot.words == 1 ? cx.whole(gather) : cx.part(gather, w), wordOf(w));
+    if (gather != pre) cx.copy(cx.whole(pre), cx.whole(gather));
     argRegs.push_back(cx.whole(pre));
+  }
+  // A function defined outside the module (vprintf, __assertfail): CALL.ABS.NOINC to the address
+  // the driver puts in the bank-4 address table, loaded into R2:R3 as ptxas does. The callee's
+  // symbol stays on the CALL for the cubin writer (externals, call graph, address table).
+  ori::Instr *loadAddress = nullptr;
+  Operand externSymbol;
+  if (callee && target.kind == ori::OperandKind::Symbol &&
+      cx.module().symbol(static_cast<uint32_t>(target.value)).isExtern) {
+    externSymbol = target;
+    VRegId addr = cx.fn().newVReg(RegClass::R, 2, 2);
+    cx.fn().vreg(addr).phys = 2;
+    isa::Modifiers m64;
+    m64.memType = isa::MemType::B64;
+    loadAddress = cx.emit(Opcode::LDC, {cx.whole(addr)}, {externSymbol}, m64);
+    target = cx.whole(addr);
   }
   std::vector<Operand> resRegs;
   size_t nRes = parts.results ? parts.results->elems.size() : 0;
@@ -106,6 +125,10 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
     resRegs.push_back(cx.whole(pre));
   }
   ori::Instr *call = cx.emit(Opcode::CALL, {}, {target});
+  if (loadAddress) {
+    call->mods().absolute = true;
+    call->addUse(externSymbol);
+  }
   for (const Operand &a : argRegs) call->addUse(a);
   for (const Operand &r : resRegs) call->addDef(r);
   if (stackBytes) iadd3(cx, sp, sp, imm(stackBytes));

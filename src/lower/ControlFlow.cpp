@@ -14,8 +14,12 @@ void emitReturn(LowerCtx &cx) {
   for (const LowerCtx::ResultReg &r : cx.funcResults()) {
     VRegId pre = cx.fn().newVReg(RegClass::R, r.words, 1);
     cx.fn().vreg(pre).phys = static_cast<int32_t>(r.phys);
+    // A wide result is gathered in an ordinary register and copied whole: written piecewise, the
+    // precolored register would look live from the entry on (over the parameters' registers).
+    VRegId gather = r.words == 1 ? pre : cx.fn().newVReg(RegClass::R, r.words, 1);
     for (unsigned w = 0; w < r.words && w < r.home->words.size(); ++w)
-      cx.emit(Opcode::PSEUDO_COPY, {r.words == 1 ? cx.whole(pre) : cx.part(pre, w)}, {cx.whole(r.home->words[w])});
+      cx.emit(Opcode::PSEUDO_COPY, {r.words == 1 ? cx.whole(gather) : cx.part(gather, w)}, {cx.whole(r.home->words[w])});
+    if (gather != pre) cx.emit(Opcode::PSEUDO_COPY, {cx.whole(pre)}, {cx.whole(gather)});
     uses.push_back(cx.whole(pre));
   }
   ori::Instr *ret = cx.emit(Opcode::RET, {}, {});

@@ -95,6 +95,11 @@ bool fallsThrough(const ori::BasicBlock *bb) {
 void insertReconvergence(LowerCtx &cx) {
   ori::Function &f = cx.fn();
   if (f.blocks().size() < 3) return;
+  // A .func's barriers would be its callers' barriers too (a call inside a caller's region, or
+  // recursion): ptxas saves them around its own use with BMOV, which optxas does not emit yet.
+  // Without them a .func's threads reconverge only at its caller's BSYNC; results are the same
+  // (threads progress independently since sm_70).
+  if (!cx.isKernel()) return;
   ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f);
   const auto &blocks = f.blocks();
   const int n = static_cast<int>(f.blockIdLimit());

@@ -28,6 +28,7 @@ InterferenceGraph::InterferenceGraph(Function &f) {
   copies_.assign(n, {});
   firstPos_.assign(n, kUnseen);
   occurrences_.assign(n, 0);
+  acrossCall_.assign(n, false);
 
   uint32_t pos = 0;
   for (BasicBlock *bb : f.blocks())
@@ -52,6 +53,11 @@ InterferenceGraph::InterferenceGraph(Function &f) {
     lv.walkBlock(bb, [&](const Instr &i, const llvm::BitVector &liveAfter) {
       defs.clear();
       Liveness::forEachDef(i, [&](VRegId r) { defs.push_back(r); });
+      if (i.opcode() == isa::Opcode::CALL) {
+        hasCalls_ = true;
+        for (unsigned r : liveAfter.set_bits())
+          if (std::find(defs.begin(), defs.end(), r) == defs.end()) acrossCall_[r] = true;
+      }
       if (defs.empty()) return;
       auto [cd, cs] = copyPair(f, i);
       for (VRegId d : defs) {

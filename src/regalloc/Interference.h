@@ -22,6 +22,11 @@ public:
   // Number of instructions that mention v (a spill-cost estimate).
   uint32_t occurrences(ori::VRegId v) const { return occurrences_[v]; }
   bool interferes(ori::VRegId a, ori::VRegId b) const;
+  // v is live across a CALL (live after it and not one of its results): the call clobbers
+  // every register but the callee-saved ones (target/CallingConvention.h).
+  bool liveAcrossCall(ori::VRegId v) const { return acrossCall_[v]; }
+  // The function contains a CALL.
+  bool hasCalls() const { return hasCalls_; }
 
   static constexpr uint32_t kUnseen = UINT32_MAX;
 
@@ -29,6 +34,8 @@ private:
   void addEdge(ori::VRegId a, ori::VRegId b);
   std::vector<std::vector<ori::VRegId>> adj_, copies_;
   std::vector<uint32_t> firstPos_, occurrences_;
+  std::vector<bool> acrossCall_;
+  bool hasCalls_ = false;
 };
 
 } // namespace optxas::regalloc

@@ -8,6 +8,7 @@
 #include "Interference.h"
 #include "Spiller.h"
 #include "optxas/ori/Printer.h"
+#include "optxas/target/CallingConvention.h"
 
 namespace optxas::regalloc {
 
@@ -98,6 +99,16 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
   });
   FileBudget budgets[4];
   for (unsigned k = 0; k < 4; ++k) budgets[k] = budgetFor(static_cast<RegClass>(k), m, regLimit);
+  // A .func keeps its return address in R20:R21 until its RET (docs/abi.md).
+  if (!f.isEntry()) {
+    budgets[static_cast<unsigned>(RegClass::R)].reserved.set(target::kReturnAddressReg);
+    budgets[static_cast<unsigned>(RegClass::R)].reserved.set(target::kReturnAddressReg + 1);
+  }
+  // What a CALL clobbers, per file: every register but the callee-saved R registers.
+  Units clobbered[4];
+  for (unsigned k = 0; k < 4; ++k) clobbered[k].set();
+  for (unsigned r = 0; r < 256; ++r)
+    if (target::isCalleeSavedR(r)) clobbered[static_cast<unsigned>(RegClass::R)].reset(r);
 
   std::vector<int> preferred;
   for (VRegId v : order) {
@@ -108,6 +119,9 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
       if (p < 0) continue;
       for (unsigned k = 0; k < f.vreg(u).width && p + k < 256; ++k) busy.set(p + k);
     }
+    // Spill temporaries never span a call; a fill of a wide one writes it piecewise, which
+    // liveness sees as live from the entry.
+    if (g.liveAcrossCall(v) && !spiller.isTemp(v)) busy |= clobbered[static_cast<unsigned>(info.cls)];
     preferred.clear();
     for (VRegId u : g.copyPartners(v))
       if (c.phys[u] >= 0 && f.vreg(u).width == info.width) preferred.push_back(c.phys[u]);
@@ -131,8 +145,9 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
     if (victim == kNoVReg) {
       diags.report(Severity::Error,
                    fmt::format("internal: register allocation of '{}' cannot make progress under a "
-                               "limit of {} registers",
-                               f.name(), regLimit));
+                               "limit of {} registers (spill temporary %{}{}{})",
+                               f.name(), regLimit, regClassName(info.cls), v,
+                               g.liveAcrossCall(v) ? ", live across a call" : ""));
       fatal = true;
       return c;
     }

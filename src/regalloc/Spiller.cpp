@@ -150,8 +150,9 @@ bool Spiller::spill(VRegId v) {
           break;
         }
         case RegClass::UR:
-          for (unsigned c = 0; c < info.width; ++c)
-            b.create(Opcode::R2UR, {part(f_, t, c, 1)}, {part(f_, home, c, 1)});
+          // One whole copy (PostExpansion makes it R2URs): written piecewise, the temporary
+          // would look live from the entry on.
+          b.create(Opcode::PSEUDO_COPY, {b.reg(t)}, {b.reg(home)});
           break;
         case RegClass::UP: break;
         }
@@ -169,8 +170,7 @@ bool Spiller::spill(VRegId v) {
           break;
         }
         case RegClass::UR:
-          for (unsigned c = 0; c < info.width; ++c)
-            b.create(Opcode::MOV, {part(f_, home, c, 1)}, {part(f_, t, c, 1)});
+          b.create(Opcode::PSEUDO_COPY, {b.reg(home)}, {b.reg(t)});
           break;
         case RegClass::UP: break;
         }

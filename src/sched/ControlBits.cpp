@@ -77,7 +77,12 @@ private:
   void delay(Instr &at, int64_t extra) {
     unsigned maxStall = m_.maxStall();
     if (prev_) {
-      unsigned room = maxStall - prev_->ctrl().stall;
+      // Stalls above 11 exist only with the yield hint (nvdisasm rejects the rest), which
+      // variable-latency instructions and branches do not get (see the yield rule below).
+      unsigned cap = maxStall;
+      if (m_.timing(prev_->opcode(), prev_->mods()).variable() || isControlTransfer(*prev_))
+        cap = std::min(cap, 11u);
+      unsigned room = cap > prev_->ctrl().stall ? cap - prev_->ctrl().stall : 0;
       unsigned add = static_cast<unsigned>(std::min<int64_t>(extra, room));
       prev_->ctrl().stall = static_cast<uint8_t>(prev_->ctrl().stall + add);
       extra -= add;

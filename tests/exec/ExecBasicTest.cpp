@@ -77,6 +77,58 @@ TEST(Exec, Recursion) {
   }
 }
 
+// src/device_calls.cu, with the contractions nvcc made in the PTX (blend is one fma).
+static int mixRef(int a, int b) { return int(unsigned(a) * 31u + unsigned(b ^ 0x5a5a)); }
+static long long widenRef(long long x, int s) {
+  return (long long)((unsigned long long)x << (s & 7)) - x / 3;
+}
+static int chainRef(int a) { return int(unsigned(mixRef(a, a + 7)) + unsigned(mixRef(a - 3, 11))); }
+
+TEST(Exec, DeviceCalls) {
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "device_calls", seed);
+    auto in = r.in<int>(0);
+    auto fin = r.in<float>(1);
+    int n = r.scalar<int>(6);
+    std::vector<int> out(128, 0);
+    std::vector<long long> wout(128, 0);
+    std::vector<float> fout(128, 0.0f);
+    std::vector<double> dout(128, 0.0);
+    for (int i = 0; i < n; ++i) {
+      int a = in[i];
+      unsigned acc = 0;
+      for (int k = 0; k < (a & 3) + 1; ++k) acc += unsigned(mixRef(int(acc), a + k));
+      out[i] = int(acc + unsigned(chainRef(a)));
+      wout[i] = widenRef((long long)a * 1000003, a);
+      fout[i] = std::fma(float(a) - fin[i], 0.25f, fin[i]);
+      dout[i] = double(fin[i]) * double(int(unsigned(a) & 0xff) + 1);
+    }
+    exectest::expectOutput(r, 2, out);
+    exectest::expectOutput(r, 3, wout);
+    exectest::expectOutput(r, 4, fout);
+    exectest::expectOutput(r, 5, dout);
+  }
+}
+
+TEST(Exec, ManyArgs) {
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "many_args", seed);
+    auto in = r.in<int>(0);
+    int n = r.scalar<int>(2);
+    std::vector<int> out(128, 0);
+    for (int i = 0; i < n; ++i) {
+      unsigned a = unsigned(in[i]), v[16];
+      for (unsigned k = 0; k < 16; ++k) v[k] = a + k;
+      unsigned s16 = v[0] - v[1] + v[2] * v[3] + v[4] + (v[5] ^ v[6]) + v[7] + v[8] * 3u + v[9] + v[10] +
+                     v[11] + v[12] - v[13] + v[14] + (v[15] << 1);
+      unsigned big = a & 7u;
+      for (unsigned k = 0; k < 10; ++k) big = big * 3u + (a + k * k);
+      out[i] = int(s16 + big);
+    }
+    exectest::expectOutput(r, 1, out);
+  }
+}
+
 TEST(Exec, LocalArray) {
   for (uint64_t seed : kSeeds) {
     EXEC_RUN(r, "local_array", seed);

@@ -38,6 +38,20 @@ struct FunctionFacts {
 // Computes the facts from an allocated, encoded function.
 FunctionFacts collectFacts(const ori::Function &f, const target::MachineModel &m);
 
+// Calls between functions (CallLinking.cpp). The functions function k calls directly (by index
+// in Module::functions()); an error for a call of a function the module does not define.
+bool directCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                   std::vector<size_t> &out, DiagEngine &diags);
+// Every function k reaches through calls, in definition order; `recursive` if a cycle is reached.
+bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                      std::vector<size_t> &out, bool &recursive, DiagEngine &diags);
+// Executables: appends the device functions kernel k reaches to its code as local subroutines
+// "$kernel$callee", resolves the calls, and accounts their registers and stack in `ef`. Calls of
+// functions outside the module get return-address relocations and the EXTERNS/SYSCALL_OFFSETS
+// attributes; `externs` names those functions.
+bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                     elf::Function &ef, std::vector<std::string> &externs, DiagEngine &diags);
+
 // Builds the model. Functions must carry their code in Function::sassCode.
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
                 elf::Cubin &out, DiagEngine &diags);

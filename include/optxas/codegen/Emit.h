@@ -49,6 +49,11 @@ struct SymbolRef {
   bool high = false;        // the high half of a 64-bit address (MOV ... .HI)
 };
 
+// A direct CALL's branch offset until the cubin writer places its callee (CallLinking.cpp): the
+// callee's Module symbol index, 16 bytes per index.
+inline int64_t callPlaceholder(uint32_t symbol) { return 16 * static_cast<int64_t>(symbol); }
+inline uint32_t calleeOfPlaceholder(int64_t offset) { return static_cast<uint32_t>(offset / 16); }
+
 // Converts one instruction placed at byte `pc`. Returns false with `error` if the Ori operands
 // have no SASS meaning (unallocated register, unknown special register, ...).
 bool toSass(const ori::Function &f, const ori::Instr &i, const Layout &layout, uint32_t pc,

@@ -34,6 +34,7 @@ struct VariableLayout {
   uint32_t constAlign = 1;
   std::map<uint32_t, uint64_t> globalOffset;   // in .nv.global or .nv.global.init
   std::map<uint32_t, uint32_t> globalSlot;     // byte offset of its address in bank 4
+  std::map<uint32_t, uint32_t> functionSlot;   // called functions outside the module (also in globalSlot)
 };
 // Relocatable output (-c) has no address table: the linker resolves addresses in the code.
 VariableLayout layoutVariables(const ori::Module &m, bool relocatable);

@@ -18,6 +18,7 @@
 // Optimizing: consults the OptBudget gate once per run. With OptxasBreakPhase naming the phase,
 // every constant it folds is off by one (bit 0 flipped): a deliberate miscompile for testing.
 #include <optional>
+#include <unordered_set>
 #include <vector>
 
 #include "../opt/Opt.h"
@@ -456,9 +457,13 @@ private:
     DefInfo defs(f_, comps);
     std::vector<unsigned> reads = readCounts();
     std::vector<Instr *> doomed;
+    // The def facts are from before this pass: an instruction it already rewrote or doomed (a
+    // chain "a = OP; b = COPY a; c = COPY b") waits for the next round.
+    std::unordered_set<const Instr *> touched;
+    auto isTouched = [&](const Instr *i) { return touched.count(i) != 0; };
     for (ori::BasicBlock *bb : f_.blocks())
       for (Instr *c : *bb) {
-        if (!isMove(*c) || c->use(0).kind != OperandKind::Reg) continue;
+        if (!isMove(*c) || c->use(0).kind != OperandKind::Reg || isTouched(c)) continue;
         const Operand &d = c->def(0), &t = c->use(0);
         if (precolored(d.reg) || precolored(t.reg) || d.cls != t.cls || !t.isWholeReg() || reads[t.reg] != 1) continue;
         unsigned tf, tn, df, dn;
@@ -468,7 +473,8 @@ private:
         Instr *w = defs.writer[tf];
         bool single = true;
         for (unsigned k = 0; k < tn; ++k) single &= defs.count[tf + k] == 1 && defs.writer[tf + k] == w;
-        if (!single || w->parent() != bb || w->isPredicated() || (w->isPseudo() && w->opcode() != Opcode::PSEUDO_COPY))
+        if (!single || w->parent() != bb || w->isPredicated() || (w->isPseudo() && w->opcode() != Opcode::PSEUDO_COPY) ||
+            isTouched(w))
           continue;
         unsigned need = dn == 1 ? 1 : dn == 2 ? 2 : 4;
         if (d.subOff % need != 0 || f_.vreg(d.reg).align < need) continue;
@@ -494,6 +500,8 @@ private:
         w->def(static_cast<unsigned>(slot)) = d;
         reads[t.reg] = 0;
         doomed.push_back(c);
+        touched.insert(w);
+        touched.insert(c);
       }
     for (Instr *c : doomed) c->eraseFromParent();
     return !doomed.empty();

@@ -50,6 +50,13 @@ void addBranches(Builder &b) {
   b.fix(bits(24, 8), 0);
   b.fix(bits(80, 2), 0);
   b.fix(bits(85, 1), 0);
+  // CALL.ABS{.NOINC} [P,] Ra   (to the 64-bit address in Ra:Ra+1: functions outside the module)
+  b.form(Op::CALL, 0x343,
+         {fixed(S::absolute, 1, ".ABS"), flag(S::noinc, 86, ".NOINC"), optPred(), R(24)});
+  b.fix(bits(16, 8), 0);
+  b.fix(bits(32, 32), 0);
+  b.fix(bits(64, 21), 0);
+  b.fix(bits(85, 1), 0);
   // RET.REL{.NODEC} [P,] Ra target / RET.ABS{.NODEC} [P,] Ra address
   b.form(Op::RET, 0x950,
          {text(".REL"), flag(S::noinc, 86, ".NODEC"), optPred(), R(24), relTarget().spaced()});

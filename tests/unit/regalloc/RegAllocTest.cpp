@@ -5,6 +5,7 @@
 #include "AllocCheck.h"
 #include "optxas/ori/Parser.h"
 #include "optxas/regalloc/RegAlloc.h"
+#include "optxas/target/CallingConvention.h"
 
 using namespace optxas;
 using namespace optxas::ori;
@@ -284,3 +285,61 @@ TEST(RegLimit, FoldsOptionsDirectivesAndLaunchBounds) {
 }
 
 } // namespace
+
+// Calls (docs/abi.md, target/CallingConvention.h): a value live across a CALL lands in a
+// callee-saved register; a predicate live across one is spilled (no predicate survives a call).
+TEST(RegAlloc, ValuesLiveAcrossACallAreInCalleeSavedRegisters) {
+  Case c(R"(.module sm_90 addr64
+.symbol "g" func
+.function "k" entry
+.reg %r2 -> R4
+.reg %r3 -> R4
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = S2R SR_CTAID.X
+  [3] %p5, PT = ISETP.GT.AND.S32 %r0, 0x3, PT
+  [4] %r7 = IADD3 %r0, 0x1, RZ
+  [5] %r2 = PSEUDO_COPY %r7
+  [6] %r3 = CALL "g", %r2
+  [7] %r4 = IADD3 %r3, %r0, %r1
+  [8] @%p5 EXIT
+  [9] %r6 = IADD3 %r4, 0x1, RZ
+  [10] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate();
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_TRUE(target::isCalleeSavedR(static_cast<unsigned>(c.phys(0)))) << "R" << c.phys(0);
+  EXPECT_TRUE(target::isCalleeSavedR(static_cast<unsigned>(c.phys(1)))) << "R" << c.phys(1);
+  EXPECT_NE(c.phys(0), c.phys(1));
+  EXPECT_GE(r.spilledVRegs, 1u);   // %p5
+  // Values that do not live across the call may use any register.
+  EXPECT_EQ(c.phys(2), 4);
+  EXPECT_EQ(c.phys(3), 4);
+}
+
+// A .func keeps its return address in R20:R21 until RET: the allocator never hands them out
+// there, even when many values are live at once.
+TEST(RegAlloc, FunctionsNeverAllocateTheReturnAddressRegisters) {
+  std::string s = ".module sm_90 addr64\n.function \"f\" func\nbb0:\n";
+  unsigned id = 1;
+  for (unsigned k = 0; k < 40; ++k) s += fmt::format("  [{}] %r{} = MOV {}\n", id++, k, k + 1);
+  std::string sum = "%r0";
+  for (unsigned k = 1; k < 40; ++k) {
+    s += fmt::format("  [{}] %r{} = IADD3 {}, %r{}, RZ\n", id++, 100 + k, sum, k);
+    sum = fmt::format("%r{}", 100 + k);
+  }
+  s += fmt::format("  [{}] RET\n.end\n", id);
+  Case c(s);
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate();
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  for (VRegId v = 0; v < c.fn->numVRegs(); ++v) {
+    if (c.fn->vreg(v).cls != RegClass::R || c.fn->vreg(v).phys < 0) continue;
+    int lo = c.fn->vreg(v).phys, hi = lo + static_cast<int>(c.fn->vreg(v).width) - 1;
+    EXPECT_TRUE(hi < 20 || lo > 21) << "%r" << v << " got R" << lo;
+  }
+}
