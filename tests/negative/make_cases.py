@@ -259,7 +259,8 @@ BLIND_CASES = [
 ]
 
 HEADER = ".version 9.0\n.target sm_90\n.address_size 64\n"
-# (name, arch, full text)
+# (name, arch, full text). Cases about older .targets compile them with -arch=sm_75, the oldest
+# ptxas 13.0 accepts (optxas also takes sm_50..sm_72 as an extension, which ptxas refuses).
 FILE_CASES = [
     ("hdr_empty", "sm_90", ""),
     ("hdr_missing_version", "sm_90", ".target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"),
@@ -310,16 +311,16 @@ FILE_CASES = [
     ("decl_entry_reg_param", "sm_90", HEADER + ".visible .entry f(.reg .u32 a) { ret; }\n"),
     ("decl_maxntid_and_reqntid", "sm_90", HEADER + ".visible .entry f() .maxntid 128 .reqntid 64 { ret; }\n"),
     ("decl_cluster_directive_sm80", "sm_80", ".version 9.0\n.target sm_80\n.address_size 64\n.visible .entry f() .reqnctapercluster 2,1,1 { ret; }\n"),
-    ("decl_noreturn_old_version", "sm_70", ".version 6.0\n.target sm_70\n.address_size 64\n.visible .func f() .noreturn { ret; }\n"),
+    ("decl_noreturn_old_version", "sm_75", ".version 6.0\n.target sm_70\n.address_size 64\n.visible .func f() .noreturn { ret; }\n"),
     ("decl_noreturn_with_result", "sm_90", HEADER + ".func (.param .b32 r) f()\n.noreturn\n{\n\tret;\n}\n"),
     ("decl_mask_init_untyped", "sm_90", HEADER + ".global .b8 g[4];\n.global .b8 m[2] = {0xFF(g), 0};\n"),
     ("decl_address_init_float", "sm_90", HEADER + ".global .b8 g[4];\n.global .f64 p = g;\n"),
     ("decl_alias_unknown", "sm_90", HEADER + ".visible .func f() { ret; }\n.alias g, f;\n"),
-    ("decl_common_old_version", "sm_50", ".version 4.0\n.target sm_50\n.address_size 64\n.common .global .u32 a;\n"),
+    ("decl_common_old_version", "sm_75", ".version 4.0\n.target sm_50\n.address_size 64\n.common .global .u32 a;\n"),
     ("gate_elect_old_version", "sm_90", ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k() { .reg .b32 %r<2>; .reg .pred %p<2>; elect.sync %r1|%p1, 0xffffffff; ret; }\n"),
     ("gate_bf16_old_version", "sm_90", ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k() { .reg .b16 %rs<4>; add.rn.bf16 %rs1, %rs2, %rs3; ret; }\n".replace("7.8", "7.7").replace(".target sm_90", ".target sm_89").replace("sm_90", "sm_89")),
-    ("gate_dp4a_sm60", "sm_60", ".version 6.0\n.target sm_60\n.address_size 64\n.visible .entry k() { .reg .b32 %r<4>; dp4a.u32.u32 %r1, %r2, %r3, %r1; ret; }\n"),
-    ("gate_shfl_sync_old_version", "sm_61", ".version 5.0\n.target sm_61\n.address_size 64\n.visible .entry k() { .reg .b32 %r<4>; shfl.sync.down.b32 %r1, %r2, 1, 31, 0xffffffff; ret; }\n"),
+    ("gate_dp4a_sm60", "sm_75", ".version 6.0\n.target sm_60\n.address_size 64\n.visible .entry k() { .reg .b32 %r<4>; dp4a.u32.u32 %r1, %r2, %r3, %r1; ret; }\n"),
+    ("gate_shfl_sync_old_version", "sm_75", ".version 5.0\n.target sm_61\n.address_size 64\n.visible .entry k() { .reg .b32 %r<4>; shfl.sync.down.b32 %r1, %r2, 1, 31, 0xffffffff; ret; }\n"),
     ("gate_ld_nc_sm30", "sm_90", ".version 7.0\n.target sm_30\n.address_size 64\n.visible .entry k() { .reg .b32 %r<4>; .reg .b64 %rd<2>; ld.global.nc.u32 %r1, [%rd1]; ret; }\n"),
     ("multi_errors_first_line", "sm_90", HEADER + ".visible .entry k() {\n\t.reg .b32 %r<3>;\n\tadd.s32 %r1, %r1, %r2;\n\tsub.s32 %r1, %q, 1;\n\tmul.s32 %r1, %r1, %r1;\n\tret;\n}\n"),
     ("error_in_second_function", "sm_90", HEADER + ".visible .func f() { ret; }\n.visible .entry k() {\n\t.reg .b32 %r<3>;\n\tadd.u64 %r1, %r1, %r2;\n\tret;\n}\n"),
