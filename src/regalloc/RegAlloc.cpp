@@ -194,14 +194,11 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
       f.setAllocated(true);
       return res;
     }
-    for (VRegId v : c.failed) {
-      if (!spiller.spill(v)) {
-        diags.report(Severity::Error,
-                     fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
-        return res;
-      }
-      ++res.spilledVRegs;
+    if (!spiller.spill(c.failed)) {
+      diags.report(Severity::Error, fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
+      return res;
     }
+    res.spilledVRegs += c.failed.size();
   }
   diags.report(Severity::Error,
                fmt::format("internal: register allocation of '{}' did not converge", f.name()));

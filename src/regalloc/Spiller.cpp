@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "Spiller.h"
 
 #include "optxas/ori/Builder.h"
@@ -107,78 +108,115 @@ void Spiller::storeR(Instr *after, VRegId t, uint32_t slot, unsigned width) {
   }
 }
 
-bool Spiller::spill(VRegId v) {
-  const VReg info = f_.vreg(v);   // copied: newVReg may reallocate the table
-  if (info.cls == RegClass::UP) return false;
-
-  uint32_t slot = 0;
+// Where a spilled vreg lives between its mentions.
+struct Spiller::Home {
+  VRegId v = kNoVReg;
+  VReg info;               // copied: newVReg may reallocate the table
+  uint32_t slot = 0;       // R: byte offset of its slot in the spill area
   VRegId home = kNoVReg;   // P/UR: the R register that holds the value between mentions
+};
+
+Spiller::Home Spiller::placeHome(VRegId v) {
+  Home h;
+  h.v = v;
+  h.info = f_.vreg(v);
+  const VReg &info = h.info;
   if (info.cls == RegClass::R) {
     unsigned bytes = 4 * info.width;
     unsigned align = info.width >= 3 ? 16 : bytes;
     areaEnd_ = (areaEnd_ + align - 1) / align * align;
-    slot = areaEnd_;
+    h.slot = areaEnd_;
     areaEnd_ += bytes;
     areaAlign_ = std::max(areaAlign_, align);
   } else {
-    home = f_.newVReg(RegClass::R, info.cls == RegClass::UR ? info.width : 1);
+    h.home = f_.newVReg(RegClass::R, info.cls == RegClass::UR ? info.width : 1);
     temp_.resize(f_.numVRegs(), false);
   }
+  return h;
+}
 
+bool Spiller::spill(VRegId v) { return spill(std::vector<VRegId>{v}); }
+
+bool Spiller::spill(const std::vector<VRegId> &vs) {
+  // One walk over the function for the whole batch: an instruction that mentions several
+  // spilled vregs gets a fill/store pair for each.
+  std::vector<Home> homes;
+  std::vector<int> homeOf(f_.numVRegs(), -1);
+  for (VRegId v : vs) {
+    if (f_.vreg(v).cls == RegClass::UP) return false;
+    if (homeOf[v] >= 0) continue;
+    homeOf[v] = static_cast<int>(homes.size());
+    homes.push_back(placeHome(v));
+  }
+  std::vector<int> mentioned;
+  auto note = [&](VRegId r) {
+    if (r < homeOf.size() && homeOf[r] >= 0 &&
+        std::find(mentioned.begin(), mentioned.end(), homeOf[r]) == mentioned.end())
+      mentioned.push_back(homeOf[r]);
+  };
   for (BasicBlock *bb : f_.blocks()) {
     for (Instr *i = bb->front(); i;) {
       Instr *next = i->next();
-      bool mentions = false;
-      Liveness::forEachUse(*i, [&](VRegId r) { mentions |= r == v; });
-      Liveness::forEachDef(*i, [&](VRegId r) { mentions |= r == v; });
-      if (!mentions) { i = next; continue; }
-      VRegId t = newTemp(info.cls, info.width, info.align);
-      auto [used, defined] = rename(*i, v, t);
-      bool partialDef = defined && !Liveness::kills(f_, *i, t);
-      if (used || partialDef) {
-        Builder b(f_);
-        b.setInsertPoint(i);
-        b.setLoc(i->loc());
-        switch (info.cls) {
-        case RegClass::R: fillR(i, t, slot, info.width); break;
-        case RegClass::P: {
-          isa::Modifiers m;
-          m.cmp = isa::Cmp::NE;
-          m.boolOp = isa::BoolOp::AND;
-          b.create(Opcode::ISETP, {b.reg(t), Operand::truePred()},
-                   {b.reg(home), Operand::zero(), Operand::truePred()}, m);
-          break;
-        }
-        case RegClass::UR:
-          // One whole copy (PostExpansion makes it R2URs): written piecewise, the temporary
-          // would look live from the entry on.
-          b.create(Opcode::PSEUDO_COPY, {b.reg(t)}, {b.reg(home)});
-          break;
-        case RegClass::UP: break;
-        }
-      }
-      if (defined) {
-        Builder b(f_);
-        if (next) b.setInsertPoint(next); else b.setInsertPoint(bb);
-        b.setLoc(i->loc());
-        switch (info.cls) {
-        case RegClass::R: storeR(i, t, slot, info.width); break;
-        case RegClass::P: {
-          Operand notT = b.reg(t);
-          notT.setFlag(OpNot);
-          b.create(Opcode::SEL, {b.reg(home)}, {Operand::zero(), Operand::imm(1), notT});
-          break;
-        }
-        case RegClass::UR:
-          b.create(Opcode::PSEUDO_COPY, {b.reg(home)}, {b.reg(t)});
-          break;
-        case RegClass::UP: break;
-        }
-      }
+      mentioned.clear();
+      Liveness::forEachUse(*i, note);
+      Liveness::forEachDef(*i, note);
+      for (int k : mentioned) rewriteMention(bb, i, next, homes[k]);
       i = next;
     }
   }
   return true;
+}
+
+// Gives instruction i (in bb, followed by next) a fresh temporary for h.v, filled before it when
+// read and stored after it when written.
+void Spiller::rewriteMention(BasicBlock *bb, Instr *i, Instr *next, const Home &h) {
+  const VRegId v = h.v;
+  const VReg &info = h.info;
+  const uint32_t slot = h.slot;
+  const VRegId home = h.home;
+  VRegId t = newTemp(info.cls, info.width, info.align);
+  auto [used, defined] = rename(*i, v, t);
+  bool partialDef = defined && !Liveness::kills(f_, *i, t);
+  if (used || partialDef) {
+    Builder b(f_);
+    b.setInsertPoint(i);
+    b.setLoc(i->loc());
+    switch (info.cls) {
+    case RegClass::R: fillR(i, t, slot, info.width); break;
+    case RegClass::P: {
+      isa::Modifiers m;
+      m.cmp = isa::Cmp::NE;
+      m.boolOp = isa::BoolOp::AND;
+      b.create(Opcode::ISETP, {b.reg(t), Operand::truePred()},
+               {b.reg(home), Operand::zero(), Operand::truePred()}, m);
+      break;
+    }
+    case RegClass::UR:
+      // One whole copy (PostExpansion makes it R2URs): written piecewise, the temporary
+      // would look live from the entry on.
+      b.create(Opcode::PSEUDO_COPY, {b.reg(t)}, {b.reg(home)});
+      break;
+    case RegClass::UP: break;
+    }
+  }
+  if (defined) {
+    Builder b(f_);
+    if (next) b.setInsertPoint(next); else b.setInsertPoint(bb);
+    b.setLoc(i->loc());
+    switch (info.cls) {
+    case RegClass::R: storeR(i, t, slot, info.width); break;
+    case RegClass::P: {
+      Operand notT = b.reg(t);
+      notT.setFlag(OpNot);
+      b.create(Opcode::SEL, {b.reg(home)}, {Operand::zero(), Operand::imm(1), notT});
+      break;
+    }
+    case RegClass::UR:
+      b.create(Opcode::PSEUDO_COPY, {b.reg(home)}, {b.reg(t)});
+      break;
+    case RegClass::UP: break;
+    }
+  }
 }
 
 } // namespace optxas::regalloc

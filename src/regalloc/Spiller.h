@@ -20,6 +20,8 @@ public:
 
   // Rewrites every mention of v. Returns false for a file that cannot be spilled (UP).
   bool spill(ori::VRegId v);
+  // The same for a set of vregs, in one walk over the function.
+  bool spill(const std::vector<ori::VRegId> &vs);
 
   bool isTemp(ori::VRegId v) const { return v < temp_.size() && temp_[v]; }
   uint32_t areaBytes() const { return areaEnd_ - areaBase_; }
@@ -30,6 +32,9 @@ public:
   ori::VRegId stackPointer();
 
 private:
+  struct Home;
+  Home placeHome(ori::VRegId v);
+  void rewriteMention(ori::BasicBlock *bb, ori::Instr *i, ori::Instr *next, const Home &h);
   ori::VRegId newTemp(ori::RegClass c, unsigned width, unsigned align);
   void fillR(ori::Instr *before, ori::VRegId t, uint32_t slot, unsigned width);
   void storeR(ori::Instr *after, ori::VRegId t, uint32_t slot, unsigned width);
