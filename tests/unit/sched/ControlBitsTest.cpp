@@ -129,6 +129,26 @@ bb2:
   EXPECT_GE(distance(c, 4, 5), 13) << c.listing();
 }
 
+// The FP64 pipe reads a predicate source (DSETP's combine operand) late, like a guard: at the
+// coupled 6 cycles DSETP saw a stale bit (div.rn.f64's tie parity, float_ops.special).
+TEST(ControlBits, Fp64PredicateSourcesWaitLikeAGuard) {
+  Case c(std::string(kHeader) + R"(.reg %r0 -> R0
+.reg %r4 -> R4 x2
+.reg %p1 -> P0
+.reg %p2 -> P1
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r4 = LDC.64 c[0x0][0x210]
+  [3] %p1, PT = ISETP.NE.AND.U32 %r0, RZ, PT
+  [4] %p2, PT = DSETP.EQ.AND %r4, %r4, %p1
+  [5] @%p2 EXIT
+  [6] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  EXPECT_GE(distance(c, 3, 4), 13) << c.listing();
+}
+
 TEST(ControlBits, LoadsReleaseAScoreboardTheirReadersWaitOn) {
   Case c(std::string(kHeader) + R"(.reg %r2 -> R2 x2
 .reg %r4 -> R4 x2
