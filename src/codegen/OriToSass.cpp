@@ -144,6 +144,15 @@ struct Converter {
   }
 };
 
+// The control bits the scheduler chose (Instr::ctrl) in the SASS instruction.
+void copyControl(const ControlInfo &c, sass::Inst &out) {
+  out.ctrl.stall = c.stall;
+  out.ctrl.yield = c.yield;
+  out.ctrl.wbar = c.writeBarrier;
+  out.ctrl.rbar = c.readBarrier;
+  out.ctrl.wait = c.waitMask;
+}
+
 // The SASS tables spell some defaults as "no modifier" where lowering records the PTX type: the
 // signedness of IMAD.WIDE (signed unless .U32) and the F32 of FRND/I2FP. If the form rejects the
 // explicit default, use the implicit one.
@@ -253,12 +262,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
       error = "indirect calls are not supported yet";
       return false;
     }
-    const ControlInfo &c = i.ctrl();
-    out.ctrl.stall = c.stall;
-    out.ctrl.yield = c.yield;
-    out.ctrl.wbar = c.writeBarrier;
-    out.ctrl.rbar = c.readBarrier;
-    out.ctrl.wait = c.waitMask;
+    copyControl(i.ctrl(), out);
     return true;
   }
   bool desc = takesDescriptor(out.op);
@@ -313,12 +317,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   fillOptionalBases(out);
   normalizeDefaultTypes(out);
   floatImmediatesAsBits(out);
-  const ControlInfo &c = i.ctrl();
-  out.ctrl.stall = c.stall;
-  out.ctrl.yield = c.yield;
-  out.ctrl.wbar = c.writeBarrier;
-  out.ctrl.rbar = c.readBarrier;
-  out.ctrl.wait = c.waitMask;
+  copyControl(i.ctrl(), out);
   return true;
 }
 
