@@ -4,7 +4,7 @@
 
 namespace optxas::isa {
 
-static_assert(static_cast<unsigned>(ModSlot::NumSlots) <= 64, "onlySlotsSet uses a 64-bit mask");
+static_assert(static_cast<unsigned>(ModSlot::NumSlots) <= 64, "setSlots returns a 64-bit mask");
 
 uint8_t getSlot(const Modifiers &m, ModSlot s) {
   switch (s) {
@@ -49,7 +49,5 @@ uint64_t setSlots(const Modifiers &m) {
 #undef OPTXAS_MOD_BIT
   return mask;
 }
-
-bool onlySlotsSet(const Modifiers &m, uint64_t used) { return (setSlots(m) & ~used) == 0; }
 
 } // namespace optxas::isa

@@ -135,8 +135,6 @@ Spiller::Home Spiller::placeHome(VRegId v) {
   return h;
 }
 
-bool Spiller::spill(VRegId v) { return spill(std::vector<VRegId>{v}); }
-
 bool Spiller::spill(const std::vector<VRegId> &vs) {
   // One walk over the function for the whole batch: an instruction that mentions several
   // spilled vregs gets a fill/store pair for each.

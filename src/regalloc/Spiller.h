@@ -18,9 +18,8 @@ public:
   // areaBase: byte offset of the spill area within the frame (after the PTX .local data).
   Spiller(ori::Function &f, uint32_t areaBase);
 
-  // Rewrites every mention of v. Returns false for a file that cannot be spilled (UP).
-  bool spill(ori::VRegId v);
-  // The same for a set of vregs, in one walk over the function.
+  // Rewrites every mention of each of vs, in one walk over the function. Returns false for a
+  // file that cannot be spilled (UP).
   bool spill(const std::vector<ori::VRegId> &vs);
 
   bool isTemp(ori::VRegId v) const { return v < temp_.size() && temp_[v]; }

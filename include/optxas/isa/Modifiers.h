@@ -166,7 +166,5 @@ void setSlot(Modifiers &m, ModSlot s, uint8_t v);
 std::string_view slotName(ModSlot s);
 // The slots that are not zero, as a bit mask indexed by ModSlot.
 uint64_t setSlots(const Modifiers &m);
-// True if every slot except those in `used` (a bit mask indexed by ModSlot) is zero.
-bool onlySlotsSet(const Modifiers &m, uint64_t used);
 
 } // namespace optxas::isa
