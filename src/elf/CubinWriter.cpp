@@ -445,7 +445,7 @@ int Creator::createBank(unsigned bank) {
 }
 
 uint8_t Creator::variableOther(const Variable &v) const {
-  uint8_t other = v.visibility;
+  uint8_t other = v.visibility | (v.managed ? STO_CUDA_MANAGED : 0);
   if (w_.relocatable()) {
     switch (v.space) {
     case VarSpace::Global:
