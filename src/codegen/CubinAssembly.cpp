@@ -200,9 +200,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   }
   c.unifiedTableSymbols = opts.relocatable;
 
-  // ptxas compiles (and lays out) functions in reverse order of their definition.
+  // ptxas compiles (and lays out) functions in reverse order of their definition; relocatable
+  // objects device functions first.
   std::vector<size_t> order;
   for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
+  if (opts.relocatable)
+    std::stable_partition(order.begin(), order.end(), [&](size_t k) { return !m.functions()[k]->isEntry(); });
   std::vector<const ori::Function *> dbgFns;
   std::vector<uint32_t> dbgSizes, dbgCfa;
   // Whole programs: device functions exist only inside the kernels that call them
@@ -237,7 +240,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.constant2 = std::move(tables);   // brx.idx jump tables (phase 94)
     ef.registerCount = ff.registers;
     ef.frameSize = ff.frameBytes;
-    if (opts.relocatable) ef.maxStackSize = ff.frameBytes;
+    // Relocatable objects: a function that calls cannot know its callees' frames, and ptxas
+    // writes MAX_STACK_SIZE 0 for it (nvlink computes the stack; a non-zero bound below what the
+    // callees add is a link error).
+    bool calls = false;
+    for (ori::BasicBlock *bb : f.blocks())
+      for (ori::Instr *i : *bb) calls |= i->opcode() == isa::Opcode::CALL;
+    if (opts.relocatable) ef.maxStackSize = calls ? 0 : ff.frameBytes;
     else ef.minStackSize = ff.frameBytes;
     if (f.isEntry()) {
       for (size_t p = 0; p < f.attrs.params.size(); ++p) {
