@@ -43,6 +43,7 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
                     DiagEngine &diags, uint32_t &align) {
   // Which shared variables the function names, and the first instruction naming each other symbol.
   std::map<uint32_t, bool> shared;   // symbol index -> dynamic (extern)
+  std::set<uint32_t> reported;
   bool ok = true;
   for (BasicBlock *b : f.blocks())
     for (Instr *ip : *b) {
@@ -60,9 +61,9 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
         // kernel's section, or (relocatable output) a relocation against a .global variable.
         if (i.opcode() == isa::Opcode::MOV && s.kind == SymbolKind::Function) {
           std::string problem = functionAddressProblem(m, relocatable);
-          if (problem.empty()) continue;
+          if (problem.empty() || !reported.insert(sym).second) continue;   // once, not per half
           diags.report(Severity::Error, i.loc(),
-                       fmt::format("the address of function '{}' in {} is not supported yet", s.name, problem));
+                       fmt::format("the address of function '{}' in {}: not supported by optxas yet", s.name, problem));
           ok = false;
           continue;
         }
@@ -188,10 +189,10 @@ bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignme
     if (s.relocs.empty() || s.isExtern) continue;
     auto reject = [&](const std::string &what) {
       diags.report(Severity::Error,
-                   fmt::format("the initializer of variable '{}' holds {}, which optxas does not support yet", s.name, what));
+                   fmt::format("the initializer of variable '{}' holds {}: not supported by optxas yet", s.name, what));
       return false;
     };
-    if (s.kind != SymbolKind::Global) return reject("an address outside .global memory");
+    if (s.kind != SymbolKind::Global) return reject(fmt::format("an address, and is a {} variable", spaceName(s.kind)));
     for (const Symbol::Reloc &r : s.relocs) {
       const Symbol &t = m.symbol(r.target);
       if (r.size != 8) return reject(fmt::format("a {}-byte address of '{}'", r.size, t.name));

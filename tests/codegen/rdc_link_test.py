@@ -91,6 +91,39 @@ def run(cmd):
     return r.returncode == 0, (r.stderr + r.stdout).strip()
 
 
+# What -c output cannot express yet (function addresses and indirect calls need the unified
+# function table) must be rejected cleanly: a ptxas-style error naming the line, no output file.
+UNSUPPORTED = {
+    "function address": """.version 9.0
+.target sm_90
+.address_size 64
+.func f(.param .b32 a) { ret; }
+.visible .entry k(.param .u64 o) { .reg .b64 %rd<2>; mov.u64 %rd1, f; st.global.u64 [%rd1], %rd1; ret; }
+""",
+    "indirect call": """.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 o) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [o];
+{ .param .b32 p0; st.param.b32 [p0], 1; pr : .callprototype _ (.param .b32 _); call %rd1, (p0), pr; }
+ret; }
+""",
+}
+
+
+def check_rejections(optxas, tmp):
+    failures = 0
+    for what, text in UNSUPPORTED.items():
+        src, out = os.path.join(tmp, "unsupported.ptx"), os.path.join(tmp, "unsupported.cubin")
+        with open(src, "w") as f:
+            f.write(text)
+        r = subprocess.run([optxas, "-arch=sm_90", "-c", src, "-o", out], capture_output=True, text=True)
+        first = (r.stderr.strip().splitlines() or [""])[0]
+        clean = r.returncode != 0 and not os.path.exists(out) and first.startswith(f"ptxas {src}, line 5; error")
+        print(("ok   " if clean else "FAIL ") + f"-c {what} rejected: {first[:160]}")
+        failures += not clean
+    return failures
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--optxas", required=True)
@@ -140,6 +173,7 @@ def main():
                         problems.append(f"nvdisasm: {msg[:200]}")
                 print(("FAIL " if problems else "ok   ") + f"{name} {opt}" + "".join("\n     " + p for p in problems))
                 failures += bool(problems)
+        failures += check_rejections(args.optxas, tmp)
     return 1 if failures else 0
 
 
