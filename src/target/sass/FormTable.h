@@ -119,6 +119,7 @@ struct Elem {
   isa::ModSlot widthSlot = isa::ModSlot::NoSlot; // width follows this slot's value (e.g. memType)
   int16_t negBit = -1, absBit = -1, notBit = -1;
   bool spaceSep = false;     // printed after a space instead of ", " (RET R20 0x..)
+  std::string_view wrap;     // register printed inside "<wrap>Rn]" (HGMMA's gdesc[URn])
   uint8_t xorMask = 0;       // register field stored XOR this value (LDG's trailing predicate)
   Field selField;            // sub-register selection field (swizzle / byte select)
   Field selFieldHi;          // its high part, if split (HFMA2's .H0_NH1 bit)
