@@ -85,8 +85,12 @@ bool uniformValue(LowerCtx &cx, const ptx::Operand &o, unsigned depth) {
     return true;
   case ptx::OperandKind::Reg:
     return uniformReg(cx, o, depth);
-  case ptx::OperandKind::Address:
-    return o.base != ptx::BaseKind::Reg || uniformReg(cx, o, depth);
+  case ptx::OperandKind::Address: {
+    if (o.base != ptx::BaseKind::Reg) return true;
+    ptx::Operand base = o;   // the base register as a register operand
+    base.kind = ptx::OperandKind::Reg;
+    return uniformReg(cx, base, depth);
+  }
   case ptx::OperandKind::SReg:
     switch (o.sreg) {
     case ptx::SReg::Ctaid: case ptx::SReg::Nctaid: case ptx::SReg::Ntid: case ptx::SReg::Gridid:
@@ -162,8 +166,10 @@ Operand toUniform(LowerCtx &cx, std::initializer_list<Operand> parts) {
   VRegId u = cx.temp(RegClass::UR, static_cast<unsigned>(parts.size()));
   unsigned k = 0;
   for (const Operand &p : parts) {
-    Operand r = p.kind == ori::OperandKind::Imm ? cx.inReg(p) : p;
-    cx.copy(cx.part(u, k++), r);
+    Operand d = cx.part(u, k++);
+    if (p.kind == ori::OperandKind::Imm) cx.emit(Opcode::UMOV, {d}, {p});
+    else if (p.kind == ori::OperandKind::Zero) cx.emit(Opcode::UMOV, {d}, {Operand::zero(RegClass::UR)});
+    else cx.copy(d, p);
   }
   return cx.whole(u);
 }
@@ -216,12 +222,14 @@ bool lowerMbarrierInit(LowerCtx &cx, const ptx::Instruction &in) {
   Operand addr;
   if (!sharedAddress(cx, in, ops[0], addr)) return false;
   // The initial state: pending and expected arrival counts 2^20 - n in two fields.
-  Operand lo = cx.tempOp(), hi = cx.tempOp();
+  Operand lo, hi;
   if (ops[1].isImm()) {
     uint32_t t = 0x100000u - static_cast<uint32_t>(ops[1].bits);
-    mov(cx, lo, imm(t << 1));
-    mov(cx, hi, imm(t << 11));
+    lo = imm(t << 1);
+    hi = imm(t << 11);
   } else {
+    lo = cx.tempOp();
+    hi = cx.tempOp();
     Operand t = cx.tempOp();
     iadd3(cx, t, neg(valueReg(cx, ops[1])), imm(0x100000));
     shf(cx, lo, ShiftDir::L, IntType::U32, false, t, imm(1), RZ());

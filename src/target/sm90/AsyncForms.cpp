@@ -106,7 +106,7 @@ void addWarpgroup(Builder &b) {
                                 {V(0, isa::FloatType::F16, ".F16"), V(1, isa::FloatType::F32, ".F32")}),
                             mod(S::srcFloatType, bits(76, 2),
                                 {V(0, isa::FloatType::F16, ""), V(1, isa::FloatType::BF16, ".BF16")}),
-                            R(16).def(), UR(24).w(4).wrapped("gdesc["), R(64),
+                            R(16).def().wslot(S::extra), UR(24).w(4).wrapped("gdesc["), R(64).wslot(S::extra),
                             UP(87).xored(7).inv(90).opt(1, upt())};
     if (gsb) {
       elems.push_back(fixed(S::barrierId, 1, ""));
@@ -121,9 +121,16 @@ void addWarpgroup(Builder &b) {
   }
 }
 
+// ELECT Pd, URd, Pmask   (elect.sync: Pd true in one lane, URd its lane number)
+void addElect(Builder &b) {
+  b.form(Op::ELECT, 0x82f, {P(81).def(), UR(16).def(), P(87).inv(90)});
+  b.scoreboards(false, false);
+}
+
 } // namespace
 
 void addAsyncForms(Builder &b) {
+  addElect(b);
   addSyncs(b);
   addTma(b);
   addWarpgroup(b);
