@@ -175,8 +175,9 @@ Operand toUniform(LowerCtx &cx, std::initializer_list<Operand> parts) {
 }
 
 // Issues `body` once per active (guard-true) thread of the warp, converged: the loop runs over
-// the active mask, which every thread computes alike.
-template <typename Body> void oncePerThread(LowerCtx &cx, Body body) {
+// the active mask, which every thread computes alike. Without `perThread`, once if any thread
+// is active (the uniform forms cannot take the PTX guard, a per-thread predicate).
+template <typename Body> void oncePerThread(LowerCtx &cx, Body body, bool perThread = true) {
   Operand guard = cx.guard();
   LowerCtx::GuardScope unguarded(cx, Operand{});
   Operand mask = cx.tempOp();
@@ -192,6 +193,12 @@ template <typename Body> void oncePerThread(LowerCtx &cx, Body body) {
     skip->setGuard(none);
     cx.markUniformBranch(skip);
   }
+  if (!perThread) {
+    body();
+    cx.fn().moveBlockAfter(after, cx.block());
+    cx.setBlock(after);
+    return;
+  }
   ori::BasicBlock *loop = cx.newBlockAfterCurrent();
   cx.setBlock(loop);
   body();
@@ -206,6 +213,13 @@ template <typename Body> void oncePerThread(LowerCtx &cx, Body body) {
   cx.markUniformBranch(back);
   cx.fn().moveBlockAfter(after, cx.block());
   cx.setBlock(after);
+}
+
+// A uniform instruction that one issue serves for all threads: under a PTX guard, issued if
+// any thread's guard holds.
+template <typename Body> void onceIfAny(LowerCtx &cx, Body body) {
+  if (cx.guard().kind == ori::OperandKind::Reg) oncePerThread(cx, body, false);
+  else body();
 }
 
 isa::Modifiers extra(uint8_t v) {
@@ -240,7 +254,7 @@ bool lowerMbarrierInit(LowerCtx &cx, const ptx::Instruction &in) {
   isa::Modifiers f;
   f.fence = isa::FenceMode::VIEW_ASYNC_S;
   cx.emit(Opcode::FENCE, {}, {}, f);
-  cx.emit(Opcode::SYNCS, {Operand::zero(RegClass::UR)}, {asAddr(ua), state}, extra(1));
+  onceIfAny(cx, [&] { cx.emit(Opcode::SYNCS, {Operand::zero(RegClass::UR)}, {asAddr(ua), state}, extra(1)); });
   return true;
 }
 
@@ -308,7 +322,7 @@ Operand globalAddress(LowerCtx &cx, const ptx::Operand &a, bool &ok) {
 bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   if (in.has(ptx::Mod::CommitGroup)) {
-    cx.emit(Opcode::UTMACMDFLUSH, {}, {});
+    onceIfAny(cx, [&] { cx.emit(Opcode::UTMACMDFLUSH, {}, {}); });
     return true;
   }
   if (in.has(ptx::Mod::WaitGroup)) {
@@ -378,7 +392,7 @@ bool lowerTensormapFence(LowerCtx &cx, const ptx::Instruction &in) {
   Operand a = globalAddress(cx, ops[0], ok);
   if (!ok) return false;
   Operand ua = toUniform(cx, {cx.word(a, 0), cx.word(a, 1)});
-  cx.emit(Opcode::UTMACCTL, {}, {asAddr(ua)}, extra(1));
+  onceIfAny(cx, [&] { cx.emit(Opcode::UTMACCTL, {}, {asAddr(ua)}, extra(1)); });
   return true;
 }
 

@@ -147,6 +147,7 @@ struct Form {
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
   bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
   bool allowRbar = true;     // may release a read scoreboard
+  bool allowWait = true;     // may wait on scoreboards (WARPGROUP.DEPBAR may not)
   // nvdisasm prints ";" right after the operands of a zero-stall yielding instruction only if
   // it uses no scoreboards, for the instructions it considers variable-latency (set from the
   // opcode's VarLatency flag; the table overrides the exceptions).

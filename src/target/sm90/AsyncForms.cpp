@@ -37,6 +37,7 @@ void addSyncs(Builder &b) {
   b.form(Op::SYNCS, 0x5b2, {fixed(S::extra, 1, ".EXCH.64"), UR(16).def(), Mem(urAddress(24)), UR(32).w(2)});
   b.fix(bits(72, 1), 1);
   b.fix(bits(91, 1), 1);
+  b.uniformGuard();
   // SYNCS.ARRIVE.TRANS64 Rd:Rd+1, [Ra+URb], Rc   (mbarrier.arrive.expect_tx: Rc = bytes)
   // SYNCS.ARRIVE.TRANS64.A1T0 Rd:Rd+1, [Ra+URb], RZ   (mbarrier.arrive: one arrival, no bytes)
   b.form(Op::SYNCS, 0x9a7, {fixed(S::extra, 2, ".ARRIVE.TRANS64"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
@@ -62,6 +63,7 @@ void addTma(Builder &b) {
          {mod(S::extra, bits(73, 2), {V(1, 1, ".S.G"), V(2, 2, ".G.S")}), Mem(urAddress(32)),
           Mem(urAddress(24)), UR(64)});
   b.fix(bits(91, 1), 1);
+  b.uniformGuard();
   // UTMALDG.nD [URdst:URmbar:URc0..], [URtmap:URtmap+1]   (tensor copy global -> shared)
   b.form(Op::UTMALDG, 0x5b4,
          {mod(S::extra, bits(79, 3),
@@ -69,11 +71,14 @@ void addTma(Builder &b) {
           Mem(urAddress(32)), Mem(urAddress(24))});
   b.fix(bits(76, 3), 0);
   b.fix(bits(91, 1), 1);
+  b.uniformGuard();
   // UTMACMDFLUSH: closes a bulk-async group (cp.async.bulk.commit_group); groups count on SB0.
   b.form(Op::UTMACMDFLUSH, 0x9b7, {});
+  b.uniformGuard();
   // UTMACCTL.IV [URtmap]   (invalidates the tensor-map cache line: fence.proxy.tensormap)
   b.form(Op::UTMACCTL, 0x9b9, {fixed(S::extra, 1, ".IV"), Mem(urAddress(24))});
   b.fix(bits(91, 1), 1);
+  b.uniformGuard();
 }
 
 // ".64xNx16" for N = 8 (raw + 1) for raw 0..31 (f16/bf16 inputs: k = 16).
@@ -96,6 +101,7 @@ void addWarpgroup(Builder &b) {
   b.form(Op::WARPGROUP, 0x9c5, {fixed(S::extra, 2, ".DEPBAR.LE"), lit("gsb0"), Imm(bits(72, 3))});
   b.fix(bits(47, 1), 1);
   b.fix(bits(80, 1), 1);
+  b.formAt(b.size() - 1).allowWait = false;   // nvdisasm rejects a wait mask on it
   // HGMMA.64xNx16.{F32,F16}{.BF16} Rd, gdesc[URa], Rc|RZ, {!}UPp {, gsb0}
   // extra = N / 8; gdesc[URa] is A's descriptor in URa:URa+1 and B's in URa+2:URa+3; the
   // predicate is scale-d (accumulate into Rc when true); barrierId 1 = gsb0 (this HGMMA closes
