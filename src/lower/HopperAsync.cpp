@@ -44,7 +44,10 @@ bool defines(const ptx::Instruction &in, const ptx::Operand &r) {
   if (in.operands.empty()) return false;
   const ptx::Operand &d = in.operands[0];
   if (sameReg(d, r)) return true;
-  if (d.kind == ptx::OperandKind::Vector || d.kind == ptx::OperandKind::Pair || d.kind == ptx::OperandKind::List)
+  // A leading list is written only by a call (its results); elsewhere it is an address
+  // ([tmap, {x, y}] of a tensor copy).
+  if (d.kind == ptx::OperandKind::Vector || d.kind == ptx::OperandKind::Pair ||
+      (d.kind == ptx::OperandKind::List && in.op == ptx::Opcode::Call))
     for (const ptx::Operand &e : d.elems)
       if (sameReg(e, r)) return true;
   return false;
