@@ -1,5 +1,6 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
+#include "optxas/codegen/AsyncAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 
@@ -35,15 +36,16 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
 }
 
 // .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
-std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o) {
+// ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h).
+std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, const ori::Module &m) {
   using elf::NvInfoRecord;
   bool archSpecific = o.archSuffix == 'a';
   std::vector<NvInfoRecord> r;
   r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
-  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : 1));  // ISA_CLASS
+  r.push_back(NvInfoRecord::byte(0x2, isaClassOf(m)));         // ISA_CLASS
   r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
   r.push_back(NvInfoRecord::half(0x7, 0x101));
-  r.push_back(NvInfoRecord::byte(0x3, 0));                     // INST_TENSORMAP_V1
+  r.push_back(NvInfoRecord::byte(0x3, usesTensorMaps(m) ? 1 : 0)); // INST_TENSORMAP_V1
   r.push_back(NvInfoRecord::byte(0x6, 1));                     // ENABLE_OPPORTUNISTIC_FINALIZATION
   uint32_t zero[2] = {0, 0};
   NvInfoRecord fast = NvInfoRecord::sized(0xb, zero);          // CAN_FASTPATH_FINALIZE
@@ -181,7 +183,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.toolkit.commandLine = opts.commandLine;
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
-  c.compat = compatRecords(opts);
+  c.compat = compatRecords(opts, m);
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;
@@ -267,6 +269,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
+    addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty()) {
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));

@@ -16,7 +16,8 @@ CODE_DEPENDENT = (".text.", ".debug_frame", ".rela.debug_frame", ".nv.info", ".s
                   ".shstrtab", ".symtab", ".note.nv.tkinfo", ".rela.text.", ".rel.text.")
 # .nv.info attributes whose values depend on the code we generate.
 CODE_VALUES = {0x2f, 0x11, 0x12, 0x23, 0x1c, 0x1d, 0x55, 0x28, 0x29, 0x31, 0x1e, 0x44, 0x2e, 0x27,
-               0x25, 0x2d, 0x46}   # 0x46 SYSCALL_OFFSETS: where the calls out of the module are
+               0x25, 0x2d, 0x46,   # 0x46 SYSCALL_OFFSETS: where the calls out of the module are
+               0x39}               # 0x39 MBARRIER_INSTR_OFFSETS: where the mbarrier instructions are
 
 
 def read(path):
