@@ -5,6 +5,7 @@
 #include <bitset>
 #include <numeric>
 
+#include "Coalesce.h"
 #include "Interference.h"
 #include "Spiller.h"
 #include "optxas/ori/Printer.h"
@@ -164,6 +165,7 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
                                  const RegAllocOptions &opts, DiagEngine &diags) {
   RegAllocResult res;
   uint32_t areaBase = (f.localBytes + 7) / 8 * 8;
+  coalesceCopies(f);
   Spiller spiller(f, areaBase);
   for (unsigned round = 1; round <= kMaxRounds; ++round) {
     res.rounds = round;
