@@ -260,8 +260,10 @@ std::string manyLive(unsigned n, const char *cls = "r") {
   for (unsigned k = 0; k < n; ++k) {
     if (pred)
       s += fmt::format("  [{}] %p{}, PT = ISETP.GT.AND.S32 %r500, {}, PT\n", id++, 100 + k, k);
-    else
+    else if (std::string(cls) == "c")   // constants: rematerialized rather than spilled
       s += fmt::format("  [{}] %r{} = LDC c[0x0][{:#x}]\n", id++, k, 0x210 + 4 * k);
+    else
+      s += fmt::format("  [{}] %r{} = IADD3 %r500, {:#x}, RZ\n", id++, k, k + 1);
   }
   s += fmt::format("  [{}] %r600 = MOV 0x0\n", id++);
   for (unsigned k = 0; k < n; ++k) {
@@ -298,6 +300,21 @@ TEST(RegAlloc, SpillsToLocalMemoryUnderALowLimit) {
         ASSERT_EQ(a.kind, OperandKind::Addr);
         EXPECT_EQ(c.fn->vreg(a.reg).phys, 1);
       }
+}
+
+TEST(RegAlloc, ConstantLoadsAreRematerializedInsteadOfSpilled) {
+  Case c(manyLive(40, "c"));
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate(24);
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_LE(r.numRegisters, 24u);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn, 24 - 3), "");
+  EXPECT_EQ(r.spillStoreBytes, 0u);
+  EXPECT_EQ(r.spillLoadBytes, 0u);
+  EXPECT_EQ(c.count(isa::Opcode::PSEUDO_FILL), 0u);
+  // Each rematerialized value is loaded once, right before its one use.
+  EXPECT_EQ(c.count(isa::Opcode::LDC), 41u);
+  EXPECT_GT(r.spilledVRegs, 0u);
 }
 
 TEST(RegAlloc, NoSpillsWithoutPressure) {
