@@ -33,22 +33,10 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   return a;
 }
 
-// .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
-std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o) {
-  using elf::NvInfoRecord;
-  bool archSpecific = o.archSuffix == 'a';
-  std::vector<NvInfoRecord> r;
-  r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
-  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : 1));  // ISA_CLASS
-  r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
-  r.push_back(NvInfoRecord::half(0x7, 0x101));
-  r.push_back(NvInfoRecord::byte(0x3, 0));                     // INST_TENSORMAP_V1
-  r.push_back(NvInfoRecord::byte(0x6, 1));                     // ENABLE_OPPORTUNISTIC_FINALIZATION
-  uint32_t zero[2] = {0, 0};
-  NvInfoRecord fast = NvInfoRecord::sized(0xb, zero);          // CAN_FASTPATH_FINALIZE
-  fast.payload.resize(8, 0);
-  r.push_back(fast);
-  return r;
+// .nv.compat as ptxas 13.0 writes it (elf::defaultCompat holds the per-target records). The ISA
+// class is 4 for sm_90a only; sm_100a/sm_120a keep class 1 and mark just the accelerator target.
+std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, const elf::Target &t) {
+  return elf::defaultCompat(t, o.sm == 90 && o.archSuffix == 'a' ? 4 : 1);
 }
 
 // Where the frame is set up: just after the stack-pointer load / adjustment at the entry.
@@ -146,13 +134,17 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.toolkit.commandLine = opts.commandLine;
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
-  c.compat = compatRecords(opts);
+  c.compat = compatRecords(opts, c.target);
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
+  // From sm_100 on ptxas reserves the first bytes of shared memory (0x40): the symbols point
+  // past them and the reserved section has that size.
+  const uint64_t reservedBase = model->driverBank().reservedSmemOffset0;
   elf::ReservedSymbol offset0;
   offset0.name = ".nv.reservedSmem.offset0";
   offset0.info = 0x21;   // STB_WEAK, STT_OBJECT
   offset0.size = 4;
+  offset0.value = reservedBase;
   c.reservedSymbols.push_back(offset0);
   if (!opts.relocatable) {
     elf::ReservedSymbol alias;
@@ -160,8 +152,9 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     alias.info = 0x20;   // STB_WEAK, STT_NOTYPE
     alias.other = 0xa0;  // STO_CUDA "RESERVED_SHARED"
     alias.inReservedSection = true;
+    alias.value = reservedBase;
     c.reservedSymbols.push_back(alias);
-    c.reservedSharedSize = 0;
+    c.reservedSharedSize = reservedBase;
   }
   c.unifiedTableSymbols = opts.relocatable;
 
@@ -239,7 +232,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     const auto &rt = f.attrs.reqntid;
     if (rt[0] || rt[1] || rt[2])
       ef.attributes.push_back(sized(NvInfoKind::REQNTID, {std::max(rt[0], 1u), std::max(rt[1], 1u), std::max(rt[2], 1u)}));
-    ef.attributes.push_back(sized(NvInfoKind::SW_WAR, {0x8}));
+    // The per-target attributes ptxas writes whatever the code (SW_WAR's value, sm_100's
+    // VRC_CTA_INIT_COUNT), from the ELF layer's target defaults.
+    for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
+      if (a.kind == NvInfoKind::SW_WAR || a.kind == NvInfoKind::VRC_CTA_INIT_COUNT) ef.attributes.push_back(a);
     if (f.sharedBytes) {
       ef.sharedSize = f.sharedBytes;
       ef.sharedAlign = ff.sharedAlign;

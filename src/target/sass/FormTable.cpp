@@ -51,6 +51,14 @@ static void orBit(Word &m, int bit) {
     setField(m, bits(bit, 1), 1);
 }
 
+void FormTable::removeForms(const std::function<bool(const Form &)> &drop) {
+  forms_.erase(std::remove_if(forms_.begin(), forms_.end(), drop), forms_.end());
+}
+
+std::string_view FormTable::mnemonicOf(const Form &f) {
+  return f.mnemonic.empty() ? isa::opcodeName(f.op) : f.mnemonic;
+}
+
 Form &FormTable::add(Form f) {
   f.id = static_cast<uint16_t>(forms_.size());
   forms_.push_back(std::move(f));
@@ -179,7 +187,7 @@ void FormTable::finalize() {
                        auto nb = std::count(b.begin(), b.end(), true);
                        return na != nb ? na > nb : a > b;
                      });
-    f.syntax = std::string(isa::opcodeName(f.op)) + mods + opds;
+    f.syntax = std::string(FormTable::mnemonicOf(f)) + mods + opds;
     byOpcode_[static_cast<size_t>(f.op)].push_back(&f);
     assert((f.fixedMask[0] & 0xfff) == 0xfff && "every form fixes the 12 opcode bits");
     byLow12_[f.fixedBits[0] & 0xfff].push_back(&f);

@@ -140,6 +140,9 @@ using AliasFn = std::string_view (*)(const Inst &);
 
 struct Form {
   isa::Opcode op = isa::Opcode::NOP;
+  // How nvdisasm spells the opcode when the architecture renames it (sm_100's LDCU is the
+  // uniform constant load that Ori and sm_90 call ULDC); empty: isa::opcodeName(op).
+  std::string_view mnemonic;
   Word fixedMask{0, 0};      // bits that identify this form
   Word fixedBits{0, 0};      // their values
   std::vector<Elem> elems;
@@ -172,6 +175,15 @@ public:
 
   const std::vector<Form> &forms() const { return forms_; }
   Form &formAt(size_t i) { return forms_[i]; }
+  // Drops the forms `drop` selects (a derived table removing what its architecture lacks);
+  // call before finalize().
+  void removeForms(const std::function<bool(const Form &)> &drop);
+  // The spelling of a form's opcode (its mnemonic override, or the opcode's name).
+  static std::string_view mnemonicOf(const Form &f);
+
+  // The raw value of URZ in uniform-register fields: 63 where UR fields are 6 bits wide (sm_90),
+  // 255 where they are 8 bits wide (sm_100 on). Inst always spells URZ as sass::URZ.
+  uint8_t urzRaw = URZ;
   // Forms of one opcode, in table order (encoder/printer search order).
   const std::vector<const Form *> &formsOf(isa::Opcode op) const;
   // Forms whose fixed bits match a word (decoder candidates).

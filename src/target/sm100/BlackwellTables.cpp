@@ -1,0 +1,112 @@
+// The sm_100 and sm_120 (Blackwell) SASS tables: the sm_90 forms with Blackwell's encoding
+// differences applied as data. Established like the sm_90 facts, by encoding candidate bits and
+// reading them back with nvdisasm 13.5 (`-b SM100` / `-b SM120`) and by comparing ptxas 13.0's
+// sm_90 and sm_100a/sm_120 code for the same PTX (tests/encoding/encode_oracle.py --arch checks
+// every form against nvdisasm):
+//  - uniform-register fields are 8 bits wide (UR0..UR254) and URZ is 255, not 63;
+//  - ULDC is gone: the uniform constant-bank load is LDCU (opcode 0x7ac, a variable-latency
+//    load), with a 17-bit byte offset at 37 and an optional uniform index register at 24;
+//  - HFMA2.MMA is gone (ptxas uses HFMA2 or MOV instead).
+// Everything else the sm_90 table encodes is bit for bit the same on both.
+#include "sm90/Sm90.h"
+
+namespace optxas::sass {
+
+namespace blackwell {
+
+using namespace tbl;
+using namespace tbl::dsl;
+
+// One architecture's edits of the sm_90 forms.
+struct EncodingDelta {
+  Target target;
+  uint8_t urFieldBits;                       // width of every uniform-register field
+  uint8_t urzRaw;                            // URZ's raw value in those fields
+  std::vector<isa::Opcode> droppedOpcodes;   // opcodes whose sm_90 forms do not exist
+  std::vector<isa::ModSlot> droppedFlags;    // forms that set one of these slots do not exist
+  bool constLoadIsLdcu;                      // ULDC is spelled and encoded as LDCU
+};
+
+const EncodingDelta kSm100 = {Target::SM100, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true};
+const EncodingDelta kSm120 = {Target::SM120, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true};
+
+void widen(Field &f, uint8_t bitsWide) {
+  if (f.valid() && f.width == 6) f.width = bitsWide;
+}
+
+// A form that fixes a dropped slot to a nonzero value (HFMA2.MMA's ".MMA").
+bool setsSlot(const Form &f, isa::ModSlot s) {
+  for (const Elem &e : f.elems)
+    if (e.kind == ElemKind::Mod && e.slot == s && !e.field.valid() && !e.values.empty() && e.values[0].value)
+      return true;
+  return false;
+}
+
+// LDCU{.size} URd, c[bank][{URa+}imm17]: the form without an index register fixes the index field
+// to URZ (nvdisasm then prints no index), the other names it.
+void addLdcu(FormTable &t, uint8_t urzRaw) {
+  Builder b(t);
+  auto size = [] { return mod(S::memType, bits(73, 3), sm90::maps::memSize()); };
+  CBankLayout plain;
+  plain.bank = bits(54, 5);
+  plain.offset = bits(37, 17);
+  plain.offsetSigned = true;
+  Form &f = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(plain)});
+  f.mnemonic = "LDCU";
+  b.fix(bits(24, 8), urzRaw);
+  b.fix(bits(91, 1), 1);
+  CBankLayout indexed = plain;
+  indexed.urIndex = bits(24, 8);
+  Form &g = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(indexed)});
+  g.mnemonic = "LDCU";
+  b.fix(bits(91, 1), 1);
+}
+
+const FormTable *build(const EncodingDelta &d) {
+  auto *t = new FormTable(d.target);
+  sm90::addAllForms(*t);
+  t->urzRaw = d.urzRaw;
+  t->removeForms([&](const Form &f) {
+    for (isa::Opcode op : d.droppedOpcodes)
+      if (f.op == op) return true;
+    for (isa::ModSlot s : d.droppedFlags)
+      if (setsSlot(f, s)) return true;
+    return false;
+  });
+  for (size_t i = 0; i < t->forms().size(); ++i) {
+    Form &f = t->formAt(i);
+    for (Elem &e : f.elems) {
+      if (e.kind != ElemKind::Opd) continue;
+      if (e.type == OpdType::UGpr) widen(e.field, d.urFieldBits);
+      widen(e.mem.ur, d.urFieldBits);
+      widen(e.cb.cxUr, d.urFieldBits);
+      widen(e.cb.urIndex, d.urFieldBits);
+    }
+    // A uniform form that fixes its absent third source to URZ (ULEA without c) stores the
+    // family's URZ there.
+    const Field c = bits(64, 8);
+    if (isa::hasFlag(f.op, isa::Uniform) && getField(f.fixedMask, c) == 0xff && getField(f.fixedBits, c) == URZ)
+      setField(f.fixedBits, c, d.urzRaw);
+  }
+  if (d.constLoadIsLdcu) addLdcu(*t, d.urzRaw);
+  t->finalize();
+  return t;
+}
+
+} // namespace blackwell
+
+namespace sm100 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = blackwell::build(blackwell::kSm100);
+  return *t;
+}
+} // namespace sm100
+
+namespace sm120 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = blackwell::build(blackwell::kSm120);
+  return *t;
+}
+} // namespace sm120
+
+} // namespace optxas::sass
