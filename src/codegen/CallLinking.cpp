@@ -163,6 +163,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     diags.report(Severity::Error, fmt::format("internal: linking the calls of '{}': {}", ef.name, what));
     return false;
   };
+  const sass::Target st = static_cast<sass::Target>(model->smVersion());
   for (size_t f : placed) {
     uint32_t b = base[f], own = codeEnd(facts[f], *model);
     std::vector<isa::Opcode> ops = opcodesOf(f);
@@ -172,13 +173,13 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     };
     for (uint32_t pc = 0; pc < own; pc += model->instrBytes()) {
       if (opAt(pc) != isa::Opcode::CALL && opAt(pc) != isa::Opcode::RET) continue;
-      sass::DecodeResult d = sass::decode(wordAt(code, b + pc));
+      sass::DecodeResult d = sass::decode(wordAt(code, b + pc), st);
       if (d && d.inst.op == isa::Opcode::RET && !d.inst.mods.absolute && b != 0) {
         // RET.REL through R20 with target 0: the offset is relative to the RET's own place.
         sass::Inst ret = d.inst;
         for (sass::Operand &o : ret.ops)
           if (o.kind == sass::OperandKind::Target) o.imm = -static_cast<int64_t>(b + pc + model->instrBytes());
-        sass::EncodeResult enc = sass::encode(ret);
+        sass::EncodeResult enc = sass::encode(ret, st);
         if (!enc) return fail(enc.error);
         putWord(code, b + pc, enc.bits);
         continue;
@@ -190,7 +191,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         bool lo = false, hi = false;
         for (uint32_t q = pc; q-- > 0 && !(lo && hi);) {
           if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;
-          sass::DecodeResult md = sass::decode(wordAt(code, b + q));
+          sass::DecodeResult md = sass::decode(wordAt(code, b + q), st);
           if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
           const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
           if (dst.kind != sass::OperandKind::Reg || src.kind != sass::OperandKind::Imm) continue;
@@ -200,7 +201,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
           if (!isLo && !isHi) continue;
           sass::Inst mov = md.inst;
           mov.ops[1].imm = 0;
-          sass::EncodeResult menc = sass::encode(mov);
+          sass::EncodeResult menc = sass::encode(mov, st);
           if (!menc) return fail(menc.error);
           putWord(code, b + q, menc.bits);
           ef.relocations.push_back({b + q, isLo ? elf::RelocType::R_CUDA_ABS32_LO_32 : elf::RelocType::R_CUDA_ABS32_HI_32,
@@ -224,14 +225,14 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
       if (callee == m.functions().size()) return fail(fmt::format("callee '{}' not placed", name));
       uint32_t next = b + pc + model->instrBytes();
       t->imm = static_cast<int64_t>(base[callee]) - static_cast<int64_t>(next);
-      sass::EncodeResult enc = sass::encode(call);
+      sass::EncodeResult enc = sass::encode(call, st);
       if (!enc) return fail(enc.error);
       putWord(code, b + pc, enc.bits);
       if (b == 0) continue;   // the kernel's return addresses are right as they are
       bool found = false;
       for (uint32_t q = pc; q-- > 0 && !found;) {
         if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;
-        sass::DecodeResult md = sass::decode(wordAt(code, b + q));
+        sass::DecodeResult md = sass::decode(wordAt(code, b + q), st);
         if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
         const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
         if (dst.kind != sass::OperandKind::Reg || dst.reg != target::kReturnAddressReg ||
@@ -239,7 +240,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
           continue;
         sass::Inst mov = md.inst;
         mov.ops[1].imm = next;
-        sass::EncodeResult menc = sass::encode(mov);
+        sass::EncodeResult menc = sass::encode(mov, st);
         if (!menc) return fail(menc.error);
         putWord(code, b + q, menc.bits);
         found = true;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "optxas/elf/CubinBuilder.h"
 #include "optxas/elf/CubinWriter.h"
 #include "optxas/elf/NvInfo.h"
 

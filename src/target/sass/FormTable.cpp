@@ -267,7 +267,7 @@ std::vector<bool> printedOperands(const Form &f, const std::vector<Operand> &ful
   size_t k = 0;
   for (const Elem &e : f.elems)
     if (e.kind == ElemKind::Opd) {
-      shown.push_back(!(e.group && isHiddenDefault(e, full[k])));
+      shown.push_back(f.printsOptional || !(e.group && isHiddenDefault(e, full[k])));
       ++k;
     }
   return shown;
@@ -397,6 +397,8 @@ static bool checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &
                                : "no uniform index register");
     if (!cx && o.ureg != kNoReg && o.ureg > URZ)
       REJECT("uniform index out of range");
+    if (!cx && c.urIndexNotZero && o.ureg == URZ)
+      REJECT("a URZ index is the form without one");
     break;
   }
   case OpdType::Mem: {

@@ -102,6 +102,7 @@ struct CBankLayout {
   bool spaced = false;       // nvdisasm prints "c[0x1] [0x10]" (sub-32-bit source operands)
   Field cxUr;                // field of the UR when cx (defaults to the bank field)
   Field urIndex;             // uniform-register index c[bank][URn+offset] (Operand::ureg)
+  bool urIndexNotZero = false; // URZ is no index: another form encodes c[bank][offset] (LDCU)
 };
 
 struct Elem {
@@ -147,6 +148,7 @@ struct Form {
   Word fixedBits{0, 0};      // their values
   std::vector<Elem> elems;
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
+  bool printsOptional = false; // nvdisasm prints the optional operands even at their defaults
   bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
   bool allowRbar = true;     // may release a read scoreboard
   // nvdisasm prints ";" right after the operands of a zero-stall yielding instruction only if

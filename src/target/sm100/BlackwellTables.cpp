@@ -6,7 +6,10 @@
 //  - uniform-register fields are 8 bits wide (UR0..UR254) and URZ is 255, not 63;
 //  - ULDC is gone: the uniform constant-bank load is LDCU (opcode 0x7ac, a variable-latency
 //    load), with a 17-bit byte offset at 37 and an optional uniform index register at 24;
-//  - HFMA2.MMA is gone (ptxas uses HFMA2 or MOV instead).
+//  - HFMA2.MMA is gone (ptxas uses HFMA2 or MOV instead);
+//  - ALU instructions lost their c[bank][offset] source (ptxas loads constants with LDC/LDCU
+//    and uses the register): every form with a constant-bank source except LDC/LDCU is gone;
+//  - the atomics' desc[UR] field is 8 bits wide too (sm_90 fixed its top two bits).
 // Everything else the sm_90 table encodes is bit for bit the same on both.
 #include "sm90/Sm90.h"
 
@@ -25,13 +28,54 @@ struct EncodingDelta {
   std::vector<isa::Opcode> droppedOpcodes;   // opcodes whose sm_90 forms do not exist
   std::vector<isa::ModSlot> droppedFlags;    // forms that set one of these slots do not exist
   bool constLoadIsLdcu;                      // ULDC is spelled and encoded as LDCU
+  bool noAluConstBank;                       // ALU instructions take no c[][] source operand
+  std::vector<isa::Opcode> printsOptional;   // nvdisasm spells every optional operand out
 };
 
-const EncodingDelta kSm100 = {Target::SM100, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true};
-const EncodingDelta kSm120 = {Target::SM120, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true};
+const EncodingDelta kSm100 = {Target::SM100, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true, true,
+                              {isa::Opcode::IADD3, isa::Opcode::VIMNMX}};
+const EncodingDelta kSm120 = {Target::SM120, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true, true,
+                              {isa::Opcode::IADD3}};
 
-void widen(Field &f, uint8_t bitsWide) {
-  if (f.valid() && f.width == 6) f.width = bitsWide;
+// A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
+bool aluConstBankSource(const Form &f) {
+  if (f.op == isa::Opcode::LDC || f.op == isa::Opcode::ULDC) return false;
+  for (const Elem &e : f.elems)
+    if (e.kind == ElemKind::Opd && e.type == OpdType::CBank) return true;
+  return false;
+}
+
+// Widens a 6-bit uniform-register field; sm_90 forms that fixed the two bits above it (the
+// atomics' desc field) lose those fixed bits, which are part of the register on Blackwell.
+void widen(Form &f, Field &fld, uint8_t bitsWide) {
+  if (!fld.valid() || fld.width != 6) return;
+  fld.width = bitsWide;
+  Word m = fieldMask(fld);
+  for (int i = 0; i < 2; ++i) {
+    f.fixedMask[i] &= ~m[i];
+    f.fixedBits[i] &= ~m[i];
+  }
+}
+
+// Whether two operand/modifier fields of a form overlap (a widened register field running into
+// a neighbour: such a form is not known to exist on Blackwell and is dropped).
+bool fieldsOverlap(const Form &f) {
+  Word seen{0, 0};
+  auto add = [&](Field x) {
+    if (!x.valid()) return false;
+    Word m = fieldMask(x);
+    bool clash = (m[0] & seen[0]) || (m[1] & seen[1]);
+    seen[0] |= m[0];
+    seen[1] |= m[1];
+    return clash;
+  };
+  for (const Elem &e : f.elems) {
+    bool clash = add(e.field) | add(e.fieldHi) | add(e.selField) | add(e.mem.base) | add(e.mem.ur) |
+                 add(e.mem.offset) | add(e.mem.scale) | add(e.cb.bank) | add(e.cb.offset) | add(e.cb.index) |
+                 add(e.cb.urIndex);
+    if (clash) return true;
+  }
+  return false;
 }
 
 // A form that fixes a dropped slot to a nonzero value (HFMA2.MMA's ".MMA").
@@ -57,6 +101,7 @@ void addLdcu(FormTable &t, uint8_t urzRaw) {
   b.fix(bits(91, 1), 1);
   CBankLayout indexed = plain;
   indexed.urIndex = bits(24, 8);
+  indexed.urIndexNotZero = true;
   Form &g = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(indexed)});
   g.mnemonic = "LDCU";
   b.fix(bits(91, 1), 1);
@@ -73,14 +118,17 @@ const FormTable *build(const EncodingDelta &d) {
       if (setsSlot(f, s)) return true;
     return false;
   });
+  if (d.constLoadIsLdcu) addLdcu(*t, d.urzRaw);
   for (size_t i = 0; i < t->forms().size(); ++i) {
     Form &f = t->formAt(i);
+    for (isa::Opcode op : d.printsOptional)
+      if (f.op == op) f.printsOptional = true;
     for (Elem &e : f.elems) {
       if (e.kind != ElemKind::Opd) continue;
-      if (e.type == OpdType::UGpr) widen(e.field, d.urFieldBits);
-      widen(e.mem.ur, d.urFieldBits);
-      widen(e.cb.cxUr, d.urFieldBits);
-      widen(e.cb.urIndex, d.urFieldBits);
+      if (e.type == OpdType::UGpr) widen(f, e.field, d.urFieldBits);
+      widen(f, e.mem.ur, d.urFieldBits);
+      widen(f, e.cb.cxUr, d.urFieldBits);
+      widen(f, e.cb.urIndex, d.urFieldBits);
     }
     // A uniform form that fixes its absent third source to URZ (ULEA without c) stores the
     // family's URZ there.
@@ -88,7 +136,7 @@ const FormTable *build(const EncodingDelta &d) {
     if (isa::hasFlag(f.op, isa::Uniform) && getField(f.fixedMask, c) == 0xff && getField(f.fixedBits, c) == URZ)
       setField(f.fixedBits, c, d.urzRaw);
   }
-  if (d.constLoadIsLdcu) addLdcu(*t, d.urzRaw);
+  t->removeForms([&](const Form &f) { return fieldsOverlap(f) || (d.noAluConstBank && aluConstBankSource(f)); });
   t->finalize();
   return t;
 }
