@@ -201,6 +201,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
         kp.ordinal = static_cast<uint16_t>(p);
         kp.offset = static_cast<uint16_t>(pi.offset);
         kp.size = static_cast<uint16_t>(pi.size);
+        kp.logAlign = pi.pointeeLogAlign;
+        kp.space = pi.pointerSpace;
         ef.params.push_back(kp);
       }
       // ptxas lists the parameters last to first.

@@ -388,6 +388,9 @@ static bool checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &
       REJECT("constant bank out of range");
     if (o.imm % c.offsetScale)
       REJECT("constant offset not aligned");
+    if (c.sizeAligned &&
+        o.imm % (m.memType == isa::MemType::B128 ? 16 : m.memType == isa::MemType::B64 ? 8 : 4))
+      REJECT("constant offset not aligned to the access size");
     if (!fitsField(o.imm / c.offsetScale, c.offset, c.offsetSigned && !cx))
       REJECT("constant offset out of range");
     if ((o.base != kNoBase) != c.index.valid())

@@ -103,6 +103,7 @@ struct CBankLayout {
   Field cxUr;                // field of the UR when cx (defaults to the bank field)
   Field urIndex;             // uniform-register index c[bank][URn+offset] (Operand::ureg)
   bool urIndexNotZero = false; // URZ is no index: another form encodes c[bank][offset] (LDCU)
+  bool sizeAligned = false;  // the offset is a multiple of the access size (.64: 8, .128: 16, else 4)
 };
 
 struct Elem {

@@ -97,6 +97,7 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
       v = static_cast<int64_t>((raw ^ sb) - sb);
     }
     o.imm = v * c.offsetScale;
+    if (c.sizeAligned) o.imm &= ~int64_t(15);   // aligned for any access size
     if (c.index.valid())
       o.base = gpr(g, 1);
     if (c.urIndex.valid() && o.reg != kNoReg)

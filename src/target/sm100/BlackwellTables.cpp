@@ -9,7 +9,10 @@
 //  - HFMA2.MMA is gone (ptxas uses HFMA2 or MOV instead);
 //  - ALU instructions lost their c[bank][offset] source (ptxas loads constants with LDC/LDCU
 //    and uses the register): every form with a constant-bank source except LDC/LDCU is gone;
-//  - the atomics' desc[UR] field is 8 bits wide too (sm_90 fixed its top two bits).
+//  - the atomics' desc[UR] field is 8 bits wide too (sm_90 fixed its top two bits), and their
+//    addressing mode moved (not modelled: no atomics on Blackwell yet);
+//  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
+//    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF.
 // Everything else the sm_90 table encodes is bit for bit the same on both.
 #include "sm90/Sm90.h"
 
@@ -30,12 +33,35 @@ struct EncodingDelta {
   bool constLoadIsLdcu;                      // ULDC is spelled and encoded as LDCU
   bool noAluConstBank;                       // ALU instructions take no c[][] source operand
   std::vector<isa::Opcode> printsOptional;   // nvdisasm spells every optional operand out
+  // A modifier whose default nvdisasm spells out: in the field of `op` that can spell `sibling`,
+  // the unprinted value is printed as `text` (sm_120's VIMNMX.S32, VIADD.32).
+  struct Respell {
+    isa::Opcode op;
+    std::string_view sibling, text;
+  };
+  std::vector<Respell> respell;
+  std::vector<isa::Opcode> noReuse;          // forms without operand-reuse slots
 };
 
-const EncodingDelta kSm100 = {Target::SM100, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true, true,
-                              {isa::Opcode::IADD3, isa::Opcode::VIMNMX}};
-const EncodingDelta kSm120 = {Target::SM120, 8, 255, {isa::Opcode::ULDC}, {isa::ModSlot::mmaPipe}, true, true,
-                              {isa::Opcode::IADD3}};
+using O = isa::Opcode;
+// The atomics (ATOMG/ATOM/REDG) moved their addressing-mode and semantics bits on Blackwell (bit 76
+// selects desc[UR]); until their layout is modelled they are not encodable there.
+const EncodingDelta kSm100 = {
+    Target::SM100, 8, 255,
+    {O::ULDC, O::ATOMG, O::ATOM, O::REDG},
+    {isa::ModSlot::mmaPipe}, true, true,
+    {O::IADD3, O::UIADD3},
+    {},
+    {}};
+// sm_120 also lacks VIADDMNMX and the VABSDIFF family, spells VIMNMX's and VIADD's defaults,
+// and its (variable-latency) FP64 instructions have no operand reuse.
+const EncodingDelta kSm120 = {
+    Target::SM120, 8, 255,
+    {O::ULDC, O::ATOMG, O::ATOM, O::REDG, O::VIADDMNMX, O::VABSDIFF, O::VABSDIFF4},
+    {isa::ModSlot::mmaPipe}, true, true,
+    {O::IADD3, O::UIADD3},
+    {{O::VIMNMX, ".U32", ".S32"}, {O::VIADD, ".16x2", ".32"}},
+    {O::DADD, O::DMUL, O::DFMA, O::DSETP}};
 
 // A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
 bool aluConstBankSource(const Form &f) {
@@ -90,11 +116,18 @@ bool setsSlot(const Form &f, isa::ModSlot s) {
 // to URZ (nvdisasm then prints no index), the other names it.
 void addLdcu(FormTable &t, uint8_t urzRaw) {
   Builder b(t);
-  auto size = [] { return mod(S::memType, bits(73, 3), sm90::maps::memSize()); };
+  // (nvdisasm rejects the sub-word sizes)
+  auto size = [] {
+    return mod(S::memType, bits(73, 3),
+               {ModValue{4, static_cast<uint8_t>(isa::MemType::B32), ""}, ModValue{4, static_cast<uint8_t>(isa::MemType::None), ""},
+                ModValue{5, static_cast<uint8_t>(isa::MemType::B64), ".64"},
+                ModValue{6, static_cast<uint8_t>(isa::MemType::B128), ".128"}});
+  };
   CBankLayout plain;
   plain.bank = bits(54, 5);
   plain.offset = bits(37, 17);
   plain.offsetSigned = true;
+  plain.sizeAligned = true;   // (nvdisasm rejects an offset not aligned to the access size)
   Form &f = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(plain)});
   f.mnemonic = "LDCU";
   b.fix(bits(24, 8), urzRaw);
@@ -123,6 +156,26 @@ const FormTable *build(const EncodingDelta &d) {
     Form &f = t->formAt(i);
     for (isa::Opcode op : d.printsOptional)
       if (f.op == op) f.printsOptional = true;
+    for (const EncodingDelta::Respell &r : d.respell)
+      if (f.op == r.op)
+        for (Elem &e : f.elems) {
+          if (e.kind != ElemKind::Mod) continue;
+          bool has = false;
+          for (const ModValue &v : e.values) has |= v.text == r.sibling;
+          if (has)
+            for (ModValue &v : e.values)
+              if (v.text.empty()) v.text = r.text;
+        }
+    // sm_100's VIMNMX has two predicate results that nvdisasm prints as "PT, PT" after the
+    // destination (the sm_90 encoding leaves them at PT); they are spelled, not modelled.
+    if (d.target == Target::SM100 && f.op == isa::Opcode::VIMNMX) {
+      auto it = f.elems.begin();
+      while (it != f.elems.end() && it->kind != ElemKind::Opd) ++it;
+      if (it != f.elems.end()) f.elems.insert(it + 1, {lit("PT"), lit("PT")});
+    }
+    for (isa::Opcode op : d.noReuse)
+      if (f.op == op)
+        for (Elem &e : f.elems) e.reuse = -1;
     for (Elem &e : f.elems) {
       if (e.kind != ElemKind::Opd) continue;
       if (e.type == OpdType::UGpr) widen(f, e.field, d.urFieldBits);
