@@ -201,8 +201,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
         kp.ordinal = static_cast<uint16_t>(p);
         kp.offset = static_cast<uint16_t>(pi.offset);
         kp.size = static_cast<uint16_t>(pi.size);
-        kp.logAlign = pi.pointeeLogAlign;
-        kp.space = pi.pointerSpace;
+        // A `.ptr` parameter: ptxas records space 5 for a generic pointer (4 for .ptr.global) and
+        // the pointee's log2 alignment. ParamInfo keeps only the .ptr flag, so this writes the
+        // generic, unaligned case (what nvcc emits: .ptr .align 1); .ptr.global and .align > 1
+        // still differ from ptxas.
+        if (pi.isPointer) kp.space = 5;
         ef.params.push_back(kp);
       }
       // ptxas lists the parameters last to first.
@@ -235,10 +238,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     const auto &rt = f.attrs.reqntid;
     if (rt[0] || rt[1] || rt[2])
       ef.attributes.push_back(sized(NvInfoKind::REQNTID, {std::max(rt[0], 1u), std::max(rt[1], 1u), std::max(rt[2], 1u)}));
-    // The per-target attributes ptxas writes whatever the code (SW_WAR's value, sm_100's
-    // VRC_CTA_INIT_COUNT), from the ELF layer's target defaults.
+    // The per-target attributes ptxas writes whatever the code: SW_WAR's value from the ELF
+    // layer's target defaults, and from sm_100 on VRC_CTA_INIT_COUNT 0, which ptxas writes as a
+    // byte (EIFMT_BVAL).
     for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
-      if (a.kind == NvInfoKind::SW_WAR || a.kind == NvInfoKind::VRC_CTA_INIT_COUNT) ef.attributes.push_back(a);
+      if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
+    if (opts.sm >= 100)
+      ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
     if (f.sharedBytes) {
       ef.sharedSize = f.sharedBytes;
       ef.sharedAlign = ff.sharedAlign;

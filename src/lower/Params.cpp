@@ -77,10 +77,6 @@ void setupParams(LowerCtx &cx) {
       p.size = static_cast<uint32_t>(v->sizeInBytes());
       p.align = align;
       p.isPointer = v->isPtr;
-      if (v->isPtr) {
-        p.pointerSpace = v->ptrSpace == ptx::StateSpace::None ? 5 : v->ptrSpace == ptx::StateSpace::Global ? 4 : 0;
-        for (uint32_t al = v->ptrAlign; al > 1; al >>= 1) ++p.pointeeLogAlign;
-      }
       a.params.push_back(p);
       ParamHome h;
       h.kind = ParamHome::KernelCBank;

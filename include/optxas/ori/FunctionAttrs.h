@@ -19,10 +19,6 @@ struct ParamInfo {
   uint32_t size = 0;       // bytes
   uint32_t align = 1;
   bool isPointer = false;  // `.ptr` attribute or a .u64 the program uses as an address
-  // What KPARAM_INFO records for a `.ptr` parameter: the pointee's log2 alignment and the space
-  // code (5 generic, 4 .global), as ptxas 13.0 writes them; 0 otherwise.
-  uint8_t pointeeLogAlign = 0;
-  uint8_t pointerSpace = 0;
 };
 
 struct FunctionAttrs {
