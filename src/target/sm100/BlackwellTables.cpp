@@ -138,6 +138,8 @@ void addLdcu(FormTable &t, uint8_t urzRaw) {
   Form &g = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(indexed)});
   g.mnemonic = "LDCU";
   b.fix(bits(91, 1), 1);
+  // nvdisasm rejects a read scoreboard on LDCU (it releases only its write scoreboard).
+  b.scoreboardsOf(isa::Opcode::ULDC, true, false);
 }
 
 const FormTable *build(const EncodingDelta &d) {
