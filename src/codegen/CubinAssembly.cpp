@@ -266,6 +266,16 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
+  // From sm_100 on, a module with static shared memory also gets the weak, undefined
+  // ".nv.reservedSmem.cap" (the end of the reserved area, 0x400), as elf::CubinBuilder writes it.
+  if (opts.sm >= 100 && std::any_of(c.functions.begin(), c.functions.end(), [](const elf::Function &f) { return f.staticShared; })) {
+    elf::ReservedSymbol cap;
+    cap.name = ".nv.reservedSmem.cap";
+    cap.info = 0x21;   // STB_WEAK, STT_OBJECT
+    cap.value = 0x400;
+    cap.size = 4;
+    c.reservedSymbols.push_back(cap);
+  }
   addModuleVariables(m, opts.relocatable, c);
   return true;
 }
