@@ -58,7 +58,8 @@ std::string commandLineOf(const Options &o) {
 
 } // namespace
 
-bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin) {
+bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin,
+                      std::vector<codegen::DwarfSectionInput> dwarf) {
   unsigned sm = opts.arch.number;
   const target::MachineModel *model = target::machineModel(sm);
   const bool pipelineOnly = !model && isPipelineOnlyTarget(sm);
@@ -101,7 +102,8 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
       pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
   }
   codegen::SharedAlignments sharedAligns;
-  if (!codegen::layoutSymbols(mod, opts.compileOnly, diags, sharedAligns)) return false;
+  // Debug builds, like -c, have no address table (relocated addresses instead).
+  if (!codegen::layoutSymbols(mod, opts.compileOnly || opts.deviceDebug, diags, sharedAligns)) return false;
   if (pipelineOnly) // the code generator's phases and everything after them do nothing
     for (phases::PhaseId id : schedule)
       if (id >= kFirstCodeGenPhase && id < phases::kNumPhases)
@@ -148,6 +150,8 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   co.archSuffix = opts.arch.suffix;
   co.virtualSm = sm;
   co.relocatable = opts.compileOnly;
+  co.debug = opts.deviceDebug;
+  co.dwarf = std::move(dwarf);
   co.maxrregcount = opts.maxrregcount.kind == RegLimit::Number ? opts.maxrregcount.value : 0;
   co.commandLine = commandLineOf(opts);
   return codegen::assembleCubin(mod, facts, co, cubin, diags);

@@ -304,3 +304,123 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
 }
 
 } // namespace optxas::codegen
+
+namespace optxas::codegen {
+
+// Debug builds and relocatable objects (see CubinAssembly.h): every function keeps its own
+// section, so calls cannot be resolved here. As ptxas -g / -c writes them: each call is
+// `MOV R20, 32@lo(caller + after)` / `MOV R21, 32@hi(caller + after)` / `CALL.ABS.NOINC callee`
+// with R_CUDA_ABS32_LO_32 / R_CUDA_ABS32_HI_32 / R_CUDA_ABS55_16_34 relocations, returns are
+// `RET.ABS.NODEC R20 0x0`, and `.global` addresses are relocated MOVs (Addresses.cpp).
+bool linkFunctionCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                       elf::Function &ef, std::vector<std::string> &callees, std::vector<std::string> &externs,
+                       DiagEngine &diags) {
+  callees.clear();
+  externs.clear();
+  const target::MachineModel *model = target::machineModel(m.smVersion());
+  if (!model) return true;
+  const ori::Function &f = *m.functions()[k];
+  // One 16-byte word each, in the encoder's order (Emitter.cpp).
+  const std::vector<const ori::Instr *> insts = layoutFunction(f, *model).order;
+  auto fail = [&](const std::string &what) {
+    diags.report(Severity::Error, fmt::format("internal: relocating the calls of '{}': {}", ef.name, what));
+    return false;
+  };
+  std::vector<uint8_t> &code = ef.code;
+  const uint32_t step = model->instrBytes(), own = codeEnd(facts[k], *model);
+  std::set<uint32_t> externSyms;
+  auto addReloc = [&](uint32_t at, elf::RelocType type, const std::string &sym, int64_t addend) {
+    ef.relocations.push_back({at, type, sym, addend, true});
+  };
+  for (uint32_t pc = 0; pc < own && pc / step < insts.size(); pc += step) {
+    const ori::Instr &oi = *insts[pc / step];
+    if (oi.opcode() == isa::Opcode::MOV) {
+      // The address of a .global variable: a relocated 32-bit half.
+      for (const ori::Operand &o : oi.uses())
+        if (o.kind == ori::OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).kind == ori::SymbolKind::Global)
+          addReloc(pc,
+                   oi.mods().variant == isa::Variant::HI ? elf::RelocType::R_CUDA_ABS32_HI_32
+                                                          : elf::RelocType::R_CUDA_ABS32_LO_32,
+                   m.symbol(static_cast<uint32_t>(o.value)).name, 0);
+      continue;
+    }
+    if (oi.opcode() != isa::Opcode::CALL && oi.opcode() != isa::Opcode::RET) continue;
+    sass::DecodeResult d = sass::decode(wordAt(code, pc));
+    if (!d) return fail(fmt::format("cannot decode the instruction at 0x{:x}", pc));
+    sass::Inst in = d.inst;
+    if (in.op == isa::Opcode::RET) {
+      if (in.mods.absolute) continue;
+      // RET.REL.NODEC R20 -> RET.ABS.NODEC R20 0x0: the return address is absolute.
+      in.mods.absolute = true;
+      for (sass::Operand &o : in.ops)
+        if (o.kind == sass::OperandKind::Target) o = sass::Operand::i(0);
+      sass::EncodeResult enc = sass::encode(in);
+      if (!enc) return fail(enc.error);
+      putWord(code, pc, enc.bits);
+      continue;
+    }
+    if (in.op != isa::Opcode::CALL) continue;
+    std::string callee;
+    if (!in.mods.absolute) {
+      sass::Operand *t = nullptr;
+      for (sass::Operand &o : in.ops)
+        if (o.kind == sass::OperandKind::Target) t = &o;
+      if (!t) return fail("a CALL without a target");
+      uint32_t sym = calleeOfPlaceholder(t->imm);
+      callee = m.symbol(sym).name;
+      if (m.symbol(sym).isExtern) externSyms.insert(sym);
+      *t = sass::Operand::i(0);
+      in.mods.absolute = true;
+      sass::EncodeResult enc = sass::encode(in);
+      if (!enc) return fail(enc.error);
+      putWord(code, pc, enc.bits);
+    } else {
+      // Through a register (a function outside the module whose address was loaded).
+      for (const ori::Operand &o : oi.uses())
+        if (o.kind == ori::OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).isExtern) {
+          externSyms.insert(static_cast<uint32_t>(o.value));
+          callee = m.symbol(static_cast<uint32_t>(o.value)).name;
+        }
+    }
+    if (!callee.empty() && std::find(callees.begin(), callees.end(), callee) == callees.end())
+      callees.push_back(callee);
+    // The return address: the MOVs of R20 (function-relative, from the encoder) and R21.
+    uint32_t after = pc + step;
+    bool lo = false, hi = false;
+    uint32_t loAt = 0, hiAt = 0;
+    for (uint32_t q = pc; q >= step && !(lo && hi);) {
+      q -= step;
+      if (insts[q / step]->opcode() != isa::Opcode::MOV) continue;
+      sass::DecodeResult md = sass::decode(wordAt(code, q));
+      if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
+      const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
+      if (dst.kind != sass::OperandKind::Reg || src.kind != sass::OperandKind::Imm) continue;
+      bool isLo = !lo && dst.reg == target::kReturnAddressReg && src.imm == static_cast<int64_t>(after);
+      bool isHi = !hi && dst.reg == target::kReturnAddressReg + 1 && src.imm == 0;
+      if (!isLo && !isHi) continue;
+      sass::Inst mov = md.inst;
+      mov.ops[1].imm = 0;
+      sass::EncodeResult menc = sass::encode(mov);
+      if (!menc) return fail(menc.error);
+      putWord(code, q, menc.bits);
+      (isLo ? loAt : hiAt) = q;
+      (isLo ? lo : hi) = true;
+    }
+    if (!lo || !hi) return fail(fmt::format("no return-address MOVs for the CALL at 0x{:x}", pc));
+    addReloc(loAt, elf::RelocType::R_CUDA_ABS32_LO_32, ef.name, after);
+    addReloc(hiAt, elf::RelocType::R_CUDA_ABS32_HI_32, ef.name, after);
+    if (!d.inst.mods.absolute)   // a direct call: the callee's address
+      addReloc(pc, elf::RelocType::R_CUDA_ABS55_16_34, callee, 0);
+  }
+  for (uint32_t sym : externSyms) externs.push_back(m.symbol(sym).name);
+  if (!externs.empty()) {
+    elf::Attribute a;
+    a.kind = elf::NvInfoKind::EXTERNS;
+    a.format = elf::NvInfoFormat::Sized;
+    a.symbols = externs;
+    ef.attributes.push_back(a);
+  }
+  return true;
+}
+
+} // namespace optxas::codegen

@@ -147,6 +147,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
   c.compat = compatRecords(opts);
+  // Whole programs place device functions inside the kernels that call them; debug builds and
+  // relocatable objects keep every function in its own section (CallLinking.cpp).
+  const bool separate = opts.debug || opts.relocatable;
+  // -g without DWARF sections in the PTX (docs/elf.md, e_flags).
+  if (opts.debug) c.headerFlagsHigh = 0x0b;
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;
@@ -154,7 +159,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   offset0.info = 0x21;   // STB_WEAK, STT_OBJECT
   offset0.size = 4;
   c.reservedSymbols.push_back(offset0);
-  if (!opts.relocatable) {
+  if (!opts.relocatable && !opts.debug) {   // -g has no reserved shared-memory section
     elf::ReservedSymbol alias;
     alias.name = "__nv_reservedSMEM_offset_0_alias";
     alias.info = 0x20;   // STB_WEAK, STT_NOTYPE
@@ -165,28 +170,21 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   }
   c.unifiedTableSymbols = opts.relocatable;
 
-  // ptxas compiles (and lays out) functions in reverse order of their definition.
+  // ptxas compiles (and lays out) functions in reverse order of their definition; under -g in
+  // their order.
   std::vector<size_t> order;
   for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
+  if (opts.debug) std::reverse(order.begin(), order.end());
   std::vector<const ori::Function *> dbgFns;
   std::vector<uint32_t> dbgSizes, dbgCfa;
-  // Whole programs: device functions exist only inside the kernels that call them
-  // (CallLinking.cpp). Relocatable objects would need call relocations, not written yet.
-  bool anyCalls = false;
   for (size_t k = 0; k < m.functions().size(); ++k) {
     std::vector<size_t> callees;
     if (!directCallees(m, facts, k, callees, diags)) return false;
-    for (ori::BasicBlock *bb : m.functions()[k]->blocks())
-      for (ori::Instr *i : *bb) anyCalls |= i->opcode() == isa::Opcode::CALL;
-  }
-  if (anyCalls && opts.relocatable) {
-    diags.report(Severity::Error, "calls between functions in relocatable output (-c) are not supported yet");
-    return false;
   }
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
     const FunctionFacts &ff = facts[k];
-    if (!opts.relocatable && !f.isEntry()) continue;
+    if (!separate && !f.isEntry()) continue;
     elf::Function ef;
     ef.name = f.name();
     ef.kind = f.isEntry() ? elf::FunctionKind::Kernel : elf::FunctionKind::Device;
@@ -199,7 +197,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     ef.registerCount = ff.registers;
     ef.frameSize = ff.frameBytes;
     if (opts.relocatable) ef.maxStackSize = ff.frameBytes;
-    else ef.minStackSize = ff.frameBytes;
+    else if (f.isEntry() || !separate) ef.minStackSize = ff.frameBytes;
+    ef.genErrbarAtExit = opts.debug;
     if (f.isEntry()) {
       for (size_t p = 0; p < f.attrs.params.size(); ++p) {
         const ori::ParamInfo &pi = f.attrs.params[p];
@@ -251,9 +250,23 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.resolved.keptEmptyRela = true;
     }
     std::vector<std::string> externs;
-    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, externs, diags)) return false;
-    // ptxas lists a kernel's calls out of the module last-declared first.
-    for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
+    if (separate) {
+      std::vector<std::string> callees;
+      if (!linkFunctionCalls(m, facts, k, ef, callees, externs, diags)) return false;
+      for (const std::string &callee : callees) c.callGraph.calls.push_back({ef.name, callee});
+      for (const std::string &e : externs)
+        if (std::none_of(c.externals.begin(), c.externals.end(), [&](const elf::ExternalSymbol &x) { return x.name == e; }))
+          c.externals.push_back({e, elf::ExternalSymbol::Kind::Function, false, 0});
+      // The stack a kernel needs: the deepest chain of frames (recursion: the driver's default).
+      std::vector<size_t> reached;
+      bool recursive = false;
+      if (f.isEntry() && !opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags))
+        ef.minStackSize = recursive ? 0 : cumulativeStack(m, facts, k, diags);
+    } else {
+      if (!linkKernelCalls(m, facts, k, ef, externs, diags)) return false;
+      // ptxas lists a kernel's calls out of the module last-declared first.
+      for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
+    }
     uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
     c.functions.push_back(std::move(ef));
     dbgFns.push_back(&f);
@@ -261,7 +274,15 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
-  addModuleVariables(m, opts.relocatable, c);
+  if (opts.debug && !opts.dwarf.empty()) {
+    // e_flags bits 24-31: -g with DWARF sections 0x0e, 0x0f when one is .debug_loc.
+    for (elf::DebugSection &d : dwarfSections(m, opts.dwarf, c.functions)) {
+      if (d.name == ".debug_loc") c.headerFlagsHigh = 0x0f;
+      if (d.name.starts_with(".debug_") && c.headerFlagsHigh == 0x0b) c.headerFlagsHigh = 0x0e;
+      c.debugSections.push_back(std::move(d));
+    }
+  }
+  addModuleVariables(m, opts.relocatable || opts.debug, c);
   return true;
 }
 

@@ -103,9 +103,11 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
   // A function defined outside the module (vprintf, __assertfail): CALL.ABS.NOINC to the address
   // the driver puts in the bank-4 address table, loaded into R2:R3 as ptxas does. The callee's
   // symbol stays on the CALL for the cubin writer (externals, call graph, address table).
+  // Debug builds and -c objects call it like any other function: by a relocated address
+  // (CallLinking.cpp).
   ori::Instr *loadAddress = nullptr;
   Operand externSymbol;
-  if (callee && target.kind == ori::OperandKind::Symbol &&
+  if (callee && !cx.options().deviceDebug && !cx.options().compileOnly && target.kind == ori::OperandKind::Symbol &&
       cx.module().symbol(static_cast<uint32_t>(target.value)).isExtern) {
     externSymbol = target;
     VRegId addr = cx.fn().newVReg(RegClass::R, 2, 2);

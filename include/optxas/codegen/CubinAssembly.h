@@ -14,13 +14,32 @@
 
 namespace optxas::codegen {
 
+// A DWARF section the PTX carries (`.section .debug_info { ... }`, debug builds): its bytes, with
+// the places that hold code addresses of PTX labels (DwarfSections.cpp resolves them).
+struct DwarfLabelRef {
+  uint64_t offset = 0;       // in `bytes`
+  unsigned width = 8;        // bytes
+  std::string function;      // the function the label is in
+  uint32_t line = 0;         // PTX line of the first instruction after the label; 0: the end
+  // `label - other` (a length): resolved to a number, no relocation.
+  bool difference = false;
+  uint32_t otherLine = 0;
+};
+struct DwarfSectionInput {
+  std::string name;
+  std::vector<uint8_t> bytes;
+  std::vector<DwarfLabelRef> refs;
+};
+
 struct CubinOptions {
   unsigned sm = 90;
   char archSuffix = 0;           // 'a' for sm_90a
   unsigned virtualSm = 90;       // the PTX .target
   bool relocatable = false;      // -c
+  bool debug = false;            // -g or `.target ..., debug`: every function in its own section
   uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): EIATTR_MAXREG_COUNT
   std::string commandLine;       // recorded in .note.nv.tkinfo
+  std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections
 };
 
 // What the back end knows about each compiled function beyond its IR.
@@ -45,12 +64,22 @@ bool directCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts
 // Every function k reaches through calls, in definition order; `recursive` if a cycle is reached.
 bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                       std::vector<size_t> &out, bool &recursive, DiagEngine &diags);
+// The deepest chain of frames below function k (k's own frame included); acyclic graphs only.
+uint32_t cumulativeStack(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                         DiagEngine &diags);
 // Executables: appends the device functions kernel k reaches to its code as local subroutines
 // "$kernel$callee", resolves the calls, and accounts their registers and stack in `ef`. Calls of
 // functions outside the module get return-address relocations and the EXTERNS/SYSCALL_OFFSETS
 // attributes; `externs` names those functions.
 bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                      elf::Function &ef, std::vector<std::string> &externs, DiagEngine &diags);
+
+// Debug builds and relocatable objects: function k stays in its own section; its calls, return
+// addresses and .global addresses become relocations, RET.REL becomes RET.ABS. `callees` names
+// the functions it calls (first call first), `externs` those outside the module (EXTERNS).
+bool linkFunctionCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                       elf::Function &ef, std::vector<std::string> &callees, std::vector<std::string> &externs,
+                       DiagEngine &diags);
 
 // Builds the model. Functions must carry their code in Function::sassCode.
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
@@ -59,6 +88,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
 // buildCubin + elf::writeCubin.
 bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
                    std::vector<uint8_t> &bytes, DiagEngine &diags);
+
+// Debug builds: the PTX's DWARF sections with each label resolved to its code offset, as ptxas
+// writes them: an R_CUDA_64 relocation against the function (addend: the offset), zero bytes.
+std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
+                                             const std::vector<elf::Function> &functions);
 
 // The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
 elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
