@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -41,6 +42,11 @@ std::vector<codegen::DwarfSectionInput> dwarfInputs(std::span<const ptx::Module 
   std::vector<codegen::DwarfSectionInput> out;
   for (const ptx::Module *pm : modules) {
     if (!pm) continue;
+    // Labels are function-scoped; the sections name them at module scope (NVVM numbers them
+    // uniquely per module).
+    std::map<std::string_view, const ptx::Label *> labels;
+    for (const ptx::Function *f : pm->functions)
+      for (const ptx::Label *l : f->labels) labels.emplace(l->name.str(), l);
     for (const ptx::DwarfSection &ds : pm->sections) {
       std::string name(ds.name.str());
       auto it = std::find_if(out.begin(), out.end(), [&](const auto &x) { return x.name == name; });
@@ -51,8 +57,27 @@ std::vector<codegen::DwarfSectionInput> dwarfInputs(std::span<const ptx::Module 
         unsigned width = ptx::typeBytes(item.width);
         for (const ptx::Initializer &v : item.values) {
           uint64_t at = sec.bytes.size(), bits = v.kind == ptx::InitKind::Int ? v.bits : 0;
-          if (v.kind == ptx::InitKind::Address && v.sym && v.sym->kind == ptx::DeclKind::Label) {
-            const auto &l = static_cast<const ptx::Label &>(*v.sym);
+          const ptx::Label *label = nullptr;
+          if (v.kind == ptx::InitKind::Address) {
+            if (v.sym && v.sym->kind == ptx::DeclKind::Label) label = static_cast<const ptx::Label *>(v.sym);
+            else if (auto it = labels.find(v.symName.str()); !v.sym && it != labels.end()) label = it->second;
+          }
+          if (v.kind == ptx::InitKind::Address && !label) {
+            // A variable's address or an offset into a DWARF section.
+            const auto *var = v.sym && v.sym->kind == ptx::DeclKind::Variable ? static_cast<const ptx::Variable *>(v.sym)
+                                                                              : nullptr;
+            bool global = var && (var->space == ptx::StateSpace::Global || var->space == ptx::StateSpace::Const);
+            if (global || (!v.sym && v.symName.str().starts_with(".debug_"))) {
+              codegen::DwarfLabelRef r;
+              r.offset = at;
+              r.width = width;
+              r.symbol = std::string(v.symName.str());
+              r.addend = v.offset;
+              sec.refs.push_back(r);
+            }
+          }
+          if (label) {
+            const ptx::Label &l = *label;
             if (l.owner) {
               codegen::DwarfLabelRef r;
               r.offset = at;

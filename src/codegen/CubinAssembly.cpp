@@ -66,6 +66,19 @@ uint32_t cfaOffset(const ori::Function &f, const target::MachineModel &m) {
   return after;
 }
 
+// A call prototype as ptxas writes it into .nv.prototype: '#', the results ('v' for none), then
+// the parameters; 'i' for 32 bits, 'l' for 64, 'b<bytes>' for anything else (aggregates).
+std::string prototypeOf(const ori::Function &f) {
+  auto code = [](const ori::ParamInfo &p) {
+    return p.size == 4 ? std::string("i") : p.size == 8 ? std::string("l") : fmt::format("b{}", p.size);
+  };
+  std::string s = "#";
+  if (f.attrs.results.empty()) s += 'v';
+  for (const ori::ParamInfo &r : f.attrs.results) s += code(r);
+  for (const ori::ParamInfo &p : f.attrs.params) s += code(p);
+  return s;
+}
+
 } // namespace
 
 // The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
@@ -273,10 +286,21 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgSizes.push_back(codeBytes);
     dbgCfa.push_back(cfaOffset(f, *model));
   }
+  // -c: each called function that the linker may replace (visible or weak) has its prototype in
+  // .nv.prototype, in declaration order. (Called functions outside the module would too; their
+  // parameters are not known here, so calls of those are not described yet.)
+  if (opts.relocatable)
+    for (const auto &fp : m.functions()) {
+      const ori::Function &f = *fp;
+      bool called = std::any_of(c.callGraph.calls.begin(), c.callGraph.calls.end(),
+                                [&](const elf::CallGraph::Pair &p) { return p.second == f.name(); });
+      if (called && !f.isEntry() && f.attrs.linkage != ori::Linkage::Internal)
+        c.prototypes.push_back({f.name(), prototypeOf(f)});
+    }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
   if (opts.debug && !opts.dwarf.empty()) {
     // e_flags bits 24-31: -g with DWARF sections 0x0e, 0x0f when one is .debug_loc.
-    for (elf::DebugSection &d : dwarfSections(m, opts.dwarf, c.functions)) {
+    for (elf::DebugSection &d : dwarfSections(m, opts.dwarf, c.functions, opts.relocatable)) {
       if (d.name == ".debug_loc") c.headerFlagsHigh = 0x0f;
       if (d.name.starts_with(".debug_") && c.headerFlagsHigh == 0x0b) c.headerFlagsHigh = 0x0e;
       c.debugSections.push_back(std::move(d));

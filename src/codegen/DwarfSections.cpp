@@ -2,7 +2,8 @@
 // cubin, as ptxas 13.0 writes them: the bytes as the PTX gives them, every label (.b64
 // $L__func_begin0) an R_CUDA_64 relocation against its function with the label's code offset as
 // addend, label differences resolved to numbers. References to sections, parameters and the
-// local depot stay zero (ptxas fills some of them in; docs/elf.md, "Differences").
+// local depot stay zero (ptxas fills some of them in; docs/elf.md, "Differences"). In -c objects
+// the addresses of variables and offsets into .debug_loc are relocations, as ptxas writes them.
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/Emit.h"
 
@@ -32,7 +33,7 @@ int rank(const std::string &name) {
 } // namespace
 
 std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
-                                             const std::vector<elf::Function> &functions) {
+                                             const std::vector<elf::Function> &functions, bool relocatable) {
   std::vector<elf::DebugSection> out;
   const target::MachineModel *model = target::machineModel(m.smVersion());
   if (!model) return out;
@@ -45,6 +46,14 @@ std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::ve
     d.name = s->name;
     d.data = s->bytes;
     for (const DwarfLabelRef &r : s->refs) {
+      if (!r.symbol.empty()) {
+        bool known = std::any_of(in.begin(), in.end(), [&](const DwarfSectionInput &x) { return x.name == r.symbol; }) ||
+                     m.findSymbol(r.symbol) >= 0;
+        if (relocatable && known)
+          d.relocations.push_back({r.offset, r.width == 4 ? elf::RelocType::R_CUDA_32 : elf::RelocType::R_CUDA_64,
+                                   r.symbol, r.addend, true});
+        continue;
+      }
       const ori::Function *f = m.findFunction(r.function);
       auto ef = std::find_if(functions.begin(), functions.end(), [&](const elf::Function &x) { return x.name == r.function; });
       if (!f || ef == functions.end() || r.offset + r.width > d.data.size()) continue;   // not emitted: stays 0

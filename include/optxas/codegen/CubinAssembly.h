@@ -24,6 +24,10 @@ struct DwarfLabelRef {
   // `label - other` (a length): resolved to a number, no relocation.
   bool difference = false;
   uint32_t otherLine = 0;
+  // Not a label: the address of a variable or an offset into another DWARF section
+  // (`.b32 .debug_loc+66`), which -c objects relocate (executables keep the bytes as they are).
+  std::string symbol;
+  int64_t addend = 0;
 };
 struct DwarfSectionInput {
   std::string name;
@@ -92,7 +96,7 @@ bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts
 // Debug builds: the PTX's DWARF sections with each label resolved to its code offset, as ptxas
 // writes them: an R_CUDA_64 relocation against the function (addend: the offset), zero bytes.
 std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
-                                             const std::vector<elf::Function> &functions);
+                                             const std::vector<elf::Function> &functions, bool relocatable);
 
 // The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
 elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
