@@ -273,8 +273,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       // The stack a kernel needs: the deepest chain of frames (recursion: the driver's default).
       std::vector<size_t> reached;
       bool recursive = false;
-      if (f.isEntry() && !opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags))
+      if (f.isEntry() && !opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags)) {
         ef.minStackSize = recursive ? 0 : cumulativeStack(m, facts, k, diags);
+        // The driver gives the kernel's threads its register count: enough for every callee.
+        for (size_t r : reached) ef.registerCount = std::max(ef.registerCount, facts[r].registers);
+      }
     } else {
       if (!linkKernelCalls(m, facts, k, ef, externs, diags)) return false;
       // ptxas lists a kernel's calls out of the module last-declared first.
