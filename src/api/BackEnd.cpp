@@ -130,6 +130,29 @@ std::optional<std::vector<uint8_t>> ptxDebugText(std::span<const ptx::Module *co
   return out;
 }
 
+// -c: the call prototype of each function declared without a body, as ptxas writes it into
+// .nv.prototype: '#', the results ('v' for none), the parameters: 'i' 32 bits, 'l' 64 bits,
+// 'b<bytes>' otherwise. (ptxas adds an ABI description to vprintf's; optxas does not.)
+std::map<std::string, std::string> externPrototypes(std::span<const ptx::Module *const> modules) {
+  std::map<std::string, std::string> out;
+  auto code = [](const ptx::Variable *v) {
+    uint64_t n = v->sizeInBytes();
+    return n == 4 ? std::string("i") : n == 8 ? std::string("l") : fmt::format("b{}", n);
+  };
+  for (const ptx::Module *pm : modules) {
+    if (!pm) continue;
+    for (const ptx::Function *f : pm->functions) {
+      if (f->isEntry || f->isDefinition) continue;
+      std::string s = "#";
+      if (f->results.empty()) s += 'v';
+      for (const ptx::Variable *r : f->results) s += code(r);
+      for (const ptx::Variable *p : f->params) s += code(p);
+      out.emplace(std::string(f->name.str()), s);
+    }
+  }
+  return out;
+}
+
 bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts, DiagEngine &diags,
                 std::vector<uint8_t> &cubin) {
   if (!target::machineModel(opts.arch.number) && !isPipelineOnlyTarget(opts.arch.number)) {
@@ -151,12 +174,13 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
   lo.compileOnly = opts.compileOnly;
   std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);
   if (!mod || diags.errorCount() != errorsBefore) return false;
-  std::vector<codegen::DwarfSectionInput> dwarf;
+  codegen::FrontEndFacts fe;
   if (o.deviceDebug) {
-    if (auto text = ptxDebugText(modules)) dwarf.push_back({".nv_debug_ptx_txt", std::move(*text), {}});
-    for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) dwarf.push_back(std::move(d));
+    if (auto text = ptxDebugText(modules)) fe.dwarf.push_back({".nv_debug_ptx_txt", std::move(*text), {}});
+    for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) fe.dwarf.push_back(std::move(d));
   }
-  if (!compileOriModule(*mod, o, diags, cubin, std::move(dwarf))) {
+  if (o.compileOnly) fe.externPrototypes = externPrototypes(modules);
+  if (!compileOriModule(*mod, o, diags, cubin, std::move(fe))) {
     cubin.clear();
     return false;
   }

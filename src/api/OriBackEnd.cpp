@@ -59,7 +59,7 @@ std::string commandLineOf(const Options &o) {
 } // namespace
 
 bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin,
-                      std::vector<codegen::DwarfSectionInput> dwarf) {
+                      codegen::FrontEndFacts frontEnd) {
   unsigned sm = opts.arch.number;
   const target::MachineModel *model = target::machineModel(sm);
   const bool pipelineOnly = !model && isPipelineOnlyTarget(sm);
@@ -151,7 +151,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   co.virtualSm = sm;
   co.relocatable = opts.compileOnly;
   co.debug = opts.deviceDebug;
-  co.dwarf = std::move(dwarf);
+  co.frontEnd = std::move(frontEnd);
   co.maxrregcount = opts.maxrregcount.kind == RegLimit::Number ? opts.maxrregcount.value : 0;
   co.commandLine = commandLineOf(opts);
   return codegen::assembleCubin(mod, facts, co, cubin, diags);

@@ -338,11 +338,13 @@ bool linkFunctionCalls(const ori::Module &m, const std::vector<FunctionFacts> &f
     if (oi.opcode() == isa::Opcode::MOV) {
       // The address of a .global variable: a relocated 32-bit half.
       for (const ori::Operand &o : oi.uses())
-        if (o.kind == ori::OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).kind == ori::SymbolKind::Global)
+        if (o.kind == ori::OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).kind == ori::SymbolKind::Global) {
+          if (m.symbol(static_cast<uint32_t>(o.value)).isExtern) externSyms.insert(static_cast<uint32_t>(o.value));
           addReloc(pc,
                    oi.mods().variant == isa::Variant::HI ? elf::RelocType::R_CUDA_ABS32_HI_32
                                                           : elf::RelocType::R_CUDA_ABS32_LO_32,
                    m.symbol(static_cast<uint32_t>(o.value)).name, 0);
+        }
       continue;
     }
     if (oi.opcode() != isa::Opcode::CALL && oi.opcode() != isa::Opcode::RET) continue;
@@ -413,12 +415,17 @@ bool linkFunctionCalls(const ori::Module &m, const std::vector<FunctionFacts> &f
     if (!d.inst.mods.absolute)   // a direct call: the callee's address
       addReloc(pc, elf::RelocType::R_CUDA_ABS55_16_34, callee, 0);
   }
-  for (uint32_t sym : externSyms) externs.push_back(m.symbol(sym).name);
-  if (!externs.empty()) {
+  // EXTERNS names the functions only (ptxas -c leaves external variables out).
+  std::vector<std::string> functions;
+  for (uint32_t sym : externSyms) {
+    externs.push_back(m.symbol(sym).name);
+    if (m.symbol(sym).kind != ori::SymbolKind::Global) functions.push_back(m.symbol(sym).name);
+  }
+  if (!functions.empty()) {
     elf::Attribute a;
     a.kind = elf::NvInfoKind::EXTERNS;
     a.format = elf::NvInfoFormat::Sized;
-    a.symbols = externs;
+    a.symbols = functions;
     ef.attributes.push_back(a);
   }
   return true;

@@ -269,7 +269,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       for (const std::string &callee : callees) c.callGraph.calls.push_back({ef.name, callee});
       for (const std::string &e : externs)
         if (std::none_of(c.externals.begin(), c.externals.end(), [&](const elf::ExternalSymbol &x) { return x.name == e; }))
-          c.externals.push_back({e, elf::ExternalSymbol::Kind::Function, false, 0});
+          c.externals.push_back({e,
+                                 m.findSymbol(e) >= 0 && m.symbol(static_cast<uint32_t>(m.findSymbol(e))).kind == ori::SymbolKind::Global
+                                     ? elf::ExternalSymbol::Kind::Variable
+                                     : elf::ExternalSymbol::Kind::Function,
+                                 false, 0});
       // The stack a kernel needs: the deepest chain of frames (recursion: the driver's default).
       std::vector<size_t> reached;
       bool recursive = false;
@@ -289,21 +293,24 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgSizes.push_back(codeBytes);
     dbgCfa.push_back(cfaOffset(f, *model));
   }
-  // -c: each called function that the linker may replace (visible or weak) has its prototype in
-  // .nv.prototype, in declaration order. (Called functions outside the module would too; their
-  // parameters are not known here, so calls of those are not described yet.)
+  // -c: each called function that the linker may replace or provide (visible, weak or extern)
+  // has its prototype in .nv.prototype, in declaration order.
   if (opts.relocatable)
-    for (const auto &fp : m.functions()) {
-      const ori::Function &f = *fp;
+    for (const ori::Symbol &s : m.symbols()) {
+      if (s.kind != ori::SymbolKind::Function) continue;
       bool called = std::any_of(c.callGraph.calls.begin(), c.callGraph.calls.end(),
-                                [&](const elf::CallGraph::Pair &p) { return p.second == f.name(); });
-      if (called && !f.isEntry() && f.attrs.linkage != ori::Linkage::Internal)
-        c.prototypes.push_back({f.name(), prototypeOf(f)});
+                                [&](const elf::CallGraph::Pair &p) { return p.second == s.name; });
+      if (!called) continue;
+      if (const ori::Function *f = m.findFunction(s.name)) {
+        if (!f->isEntry() && f->attrs.linkage != ori::Linkage::Internal) c.prototypes.push_back({s.name, prototypeOf(*f)});
+      } else if (auto p = opts.frontEnd.externPrototypes.find(s.name); p != opts.frontEnd.externPrototypes.end()) {
+        c.prototypes.push_back({s.name, p->second});
+      }
     }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
-  if (opts.debug && !opts.dwarf.empty()) {
+  if (opts.debug && !opts.frontEnd.dwarf.empty()) {
     // e_flags bits 24-31: -g with DWARF sections 0x0e, 0x0f when one is .debug_loc.
-    for (elf::DebugSection &d : dwarfSections(m, opts.dwarf, c.functions, opts.relocatable)) {
+    for (elf::DebugSection &d : dwarfSections(m, opts.frontEnd.dwarf, c.functions, opts.relocatable)) {
       if (d.name == ".debug_loc") c.headerFlagsHigh = 0x0f;
       if (d.name.starts_with(".debug_") && c.headerFlagsHigh == 0x0b) c.headerFlagsHigh = 0x0e;
       c.debugSections.push_back(std::move(d));

@@ -25,9 +25,9 @@ namespace optxas::api {
 inline bool isPipelineOnlyTarget(unsigned sm) { return sm >= 50 && sm < 75; }
 constexpr unsigned kFirstCodeGenPhase = 122; // AllocateRegisters
 
-// Returns false after reporting errors; `cubin` is then left empty. `dwarf`: the DWARF sections
-// of a debug build's PTX, copied into the cubin.
+// Returns false after reporting errors; `cubin` is then left empty. `frontEnd`: what the cubin
+// takes from the PTX itself (DWARF sections of debug builds, prototypes of external functions).
 bool compileOriModule(ori::Module &m, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin,
-                      std::vector<codegen::DwarfSectionInput> dwarf = {});
+                      codegen::FrontEndFacts frontEnd = {});
 
 } // namespace optxas::api

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ struct DwarfSectionInput {
   std::vector<DwarfLabelRef> refs;
 };
 
+// What the back end needs from the PTX beyond the lowered module.
+struct FrontEndFacts {
+  std::vector<DwarfSectionInput> dwarf;                 // debug builds: the PTX's DWARF sections
+  std::map<std::string, std::string> externPrototypes;  // -c: `.extern .func` name -> "#ii"
+};
+
 struct CubinOptions {
   unsigned sm = 90;
   char archSuffix = 0;           // 'a' for sm_90a
@@ -43,7 +50,7 @@ struct CubinOptions {
   bool debug = false;            // -g or `.target ..., debug`: every function in its own section
   uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): EIATTR_MAXREG_COUNT
   std::string commandLine;       // recorded in .note.nv.tkinfo
-  std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections
+  FrontEndFacts frontEnd;
 };
 
 // What the back end knows about each compiled function beyond its IR.
@@ -80,7 +87,8 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
 
 // Debug builds and relocatable objects: function k stays in its own section; its calls, return
 // addresses and .global addresses become relocations, RET.REL becomes RET.ABS. `callees` names
-// the functions it calls (first call first), `externs` those outside the module (EXTERNS).
+// the functions it calls (first call first), `externs` the functions and variables outside the
+// module it names (the functions also in EXTERNS).
 bool linkFunctionCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                        elf::Function &ef, std::vector<std::string> &callees, std::vector<std::string> &externs,
                        DiagEngine &diags);
