@@ -309,12 +309,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
   if (opts.debug && !opts.frontEnd.dwarf.empty()) {
-    // e_flags bits 24-31: -g with DWARF sections 0x0e, 0x0f when one is .debug_loc.
-    for (elf::DebugSection &d : dwarfSections(m, opts.frontEnd.dwarf, c.functions, opts.relocatable)) {
-      if (d.name == ".debug_loc") c.headerFlagsHigh = 0x0f;
-      if (d.name.starts_with(".debug_") && c.headerFlagsHigh == 0x0b) c.headerFlagsHigh = 0x0e;
+    // e_flags bits 24-31 stay 0x0b: ptxas writes 0x0e (0x0f with .debug_loc) next to DWARF, but
+    // cuobjdump rejects those values without the line tables optxas does not write yet
+    // (.debug_line, .nv_debug_line_sass; docs/elf.md, "Differences").
+    for (elf::DebugSection &d : dwarfSections(m, opts.frontEnd.dwarf, c.functions, opts.relocatable))
       c.debugSections.push_back(std::move(d));
-    }
   }
   addModuleVariables(m, opts.relocatable || opts.debug, c);
   return true;
