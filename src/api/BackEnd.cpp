@@ -166,9 +166,17 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
   // every function keeps its own section and calls go through relocations (docs/abi.md).
   Options o = opts;
   for (const ptx::Module *pm : modules) o.deviceDebug |= pm && pm->target.debug;
+  if (o.deviceDebug && !opts.deviceDebug) {
+    // As with -g (Driver.cpp): unoptimized; an explicit -O above 0 is refused.
+    if (opts.optLevelGiven && opts.optLevel != 0) {
+      diags.report(Severity::Fatal, "Optimized debugging not supported");
+      return false;
+    }
+    o.optLevel = 0;
+  }
   lower::LowerOptions lo;
   lo.smVersion = opts.arch.number;
-  lo.optLevel = opts.optLevel;
+  lo.optLevel = o.optLevel;
   lo.deviceDebug = o.deviceDebug;
   lo.lineInfo = opts.lineInfo;
   lo.compileOnly = opts.compileOnly;
