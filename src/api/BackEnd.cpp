@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <map>
 #include <optional>
 #include <string>
@@ -105,14 +107,28 @@ std::vector<codegen::DwarfSectionInput> dwarfInputs(std::span<const ptx::Module 
 // lines of DWARF sections (.b8/.b16/.b32/.b64) are left empty so that line numbers stay. The
 // text is read again from the input file (ptx::Module keeps no copy); inputs that are not files
 // (stdin, --input-as-string) get no section.
-std::optional<std::vector<uint8_t>> ptxDebugText(std::span<const ptx::Module *const> modules) {
-  std::vector<uint8_t> out;
+// In -c objects ptxas names the section .nv_debug_ptx_txt.<Adler-32 of the PTX file, decimal>
+// (checked for one input file; for several, optxas sums over all of them in order).
+struct PtxText {
+  std::vector<uint8_t> bytes;
+  uint32_t adler32 = 1;
+};
+std::optional<PtxText> ptxDebugText(std::span<const ptx::Module *const> modules) {
+  PtxText r;
+  std::vector<uint8_t> &out = r.bytes;
+  uint32_t a = 1, b = 0;
   for (const ptx::Module *pm : modules) {
     if (!pm || pm->fileName.empty() || pm->fileName == "-") return std::nullopt;
     std::ifstream in{std::string(pm->fileName), std::ios::binary};
     if (!in) return std::nullopt;
+    std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (unsigned char ch : raw) {
+      a = (a + ch) % 65521;
+      b = (b + a) % 65521;
+    }
+    std::istringstream lines(raw);
     std::string line;
-    while (std::getline(in, line)) {
+    while (std::getline(lines, line)) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       size_t start = line.find_first_not_of(" \t\v\f");
       std::string_view text = start == std::string::npos ? std::string_view() : std::string_view(line).substr(start);
@@ -127,7 +143,8 @@ std::optional<std::vector<uint8_t>> ptxDebugText(std::span<const ptx::Module *co
       out.push_back(0);
     }
   }
-  return out;
+  r.adler32 = b << 16 | a;
+  return r;
 }
 
 // -c: the call prototype of each function declared without a body, as ptxas writes it into
@@ -184,7 +201,9 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
   if (!mod || diags.errorCount() != errorsBefore) return false;
   codegen::FrontEndFacts fe;
   if (o.deviceDebug) {
-    if (auto text = ptxDebugText(modules)) fe.dwarf.push_back({".nv_debug_ptx_txt", std::move(*text), {}});
+    if (auto text = ptxDebugText(modules))
+      fe.dwarf.push_back({o.compileOnly ? fmt::format(".nv_debug_ptx_txt.{}", text->adler32) : ".nv_debug_ptx_txt",
+                          std::move(text->bytes), {}});
     for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) fe.dwarf.push_back(std::move(d));
   }
   if (o.compileOnly) fe.externPrototypes = externPrototypes(modules);

@@ -102,7 +102,7 @@ bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts
                    std::vector<uint8_t> &bytes, DiagEngine &diags);
 
 // Debug builds: the PTX's DWARF sections with each label resolved to its code offset, as ptxas
-// writes them: an R_CUDA_64 relocation against the function (addend: the offset), zero bytes.
+// writes them: an R_CUDA_64 relocation against the function (addend: the offset, also in the bytes).
 std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
                                              const std::vector<elf::Function> &functions, bool relocatable);
 
