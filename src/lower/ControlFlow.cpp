@@ -4,8 +4,21 @@
 
 namespace optxas::lower {
 
+// Debug builds: ptxas waits for the kernel's outstanding memory errors before it exits
+// (MEMBAR.SC.VC, ERRBAR, CGAERRBAR; the module .nv.info says so with GEN_ERRBAR_AT_EXIT).
+void emitErrorBarrier(LowerCtx &cx) {
+  if (!cx.options().deviceDebug) return;
+  isa::Modifiers m;
+  m.fence = isa::FenceMode::SC;
+  m.scope = isa::Scope::VC;
+  cx.emit(Opcode::MEMBAR, {}, {}, m);
+  cx.emit(Opcode::ERRBAR, {}, {});
+  cx.emit(Opcode::CGAERRBAR, {}, {});
+}
+
 void emitReturn(LowerCtx &cx) {
   if (cx.isKernel()) {
+    emitErrorBarrier(cx);
     cx.emit(Opcode::EXIT, {}, {});
     return;
   }
@@ -62,6 +75,7 @@ bool lowerRet(LowerCtx &cx, const ptx::Instruction &) {
 }
 
 bool lowerExit(LowerCtx &cx, const ptx::Instruction &) {
+  emitErrorBarrier(cx);
   cx.emit(Opcode::EXIT, {}, {});
   return true;
 }
