@@ -163,8 +163,9 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   // Whole programs place device functions inside the kernels that call them; debug builds and
   // relocatable objects keep every function in its own section (CallLinking.cpp).
   const bool separate = opts.debug || opts.relocatable;
-  // -g without DWARF sections in the PTX (docs/elf.md, e_flags).
-  if (opts.debug) c.headerFlagsHigh = 0x0b;
+  // Debug builds: e_flags bits 24-31 as cuobjdump expects them for what optxas writes (0x0a, +1
+  // with .debug_loc); ptxas's values are 4 higher, with the line tables (docs/elf.md).
+  if (opts.debug) c.headerFlagsHigh = 0x0a;
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;
@@ -277,6 +278,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       // The stack a kernel needs: the deepest chain of frames (recursion: the driver's default).
       std::vector<size_t> reached;
       bool recursive = false;
+      // -c: the deepest chain of frames below each function (nvlink checks the kernels' against
+      // the call graph).
+      if (opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags) && !recursive)
+        ef.maxStackSize = cumulativeStack(m, facts, k, diags);
       if (f.isEntry() && !opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags)) {
         ef.minStackSize = recursive ? 0 : cumulativeStack(m, facts, k, diags);
         // The driver gives the kernel's threads its register count: enough for every callee.
@@ -309,11 +314,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
   if (opts.debug && !opts.frontEnd.dwarf.empty()) {
-    // e_flags bits 24-31 stay 0x0b: ptxas writes 0x0e (0x0f with .debug_loc) next to DWARF, but
-    // cuobjdump rejects those values without the line tables optxas does not write yet
-    // (.debug_line, .nv_debug_line_sass; docs/elf.md, "Differences").
-    for (elf::DebugSection &d : dwarfSections(m, opts.frontEnd.dwarf, c.functions, opts.relocatable))
+    for (elf::DebugSection &d : dwarfSections(m, opts.frontEnd.dwarf, c.functions, opts.relocatable)) {
+      if (d.name == ".debug_loc") c.headerFlagsHigh = 0x0b;
       c.debugSections.push_back(std::move(d));
+    }
   }
   addModuleVariables(m, opts.relocatable || opts.debug, c);
   return true;
