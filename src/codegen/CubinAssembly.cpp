@@ -163,9 +163,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   // Whole programs place device functions inside the kernels that call them; debug builds and
   // relocatable objects keep every function in its own section (CallLinking.cpp).
   const bool separate = opts.debug || opts.relocatable;
-  // Debug builds: e_flags bits 24-31 as cuobjdump expects them for what optxas writes (0x0a, +1
-  // with .debug_loc); ptxas's values are 4 higher, with the line tables (docs/elf.md).
-  if (opts.debug) c.headerFlagsHigh = 0x0a;
+  // Debug builds: e_flags bits 24-31 as cuobjdump expects them for what optxas writes: 0x07, +3
+  // with DWARF sections (.debug_info), +1 with .debug_loc; ptxas's values are 4 higher, with the
+  // line tables (docs/elf.md).
+  if (opts.debug) c.headerFlagsHigh = 0x07;
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;
@@ -315,7 +316,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
   if (opts.debug && !opts.frontEnd.dwarf.empty()) {
     for (elf::DebugSection &d : dwarfSections(m, opts.frontEnd.dwarf, c.functions, opts.relocatable)) {
-      if (d.name == ".debug_loc") c.headerFlagsHigh = 0x0b;
+      if (d.name == ".debug_info") c.headerFlagsHigh += 3;
+      if (d.name == ".debug_loc") c.headerFlagsHigh += 1;
       c.debugSections.push_back(std::move(d));
     }
   }

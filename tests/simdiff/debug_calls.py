@@ -6,10 +6,13 @@ Under -g every device function keeps its own section and calls, returns, return 
 R_CUDA_ABS55_16_34). Each exec kernel below is compiled by optxas with -g and run by sim-diff
 (the SASS simulator links the sections as the driver would) against the PTX interpreter: it must
 agree. The same cubin with its call relocations dropped must not (the check can fail).
+cuobjdump (CUDA 13.5, next to nvdisasm) must accept each cubin: it rejects a debug cubin whose
+e_flags do not agree with its debug sections. nvlink must link each kernel's -g -c object.
 Exit status 0 when all hold.
 """
 import argparse
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -49,6 +52,13 @@ def main():
     ap.add_argument("--exec-dir", required=True)
     a = ap.parse_args()
     failed = False
+    cuobjdump = os.environ.get("CUOBJDUMP", os.path.expanduser("~/.cache/cuda-disasm/cuobjdump"))
+    if not os.access(cuobjdump, os.X_OK):
+        cuobjdump = shutil.which("cuobjdump")
+    nvlink = shutil.which("nvlink")
+    for tool, name in ((cuobjdump, "cuobjdump"), (nvlink, "nvlink")):
+        if not tool:
+            print(f"SKIPPED: {name} not found; its check does not run")
     with tempfile.TemporaryDirectory() as tmp:
         for k in KERNELS:
             ptx = os.path.join(a.exec_dir, k + ".ptx")
@@ -59,6 +69,19 @@ def main():
                 print(f"FAIL {k}: optxas -g: {r.stdout.strip()[:300]}")
                 failed = True
                 continue
+            if cuobjdump:
+                r = run([cuobjdump, "-elf", cubin])
+                ok = r.returncode == 0 and "Invalid ELF" not in r.stdout
+                print(("ok   " if ok else "FAIL ") + f"{k} -g: cuobjdump -elf {'accepts it' if ok else r.stdout.strip()[:200]}")
+                failed |= not ok
+            if nvlink:
+                obj = os.path.join(tmp, k + ".o")
+                r = run([a.optxas, "-arch=sm_90", "-g", "-c", ptx, "-o", obj])
+                if r.returncode == 0:
+                    r = run([nvlink, "-arch=sm_90", obj, "-o", os.path.join(tmp, k + ".linked.cubin")])
+                ok = r.returncode == 0
+                print(("ok   " if ok else "FAIL ") + f"{k} -g -c: nvlink {'links it' if ok else r.stdout.strip()[:200]}")
+                failed |= not ok
             r = run([a.sim_diff, ptx, "--spec", spec, "--cubin", cubin, "--seeds", "2"])
             ok = r.returncode == 0 and "agree" in r.stdout
             print(("ok   " if ok else "FAIL ") + f"{k} -g: {r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ''}")
