@@ -6,8 +6,17 @@
 #include "optxas/api/Compiler.h"
 #include "optxas/api/OriBackEnd.h"
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <map>
+#include <optional>
+#include <string>
+
 #include <fmt/format.h>
 
+#include "optxas/codegen/CubinAssembly.h"
 #include "optxas/lower/Lower.h"
 #include "optxas/ori/Module.h"
 #include "optxas/target/MachineModel.h"
@@ -49,12 +58,126 @@ codegen::PtxDeclarations declarationsOf(std::span<const ptx::Module *const> modu
   return d;
 }
 
-bool hasCalls(const ori::Module &m) {
-  for (const auto &f : m.functions())
-    for (ori::BasicBlock *bb : f->blocks())
-      for (ori::Instr *i : *bb)
-        if (i->opcode() == isa::Opcode::CALL) return true;
-  return false;
+// The PTX line of the first instruction after a label (0: none, the function's end).
+uint32_t lineAfter(const ptx::Label &l) {
+  if (!l.owner || l.instrIndex >= l.owner->instructions.size()) return 0;
+  return l.owner->instructions[l.instrIndex]->loc.line;
+}
+
+const ptx::Label *labelNamed(const ptx::Function *f, std::string_view name) {
+  if (!f) return nullptr;
+  for (const ptx::Label *l : f->labels)
+    if (l->name.str() == name) return l;
+  return nullptr;
+}
+
+// The DWARF sections of debug-build PTX (`.section .debug_info { ... }`) as bytes plus the
+// places holding label addresses, which the cubin writer resolves (codegen/DwarfSections.cpp).
+std::vector<codegen::DwarfSectionInput> dwarfInputs(std::span<const ptx::Module *const> modules) {
+  std::vector<codegen::DwarfSectionInput> out;
+  for (const ptx::Module *pm : modules) {
+    if (!pm) continue;
+    // Labels are function-scoped; the sections name them at module scope (NVVM numbers them
+    // uniquely per module).
+    std::map<std::string_view, const ptx::Label *> labels;
+    for (const ptx::Function *f : pm->functions)
+      for (const ptx::Label *l : f->labels) labels.emplace(l->name.str(), l);
+    for (const ptx::DwarfSection &ds : pm->sections) {
+      std::string name(ds.name.str());
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto &x) { return x.name == name; });
+      codegen::DwarfSectionInput &sec = it != out.end() ? *it : out.emplace_back();
+      sec.name = name;
+      for (const ptx::SectionItem &item : ds.items) {
+        if (item.kind != ptx::SectionItem::Data) continue;
+        unsigned width = ptx::typeBytes(item.width);
+        for (const ptx::Initializer &v : item.values) {
+          uint64_t at = sec.bytes.size(), bits = v.kind == ptx::InitKind::Int ? v.bits : 0;
+          const ptx::Label *label = nullptr;
+          if (v.kind == ptx::InitKind::Address) {
+            if (v.sym && v.sym->kind == ptx::DeclKind::Label) label = static_cast<const ptx::Label *>(v.sym);
+            else if (auto it = labels.find(v.symName.str()); !v.sym && it != labels.end()) label = it->second;
+          }
+          if (v.kind == ptx::InitKind::Address && !label) {
+            // A variable's address or an offset into a DWARF section.
+            const auto *var = v.sym && v.sym->kind == ptx::DeclKind::Variable ? static_cast<const ptx::Variable *>(v.sym)
+                                                                              : nullptr;
+            bool global = var && (var->space == ptx::StateSpace::Global || var->space == ptx::StateSpace::Const);
+            if (global || (!v.sym && v.symName.str().starts_with(".debug_"))) {
+              codegen::DwarfLabelRef r;
+              r.offset = at;
+              r.width = width;
+              r.symbol = std::string(v.symName.str());
+              r.addend = v.offset;
+              sec.refs.push_back(r);
+            }
+          }
+          if (label) {
+            const ptx::Label &l = *label;
+            if (l.owner) {
+              codegen::DwarfLabelRef r;
+              r.offset = at;
+              r.width = width;
+              r.function = std::string(l.owner->name.str());
+              r.line = lineAfter(l);
+              if (!v.minusName.empty()) {
+                const ptx::Label *other = labelNamed(l.owner, v.minusName.str());
+                r.difference = other != nullptr;
+                r.otherLine = other ? lineAfter(*other) : 0;
+              }
+              if (v.minusName.empty() || r.difference) sec.refs.push_back(r);
+            }
+          }
+          for (unsigned b = 0; b < width; ++b) sec.bytes.push_back(static_cast<uint8_t>(b < 8 ? bits >> (8 * b) : 0));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// .nv_debug_ptx_txt: the PTX text as ptxas 13.0 keeps it for the debugger, one NUL-terminated
+// string per source line, leading white space removed; comment lines, .loc, .file and the data
+// lines of DWARF sections (.b8/.b16/.b32/.b64) are left empty so that line numbers stay. The
+// text is read again from the input file (ptx::Module keeps no copy); inputs that are not files
+// (stdin, --input-as-string) get no section.
+// In -c objects ptxas names the section .nv_debug_ptx_txt.<Adler-32 of the PTX file, decimal>
+// (checked for one input file; for several, optxas sums over all of them in order).
+struct PtxText {
+  std::vector<uint8_t> bytes;
+  uint32_t adler32 = 1;
+};
+std::optional<PtxText> ptxDebugText(std::span<const ptx::Module *const> modules) {
+  PtxText r;
+  std::vector<uint8_t> &out = r.bytes;
+  uint32_t a = 1, b = 0;
+  for (const ptx::Module *pm : modules) {
+    if (!pm || pm->fileName.empty() || pm->fileName == "-") return std::nullopt;
+    std::ifstream in{std::string(pm->fileName), std::ios::binary};
+    if (!in) return std::nullopt;
+    std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (unsigned char ch : raw) {
+      a = (a + ch) % 65521;
+      b = (b + a) % 65521;
+    }
+    std::istringstream lines(raw);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      size_t start = line.find_first_not_of(" \t\v\f");
+      std::string_view text = start == std::string::npos ? std::string_view() : std::string_view(line).substr(start);
+      auto starts = [&](std::string_view p) {
+        return text.substr(0, p.size()) == p && (p == "//" || text.size() == p.size() || text[p.size()] == ' ' ||
+                                                  text[p.size()] == '\t');
+      };
+      if (starts("//") || starts(".loc") || starts(".file") || starts(".b8") || starts(".b16") || starts(".b32") ||
+          starts(".b64"))
+        text = {};
+      out.insert(out.end(), text.begin(), text.end());
+      out.push_back(0);
+    }
+  }
+  r.adler32 = b << 16 | a;
+  return r;
 }
 
 bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts, DiagEngine &diags,
@@ -66,24 +189,34 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
     return false;
   }
   unsigned errorsBefore = diags.errorCount();
+  // Debug builds (-g, or PTX for `.target ..., debug`, which ptxas compiles as if -g were given):
+  // every function keeps its own section and calls go through relocations (docs/abi.md).
+  Options o = opts;
+  for (const ptx::Module *pm : modules) o.deviceDebug |= pm && pm->target.debug;
+  if (o.deviceDebug && !opts.deviceDebug) {
+    // As with -g (Driver.cpp): unoptimized; an explicit -O above 0 is refused.
+    if (opts.optLevelGiven && opts.optLevel != 0) {
+      diags.report(Severity::Fatal, "Optimized debugging not supported");
+      return false;
+    }
+    o.optLevel = 0;
+  }
   lower::LowerOptions lo;
   lo.smVersion = opts.arch.number;
-  lo.optLevel = opts.optLevel;
-  lo.deviceDebug = opts.deviceDebug;
+  lo.optLevel = o.optLevel;
+  lo.deviceDebug = o.deviceDebug;
   lo.lineInfo = opts.lineInfo;
   lo.compileOnly = opts.compileOnly;
   std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);
   if (!mod || diags.errorCount() != errorsBefore) return false;
-  // Debug builds (-g, or PTX for `.target ..., debug`): ptxas keeps each device function in its
-  // own section, with call relocations and .nv.callgraph edges, which optxas does not write yet
-  // (docs/abi.md); whole-program calls are placed in the kernels instead.
-  bool debug = opts.deviceDebug;
-  for (const ptx::Module *pm : modules) debug |= pm && pm->target.debug;
-  if (debug && hasCalls(*mod)) {
-    diags.report(Severity::Error, "calls between functions in debug builds (-g, .target debug) are not supported yet");
-    return false;
+  codegen::PtxDeclarations decls = declarationsOf(modules);
+  if (o.deviceDebug) {
+    if (auto text = ptxDebugText(modules))
+      decls.dwarf.push_back({o.compileOnly ? fmt::format(".nv_debug_ptx_txt.{}", text->adler32) : ".nv_debug_ptx_txt",
+                          std::move(text->bytes), {}});
+    for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) decls.dwarf.push_back(std::move(d));
   }
-  if (!compileOriModule(*mod, opts, diags, cubin, declarationsOf(modules))) {
+  if (!compileOriModule(*mod, o, diags, cubin, std::move(decls))) {
     cubin.clear();
     return false;
   }

@@ -102,7 +102,8 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
       pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
   }
   codegen::SharedAlignments sharedAligns;
-  if (!codegen::layoutSymbols(mod, opts.compileOnly, diags, sharedAligns)) return false;
+  // Debug builds, like -c, have no address table (relocated addresses instead).
+  if (!codegen::layoutSymbols(mod, opts.compileOnly || opts.deviceDebug, diags, sharedAligns)) return false;
   if (pipelineOnly) // the code generator's phases and everything after them do nothing
     for (phases::PhaseId id : schedule)
       if (id >= kFirstCodeGenPhase && id < phases::kNumPhases)
@@ -149,6 +150,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   co.archSuffix = opts.arch.suffix;
   co.virtualSm = sm;
   co.relocatable = opts.compileOnly;
+  co.debug = opts.deviceDebug;
   co.maxrregcount = opts.maxrregcount.kind == RegLimit::Number ? opts.maxrregcount.value : 0;
   co.commandLine = commandLineOf(opts);
   co.declarations = decls;

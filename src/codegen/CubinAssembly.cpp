@@ -61,6 +61,19 @@ uint32_t cfaOffset(const ori::Function &f, const target::MachineModel &m) {
   return after;
 }
 
+// A call prototype as ptxas writes it into .nv.prototype: '#', the results ('v' for none), then
+// the parameters; 'i' for 32 bits, 'l' for 64, 'b<bytes>' for anything else (aggregates).
+std::string prototypeOf(const ori::Function &f) {
+  auto code = [](const ori::ParamInfo &p) {
+    return p.size == 4 ? std::string("i") : p.size == 8 ? std::string("l") : fmt::format("b{}", p.size);
+  };
+  std::string s = "#";
+  if (f.attrs.results.empty()) s += 'v';
+  for (const ori::ParamInfo &r : f.attrs.results) s += code(r);
+  for (const ori::ParamInfo &p : f.attrs.params) s += code(p);
+  return s;
+}
+
 } // namespace
 
 // The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
@@ -176,6 +189,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
   c.compat = compatRecords(m, c.target);
+  // Whole programs place device functions inside the kernels that call them; debug builds and
+  // relocatable objects keep every function in its own section (Relocatable.cpp).
+  const bool separate = opts.debug || opts.relocatable;
+  // Debug builds: e_flags bits 24-31 as cuobjdump expects them for what optxas writes: 0x07, +3
+  // with DWARF sections (.debug_info), +1 with .debug_loc; ptxas's values are 4 higher, with the
+  // line tables (docs/elf.md).
+  if (opts.debug) c.headerFlagsHigh = 0x07;
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   // From sm_100 on ptxas reserves the first bytes of shared memory (0x40): the symbols point
@@ -187,7 +207,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   offset0.size = 4;
   offset0.value = reservedBase;
   c.reservedSymbols.push_back(offset0);
-  if (!opts.relocatable) {
+  if (!opts.relocatable && !opts.debug) {   // -g has no reserved shared-memory section
     elf::ReservedSymbol alias;
     alias.name = "__nv_reservedSMEM_offset_0_alias";
     alias.info = 0x20;   // STB_WEAK, STT_NOTYPE
@@ -199,27 +219,29 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   }
   c.unifiedTableSymbols = opts.relocatable;
 
-  // ptxas compiles (and lays out) functions in reverse order of their definition; relocatable
-  // objects device functions first.
+  // ptxas compiles (and lays out) functions in reverse order of their definition; under -g in
+  // their order; relocatable objects device functions first.
   std::vector<size_t> order;
   for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
-  if (opts.relocatable)
+  if (opts.debug)
+    std::reverse(order.begin(), order.end());
+  else if (opts.relocatable)
     std::stable_partition(order.begin(), order.end(), [&](size_t k) { return !m.functions()[k]->isEntry(); });
   std::vector<const ori::Function *> dbgFns;
   std::vector<uint32_t> dbgSizes, dbgCfa;
   // Whole programs: device functions exist only inside the kernels that call them
-  // (CallLinking.cpp). Relocatable objects keep each function in its own section and call by
-  // relocation (Relocatable.cpp); indirect calls there need the unified function table.
+  // (CallLinking.cpp). Debug builds and relocatable objects keep each function in its own section
+  // and call by relocation (Relocatable.cpp); indirect calls there need the unified function table.
   for (size_t k = 0; k < m.functions().size(); ++k) {
     std::vector<size_t> callees;
     if (!directCallees(m, facts, k, callees, diags)) return false;
-    if (!opts.relocatable) continue;
+    if (!separate) continue;
     for (ori::BasicBlock *bb : m.functions()[k]->blocks())
       for (ori::Instr *i : *bb)
         if (i->opcode() == isa::Opcode::CALL && !i->mods().absolute) {
           diags.report(Severity::Error, i->loc(),
-                       "indirect calls in relocatable output (-c) are not supported yet (they need the unified "
-                       "function table)");
+                       "indirect calls in relocatable output (-c) and debug builds are not supported yet (they "
+                       "need the unified function table)");
           return false;
         }
   }
@@ -227,7 +249,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
     const FunctionFacts &ff = facts[k];
-    if (!opts.relocatable && !f.isEntry()) continue;
+    if (!separate && !f.isEntry()) continue;
     elf::Function ef;
     ef.name = f.name();
     ef.kind = f.isEntry() ? elf::FunctionKind::Kernel : elf::FunctionKind::Device;
@@ -246,7 +268,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     for (ori::BasicBlock *bb : f.blocks())
       for (ori::Instr *i : *bb) calls |= i->opcode() == isa::Opcode::CALL;
     if (opts.relocatable) ef.maxStackSize = calls ? 0 : ff.frameBytes;
-    else ef.minStackSize = ff.frameBytes;
+    else if (f.isEntry() || !separate) ef.minStackSize = ff.frameBytes;
+    ef.genErrbarAtExit = opts.debug;
     if (f.isEntry()) {
       for (size_t p = 0; p < f.attrs.params.size(); ++p) {
         const ori::ParamInfo &pi = f.attrs.params[p];
@@ -310,10 +333,25 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.resolved.keptEmptyRela = true;
     }
     std::vector<std::string> externs;
-    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, externs, functionOffsets, diags)) return false;
-    if (opts.relocatable && !relocateCode(m, k, opts, ef, c, diags)) return false;
-    // ptxas lists a kernel's calls out of the module last-declared first.
-    for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
+    if (separate) {
+      if (!relocateCode(m, k, opts, ef, c, diags)) return false;
+      std::vector<size_t> reached;
+      bool recursive = false;
+      // -g -c: the deepest chain of frames below each function (nvlink checks the kernels'
+      // against the call graph).
+      if (opts.debug && opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags) && !recursive)
+        ef.maxStackSize = cumulativeStack(m, facts, k, diags);
+      if (f.isEntry() && !opts.relocatable && reachableCallees(m, facts, k, reached, recursive, diags)) {
+        // The stack a kernel needs: the deepest chain of frames (recursion: the driver's default).
+        ef.minStackSize = recursive ? 0 : cumulativeStack(m, facts, k, diags);
+        // The driver gives the kernel's threads its register count: enough for every callee.
+        for (size_t r : reached) ef.registerCount = std::max(ef.registerCount, facts[r].registers);
+      }
+    } else {
+      if (!linkKernelCalls(m, facts, k, ef, externs, functionOffsets, diags)) return false;
+      // ptxas lists a kernel's calls out of the module last-declared first.
+      for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
+    }
     uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
     c.functions.push_back(std::move(ef));
     dbgFns.push_back(&f);
@@ -331,7 +369,14 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     cap.size = 4;
     c.reservedSymbols.push_back(cap);
   }
-  addModuleVariables(m, opts.relocatable, functionOffsets, opts.declarations, c);
+  if (opts.debug && !opts.declarations.dwarf.empty()) {
+    for (elf::DebugSection &d : dwarfSections(m, opts.declarations.dwarf, c.functions, opts.relocatable)) {
+      if (d.name == ".debug_info") c.headerFlagsHigh += 3;
+      if (d.name == ".debug_loc") c.headerFlagsHigh += 1;
+      c.debugSections.push_back(std::move(d));
+    }
+  }
+  addModuleVariables(m, opts.relocatable || opts.debug, functionOffsets, opts.declarations, c);
   return true;
 }
 

@@ -223,6 +223,9 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     return false;
   }
   out.mods = i.mods();
+  // `MOV.HI r, "sym"`: Ori's mark of the high half of a relocated address (Addresses.cpp); the
+  // SASS is a plain MOV whose immediate the relocation fills in.
+  if (out.op == Opcode::MOV && out.mods.variant == isa::Variant::HI) out.mods.variant = isa::Variant{};
   if (i.isPredicated()) {
     const Operand &g = i.guard();
     int n;

@@ -106,8 +106,9 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
       addExternalSymbol(c, callee.name, elf::ExternalSymbol::Kind::Function);
       if (std::find(externs.begin(), externs.end(), callee.name) == externs.end()) externs.push_back(callee.name);
     }
+    // .nv.prototype is for the linker: -c objects only (debug builds are linked already).
     auto proto = opts.declarations.prototypes.find(callee.name);
-    if (callee.isVisible && proto != opts.declarations.prototypes.end() &&
+    if (opts.relocatable && callee.isVisible && proto != opts.declarations.prototypes.end() &&
         std::none_of(c.prototypes.begin(), c.prototypes.end(),
                      [&](const elf::Prototype &p) { return p.symbol == callee.name; }))
       c.prototypes.push_back({callee.name, proto->second});

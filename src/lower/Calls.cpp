@@ -105,9 +105,11 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
   // symbol stays on the CALL for the cubin writer (externals, call graph, address table).
   ori::Instr *loadAddress = nullptr;
   Operand externSymbol;
-  // Relocatable code (-c): every direct call is CALL.ABS.NOINC to the callee's symbol, which an
-  // R_CUDA_ABS55_16_34 relocation fills in (the return address too: CubinAssembly.cpp).
-  const bool absoluteByRelocation = callee && target.kind == ori::OperandKind::Symbol && cx.options().compileOnly;
+  // Relocatable code (-c) and debug builds: every direct call is CALL.ABS.NOINC to the callee's
+  // symbol, which an R_CUDA_ABS55_16_34 relocation fills in (the return address too:
+  // Relocatable.cpp).
+  const bool absoluteByRelocation = callee && target.kind == ori::OperandKind::Symbol &&
+                                    (cx.options().compileOnly || cx.options().deviceDebug);
   if (!absoluteByRelocation && callee && target.kind == ori::OperandKind::Symbol &&
       cx.module().symbol(static_cast<uint32_t>(target.value)).isExtern) {
     externSymbol = target;

@@ -4,8 +4,21 @@
 
 namespace optxas::lower {
 
+// Debug builds: ptxas waits for the kernel's outstanding memory errors before it exits
+// (MEMBAR.SC.VC, ERRBAR, CGAERRBAR; the module .nv.info says so with GEN_ERRBAR_AT_EXIT).
+void emitErrorBarrier(LowerCtx &cx) {
+  if (!cx.options().deviceDebug) return;
+  isa::Modifiers m;
+  m.fence = isa::FenceMode::SC;
+  m.scope = isa::Scope::VC;
+  cx.emit(Opcode::MEMBAR, {}, {}, m);
+  cx.emit(Opcode::ERRBAR, {}, {});
+  cx.emit(Opcode::CGAERRBAR, {}, {});
+}
+
 void emitReturn(LowerCtx &cx) {
   if (cx.isKernel()) {
+    emitErrorBarrier(cx);
     cx.emit(Opcode::EXIT, {}, {});
     return;
   }
@@ -23,9 +36,9 @@ void emitReturn(LowerCtx &cx) {
     uses.push_back(cx.whole(pre));
   }
   ori::Instr *ret = cx.emit(Opcode::RET, {}, {});
-  // Relocatable code (-c) returns to an absolute address (RET.ABS.NODEC R20 0x0): its callers
-  // live in other sections, reached by CALL.ABS (docs/abi.md).
-  if (cx.options().compileOnly) ret->mods().absolute = true;
+  // Relocatable code (-c) and debug builds return to an absolute address (RET.ABS.NODEC R20 0x0):
+  // their callers live in other sections, reached by CALL.ABS (docs/abi.md).
+  if (cx.options().compileOnly || cx.options().deviceDebug) ret->mods().absolute = true;
   for (const Operand &u : uses) ret->addUse(u);
 }
 
@@ -65,6 +78,7 @@ bool lowerRet(LowerCtx &cx, const ptx::Instruction &) {
 }
 
 bool lowerExit(LowerCtx &cx, const ptx::Instruction &) {
+  emitErrorBarrier(cx);
   cx.emit(Opcode::EXIT, {}, {});
   return true;
 }

@@ -49,8 +49,7 @@ void finishFunction(LowerCtx &cx) {
   bool fallsOff = !term || !term->isTerminator() || term->isPredicated();
   if (fallsOff) {
     cx.setBlock(last);
-    if (cx.isKernel()) cx.builder().create(Opcode::EXIT, {}, {});
-    else emitReturn(cx);
+    emitReturn(cx);   // EXIT in a kernel, RET in a function
   }
   removeEmptyBlocks(f);
   insertReconvergence(cx);

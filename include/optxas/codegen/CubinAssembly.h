@@ -16,12 +16,34 @@
 
 namespace optxas::codegen {
 
+// A DWARF section the PTX carries (`.section .debug_info { ... }`, debug builds): its bytes, with
+// the places that hold code addresses of PTX labels (DwarfSections.cpp resolves them).
+struct DwarfLabelRef {
+  uint64_t offset = 0;       // in `bytes`
+  unsigned width = 8;        // bytes
+  std::string function;      // the function the label is in
+  uint32_t line = 0;         // PTX line of the first instruction after the label; 0: the end
+  // `label - other` (a length): resolved to a number, no relocation.
+  bool difference = false;
+  uint32_t otherLine = 0;
+  // Not a label: the address of a variable or an offset into another DWARF section
+  // (`.b32 .debug_loc+66`), which -c objects relocate (executables keep the bytes as they are).
+  std::string symbol;
+  int64_t addend = 0;
+};
+struct DwarfSectionInput {
+  std::string name;
+  std::vector<uint8_t> bytes;
+  std::vector<DwarfLabelRef> refs;
+};
+
 // What the cubin records about the PTX declarations that the Ori IR does not carry.
 struct PtxDeclarations {
   // Function name -> call prototype as ptxas spells it in .nv.prototype ("#" + result codes or
   // "v", then parameter codes: i b32, f f32, l b64, d f64, h b16, b b8, b<N> N-byte aggregate).
   std::map<std::string, std::string> prototypes;
   std::set<std::string> managed;   // .attribute(.managed) variables (st_other "MANAGED")
+  std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections, .nv_debug_ptx_txt
 };
 
 struct CubinOptions {
@@ -29,6 +51,7 @@ struct CubinOptions {
   char archSuffix = 0;           // 'a' for sm_90a
   unsigned virtualSm = 90;       // the PTX .target
   bool relocatable = false;      // -c
+  bool debug = false;            // -g or `.target ..., debug`: every function in its own section
   uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): EIATTR_MAXREG_COUNT
   std::string commandLine;       // recorded in .note.nv.tkinfo
   PtxDeclarations declarations;
@@ -56,6 +79,9 @@ bool directCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts
 // Every function k reaches through calls, in definition order; `recursive` if a cycle is reached.
 bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                       std::vector<size_t> &out, bool &recursive, DiagEngine &diags);
+// The deepest chain of frames below function k (k's own frame included); acyclic graphs only.
+uint32_t cumulativeStack(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
+                         DiagEngine &diags);
 // Executables: appends the device functions kernel k reaches to its code as local subroutines
 // "$kernel$callee", resolves the calls, and accounts their registers and stack in `ef`. Calls of
 // functions outside the module get return-address relocations and the EXTERNS/SYSCALL_OFFSETS
@@ -69,7 +95,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
                      std::map<std::string, uint64_t> &functionOffsets, DiagEngine &diags);
 std::vector<size_t> addressTakenFunctions(const ori::Module &m);
 
-// Relocatable output (Relocatable.cpp): the relocations of function k's code in `ef` (addresses
+// Relocatable output and debug builds (Relocatable.cpp): the relocations of function k's code in `ef` (addresses
 // of .global variables, CALL.ABS and their return addresses), its EXTERNS, and the call-graph
 // edges, prototypes and external symbols its calls add to `c`.
 bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf::Function &ef, elf::Cubin &c,
@@ -84,6 +110,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
 // buildCubin + elf::writeCubin.
 bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
                    std::vector<uint8_t> &bytes, DiagEngine &diags);
+
+// Debug builds: the PTX's DWARF sections with each label resolved to its code offset, as ptxas
+// writes them: an R_CUDA_64 relocation against the function (addend: the offset, also in the bytes).
+std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
+                                             const std::vector<elf::Function> &functions, bool relocatable);
 
 // The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
 elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,

@@ -44,6 +44,7 @@ struct VariableLayout {
   std::map<uint32_t, uint32_t> functionSlot;   // called functions outside the module (also in globalSlot)
 };
 // Relocatable output (-c) has no address table: the linker resolves addresses in the code.
+// Neither have debug builds: their code holds relocated addresses (pass relocatable = true).
 VariableLayout layoutVariables(const ori::Module &m, bool relocatable);
 // A .global variable with a non-zero initializer lives in .nv.global.init, others in .nv.global.
 bool hasInitializer(const ori::Symbol &s);
@@ -54,6 +55,8 @@ bool hasInitializer(const ori::Symbol &s);
 using SharedAlignments = std::map<std::string, uint32_t>;
 
 // Returns false after reporting an error for a reference it cannot resolve.
+// `relocatable`: no address table (-c and debug builds); `.global` addresses may then be MOVs of
+// the symbol, which the cubin writer relocates (debug builds, Addresses.cpp).
 bool layoutSymbols(ori::Module &m, bool relocatable, DiagEngine &diags, SharedAlignments &aligns);
 
 } // namespace optxas::codegen

@@ -174,10 +174,40 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
       for (const elf::Relocation &r : f.constant2Relocations)
         applyDataReloc(sf.constant2, r, syms, err);
     }
-    std::vector<uint8_t> code = f.code;
-    for (const elf::Relocation &r : f.relocations) applyCodeReloc(code, r, syms, err);
+    // Debug builds and -c objects keep every device function in its own section, called through
+    // relocations (docs/abi.md): a kernel runs with every device function placed after its code,
+    // as a whole-program cubin has them.
+    std::vector<const elf::Function *> pieces{&f};
+    if (f.isKernel())
+      for (const elf::Function &g : cubin.functions)
+        if (!g.isKernel()) pieces.push_back(&g);
+    std::vector<uint8_t> code;
+    Symbols local = syms;
+    std::vector<uint64_t> bases;
+    for (const elf::Function *p : pieces) {
+      bases.push_back(code.size());
+      local.addr[p->name] = code.size();
+      code.insert(code.end(), p->code.begin(), p->code.end());
+      sf.regCount = std::max(sf.regCount, p->registerCount);
+    }
+    std::map<uint64_t, uint64_t> callTargets;   // instruction index -> CALL.ABS address
+    for (size_t k = 0; k < pieces.size(); ++k)
+      for (elf::Relocation r : pieces[k]->relocations) {
+        r.offset += bases[k];
+        if (r.type == elf::RelocType::R_CUDA_ABS55_16_34) {
+          uint64_t v = 0;
+          if (!local.lookup(r.symbol, v)) err = fmt::format("code relocation against unknown symbol '{}'", r.symbol);
+          callTargets[r.offset / 16] = v + uint64_t(r.addend);
+          continue;
+        }
+        applyCodeReloc(code, r, local, err);
+      }
     if (!err.empty()) return fmt::format("{}: {}", f.name, err);
     auto decoded = sass::decodeSection(code.data(), code.size(), sass::Target::SM90);
+    for (auto [idx, target] : callTargets)
+      if (idx < decoded.size() && decoded[idx])
+        for (sass::Operand &o : decoded[idx].inst.ops)
+          if (o.kind == OperandKind::Imm) o.imm = int64_t(target);
     sf.code.resize(decoded.size());
     for (size_t i = 0; i < decoded.size(); ++i) {
       DInst &d = sf.code[i];

@@ -173,9 +173,9 @@ void addFences(Builder &b) {
          {mod(S::fence, bits(79, 2),
               {V(0, isa::FenceMode::SC, ".SC"), V(1, isa::FenceMode::ALL, ".ALL"),
                V(3, isa::FenceMode::VC, ".MMIO")}),
-          mod(S::scope, bits(76, 2),
+          mod(S::scope, bits(76, 3),
               {V(0, Scope::CTA, ".CTA"), V(1, Scope::SM, ".SM"), V(2, Scope::GPU, ".GPU"),
-               V(3, Scope::SYS, ".SYS")})});
+               V(3, Scope::SYS, ".SYS"), V(5, Scope::VC, ".VC")})});   // .VC: ptxas -g before EXIT
   // FENCE.VIEW.ASYNC.{S|G}
   b.form(Op::FENCE, 0x3c6,
          {text(".VIEW.ASYNC"), mod(S::fence, bits(72, 1),
