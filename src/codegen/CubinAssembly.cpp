@@ -33,13 +33,25 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   return a;
 }
 
+// ptxas raises ISA_CLASS from 1 to 2 when the code converts to or from FP8 (F2FP .E4M3/.E5M2,
+// checked on fp8_conversions.sm_90 and single-instruction kernels).
+bool usesIsaClass2(const ori::Module &m) {
+  auto fp8 = [](isa::FloatType t) { return t == isa::FloatType::E4M3 || t == isa::FloatType::E5M2; };
+  for (const auto &f : m.functions())
+    for (ori::BasicBlock *bb : f->blocks())
+      for (ori::Instr *i : *bb)
+        if (i->opcode() == isa::Opcode::F2FP && (fp8(i->mods().floatType) || fp8(i->mods().srcFloatType)))
+          return true;
+  return false;
+}
+
 // .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
-std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o) {
+std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, bool isaClass2) {
   using elf::NvInfoRecord;
   bool archSpecific = o.archSuffix == 'a';
   std::vector<NvInfoRecord> r;
   r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
-  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : 1));  // ISA_CLASS
+  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : isaClass2 ? 2 : 1));  // ISA_CLASS
   r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
   r.push_back(NvInfoRecord::half(0x7, 0x101));
   r.push_back(NvInfoRecord::byte(0x3, 0));                     // INST_TENSORMAP_V1
@@ -146,7 +158,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.toolkit.commandLine = opts.commandLine;
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
-  c.compat = compatRecords(opts);
+  c.compat = compatRecords(opts, usesIsaClass2(m));
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;
