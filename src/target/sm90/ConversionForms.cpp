@@ -148,7 +148,8 @@ void addF2F(Builder &b) {
 
 // FP8 pairs (cvt e4m3x2/e5m2x2): the 8-bit formats set bit 87; bit 76 picks E4M3 (1) or E5M2
 // (0) whichever side is the FP8 one. Bits 72..74 name the 16-bit/fp8 source of the UNPACK
-// forms; bits 78, 89, 90 select the packing (each combination checked with nvdisasm).
+// forms; bits 78, 89, 90 select the packing (each combination checked with nvdisasm). nvdisasm
+// spells every immediate source as an f32 (even the f16x2 and fp8 ones).
 void addFp8(Builder &b) {
   auto fp8 = [](S slot, int bit) {
     return mod(slot, bits(bit, 1),
@@ -172,7 +173,7 @@ void addFp8(Builder &b) {
         {satfinite, relu, fp8(S::floatType, 76),
          fixed(S::srcFloatType, static_cast<uint8_t>(FloatType::F16), ".F16"),
          fixed(S::pack, static_cast<uint8_t>(isa::PackMode::UNPACK_B_MERGE_C), ".UNPACK_B_MERGE_C"),
-         R(16).def(), srcB(ImmFmt::F16x2).reuse(1), R(64).reuse(2)});
+         R(16).def(), srcB(ImmFmt::F32).reuse(1), R(64).reuse(2)});
   b.fix(bits(24, 8), RZ);
   b.fix(bits(72, 3), 2);
   b.fix(bits(78, 1), 0);
@@ -185,7 +186,7 @@ void addFp8(Builder &b) {
          mod(S::srcFloatType, bits(73, 1),
              {V(1, FloatType::E4M3, ".E4M3"), V(0, FloatType::E5M2, ".E5M2")}),
          fixed(S::pack, static_cast<uint8_t>(isa::PackMode::UNPACK_B), ".UNPACK_B"),
-         R(16).def(), srcB(ImmFmt::Hex).reuse(1)});
+         R(16).def(), srcB(ImmFmt::F32).reuse(1).spacedBank()});
   b.fix(bits(24, 8), RZ);
   b.fix(bits(64, 8), RZ);
   b.fix(bits(72, 1), 0);
