@@ -58,7 +58,7 @@ isa::Scope scopeOf(ptx::Mod m) {
   }
 }
 
-// Shared-memory atomics ATOMS lacks (f32/f64 add, 64-bit add/min/max/inc/dec), as ptxas does:
+// Shared-memory atomics ATOMS lacks (f32/f64/f16x2/bf16x2 add, 64-bit add/min/max), as ptxas does:
 //   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
 //         @!p BRA loop
 // (without the BSSY/BSYNC ptxas puts around it: the .sync instructions after it WARPSYNC anyway).
@@ -66,7 +66,8 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
                    const Operand &v, const Operand &d) {
   const unsigned words = LowerCtx::wordsOf(t);
   const bool add = op == isa::AtomOp::ADD;
-  if (!(add && (t == ptx::Type::F32 || t == ptx::Type::F64)) && !(words == 2 && !ptx::isFloat(t)))
+  const bool packedHalf = t == ptx::Type::F16x2 || t == ptx::Type::BF16x2;
+  if (!(add && (t == ptx::Type::F32 || t == ptx::Type::F64 || packedHalf)) && !(words == 2 && !ptx::isFloat(t)))
     return cx.unsupported(std::string("atom.shared.") + std::string(ptx::typeName(t)) + " with this operation");
   if (words == 2 && (op == isa::AtomOp::INC || op == isa::AtomOp::DEC))
     return cx.unsupported("64-bit atom.shared.inc/dec");
@@ -85,6 +86,11 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   cx.emit(Opcode::LDS, {old}, {ma.addr}, lm);
   if (t == ptx::Type::F32) {
     cx.emit(Opcode::FADD, {nw}, {old, v}, {}, ori::DataType::F32);
+  } else if (packedHalf) {
+    // .noftz: HADD2 keeps f16 subnormals (ptxas: HFMA2.MMA old, 1, 1, v / HADD2.BF16_V2).
+    isa::Modifiers hm;
+    if (t == ptx::Type::BF16x2) hm.floatType = isa::FloatType::BF16x2;
+    cx.emit(Opcode::HADD2, {nw}, {old, v}, hm, t == ptx::Type::BF16x2 ? ori::DataType::BF16x2 : ori::DataType::F16x2);
   } else if (t == ptx::Type::F64) {
     cx.emit(Opcode::DADD, {nw}, {old, v}, {}, ori::DataType::F64);
   } else if (add) {
