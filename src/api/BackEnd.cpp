@@ -16,6 +16,39 @@ namespace optxas::api {
 
 namespace {
 
+// The call prototype of a function as ptxas spells it in .nv.prototype (docs/abi.md).
+std::string prototypeOf(const ptx::Function &f) {
+  auto code = [](const ptx::Variable *v) -> std::string {
+    if (v->elementCount() != 1) return fmt::format("b{}", v->sizeInBytes());
+    bool fp = ptx::isFloat(v->type);
+    switch (ptx::typeBytes(v->type)) {
+    case 1: return "b";
+    case 2: return "h";
+    case 4: return fp ? "f" : "i";
+    case 8: return fp ? "d" : "l";
+    default: return fmt::format("b{}", v->sizeInBytes());
+    }
+  };
+  std::string p = "#";
+  if (f.results.empty()) p += "v";
+  for (const ptx::Variable *r : f.results) p += code(r);
+  for (const ptx::Variable *a : f.params) p += code(a);
+  return p;
+}
+
+// What the cubin records about the declarations that lowering does not carry into Ori.
+codegen::PtxDeclarations declarationsOf(std::span<const ptx::Module *const> modules) {
+  codegen::PtxDeclarations d;
+  for (const ptx::Module *pm : modules) {
+    if (!pm) continue;
+    for (const ptx::Function *f : pm->functions)
+      if (!f->isEntry) d.prototypes.emplace(std::string(f->name.str()), prototypeOf(*f));
+    for (const ptx::Variable *v : pm->globals)
+      if (v->attrs.managed) d.managed.insert(std::string(v->name.str()));
+  }
+  return d;
+}
+
 bool hasCalls(const ori::Module &m) {
   for (const auto &f : m.functions())
     for (ori::BasicBlock *bb : f->blocks())
@@ -50,7 +83,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
     diags.report(Severity::Error, "calls between functions in debug builds (-g, .target debug) are not supported yet");
     return false;
   }
-  if (!compileOriModule(*mod, opts, diags, cubin)) {
+  if (!compileOriModule(*mod, opts, diags, cubin, declarationsOf(modules))) {
     cubin.clear();
     return false;
   }

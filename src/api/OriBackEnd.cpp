@@ -58,7 +58,8 @@ std::string commandLineOf(const Options &o) {
 
 } // namespace
 
-bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin) {
+bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin,
+                      const codegen::PtxDeclarations &decls) {
   unsigned sm = opts.arch.number;
   const target::MachineModel *model = target::machineModel(sm);
   const bool pipelineOnly = !model && isPipelineOnlyTarget(sm);
@@ -150,6 +151,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   co.relocatable = opts.compileOnly;
   co.maxrregcount = opts.maxrregcount.kind == RegLimit::Number ? opts.maxrregcount.value : 0;
   co.commandLine = commandLineOf(opts);
+  co.declarations = decls;
   return codegen::assembleCubin(mod, facts, co, cubin, diags);
 }
 

@@ -31,7 +31,38 @@ void putWord(std::vector<uint8_t> &code, size_t off, const sass::Word &w) {
   for (unsigned b = 0; b < 16; ++b) code[off + b] = static_cast<uint8_t>(w[b / 8] >> (8 * (b % 8)));
 }
 
-bool isDirectCall(const sass::Inst &in) { return in.op == isa::Opcode::CALL && !in.mods.absolute; }
+bool isDirectCall(const sass::Inst &in) {
+  if (in.op != isa::Opcode::CALL || in.mods.absolute) return false;
+  for (const sass::Operand &o : in.ops)
+    if (o.kind == sass::OperandKind::Reg) return false;   // CALL.REL Ra: an indirect call
+  return true;
+}
+bool isIndirectCall(const sass::Inst &in) {
+  return in.op == isa::Opcode::CALL && !in.mods.absolute && !isDirectCall(in);
+}
+
+size_t functionIndex(const ori::Module &m, const std::string &name) {
+  for (size_t j = 0; j < m.functions().size(); ++j)
+    if (m.functions()[j]->name() == name && !m.functions()[j]->isEntry()) return j;
+  return m.functions().size();
+}
+
+// The instructions of function f in layout order: instruction n is the word at 16n (Emitter.cpp).
+std::vector<const ori::Instr *> instrsOf(const ori::Module &m, size_t f) {
+  std::vector<const ori::Instr *> out;
+  for (ori::BasicBlock *bb : m.functions()[f]->blocks())
+    for (ori::Instr *i : *bb) out.push_back(i);
+  return out;
+}
+
+bool makesIndirectCalls(const ori::Function &f) {
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb)
+      if (i->opcode() == isa::Opcode::CALL && !i->mods().absolute && i->numUses() > 0 &&
+          i->use(0).kind == ori::OperandKind::Reg)
+        return true;
+  return false;
+}
 
 
 uint32_t codeEnd(const FunctionFacts &ff, const target::MachineModel &m) {
@@ -40,11 +71,33 @@ uint32_t codeEnd(const FunctionFacts &ff, const target::MachineModel &m) {
 
 } // namespace
 
+std::vector<size_t> addressTakenFunctions(const ori::Module &m) {
+  std::set<size_t> taken;
+  auto note = [&](uint32_t sym) {
+    const ori::Symbol &s = m.symbol(sym);
+    if (s.kind != ori::SymbolKind::Function) return;
+    size_t j = functionIndex(m, s.name);
+    if (j < m.functions().size()) taken.insert(j);
+  };
+  for (const ori::Symbol &s : m.symbols())
+    for (const ori::Symbol::Reloc &r : s.relocs) note(r.target);
+  for (const auto &f : m.functions())
+    for (ori::BasicBlock *bb : f->blocks())
+      for (ori::Instr *i : *bb) {
+        if (i->opcode() == isa::Opcode::CALL) continue;
+        for (const ori::Operand &o : i->uses())
+          if (o.kind == ori::OperandKind::Symbol) note(static_cast<uint32_t>(o.value));
+      }
+  return {taken.begin(), taken.end()};
+}
+
 bool directCallees(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
                    std::vector<size_t> &out, DiagEngine &diags) {
   (void)facts;
   out.clear();
   const ori::Function &f = *m.functions()[k];
+  // An indirect call may reach every function whose address the module takes.
+  if (makesIndirectCalls(f)) out = addressTakenFunctions(m);
   for (ori::BasicBlock *bb : f.blocks())
     for (ori::Instr *i : *bb) {
       // A direct call names its callee first; calls out of the module (CALL.ABS) go by address.
@@ -70,8 +123,15 @@ bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &fa
                       std::vector<size_t> &out, bool &recursive, DiagEngine &diags) {
   std::vector<std::vector<size_t>> edges(m.functions().size());
   std::vector<bool> known(m.functions().size(), false), seen(m.functions().size(), false);
+  // Functions whose address the module takes are placed in every kernel (their addresses are
+  // offsets in its section), with everything they call.
   std::vector<size_t> work{k};
   seen[k] = true;
+  for (size_t t : addressTakenFunctions(m))
+    if (!seen[t]) {
+      seen[t] = true;
+      work.push_back(t);
+    }
   while (!work.empty()) {
     size_t f = work.back();
     work.pop_back();
@@ -98,6 +158,8 @@ bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &fa
     state[f] = 2;
   };
   dfs(dfs, k);
+  for (size_t t : addressTakenFunctions(m))
+    if (state[t] == 0) dfs(dfs, t);
   return true;
 }
 
@@ -112,7 +174,8 @@ uint32_t cumulativeStack(const ori::Module &m, const std::vector<FunctionFacts> 
 }
 
 bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
-                     elf::Function &ef, std::vector<std::string> &externs, DiagEngine &diags) {
+                     elf::Function &ef, std::vector<std::string> &externs,
+                     std::map<std::string, uint64_t> &functionOffsets, DiagEngine &diags) {
   externs.clear();
   const target::MachineModel *model = target::machineModel(m.smVersion());
   std::vector<size_t> callees;
@@ -149,12 +212,13 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     }
   }
   std::vector<uint32_t> syscallOffsets;
+  for (size_t f : placed)
+    if (f != k) functionOffsets[m.functions()[f]->name()] = base[f];
   // Each Ori instruction is one 16-byte word, in block order (Emitter.cpp): decode only the
   // words that can need patching.
   auto opcodesOf = [&](size_t f) {
     std::vector<isa::Opcode> ops;
-    for (ori::BasicBlock *bb : m.functions()[f]->blocks())
-      for (ori::Instr *i : *bb) ops.push_back(i->opcode());
+    for (const ori::Instr *i : instrsOf(m, f)) ops.push_back(i->opcode());
     return ops;
   };
 
@@ -166,13 +230,42 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
   for (size_t f : placed) {
     uint32_t b = base[f], own = codeEnd(facts[f], *model);
     std::vector<isa::Opcode> ops = opcodesOf(f);
+    std::vector<const ori::Instr *> instrs = instrsOf(m, f);
     auto opAt = [&](uint32_t pc) {
       size_t n = pc / model->instrBytes();
       return n < ops.size() ? ops[n] : isa::Opcode::NOP;
     };
     for (uint32_t pc = 0; pc < own; pc += model->instrBytes()) {
+      if (opAt(pc) == isa::Opcode::MOV) {
+        // MOV lo/hi of a function's address: its offset in this section (the high half is 0).
+        const ori::Instr &mi = *instrs[pc / model->instrBytes()];
+        if (mi.numUses() != 1 || mi.use(0).kind != ori::OperandKind::Symbol) continue;
+        const ori::Symbol &s = m.symbol(static_cast<uint32_t>(mi.use(0).value));
+        if (s.kind != ori::SymbolKind::Function) continue;
+        size_t callee = functionIndex(m, s.name);
+        if (!base.count(callee)) return fail(fmt::format("the address of '{}', which is not placed", s.name));
+        sass::DecodeResult md = sass::decode(wordAt(code, b + pc));
+        if (!md || md.inst.ops.size() < 2 || md.inst.ops[1].kind != sass::OperandKind::Imm)
+          return fail(fmt::format("the MOV of the address of '{}' at 0x{:x}", s.name, b + pc));
+        sass::Inst mov = md.inst;
+        mov.ops[1].imm = mi.mods().variant == isa::Variant::HI ? 0 : base[callee];
+        sass::EncodeResult menc = sass::encode(mov);
+        if (!menc) return fail(menc.error);
+        putWord(code, b + pc, menc.bits);
+        continue;
+      }
       if (opAt(pc) != isa::Opcode::CALL && opAt(pc) != isa::Opcode::RET) continue;
       sass::DecodeResult d = sass::decode(wordAt(code, b + pc));
+      if (d && isIndirectCall(d.inst) && b != 0) {
+        // CALL.REL Ra: the register holds a section offset; the encoded offset leads from the
+        // next instruction back to the section start, wherever this code lands.
+        sass::Inst call = d.inst;
+        for (sass::Operand &o : call.ops)
+          if (o.kind == sass::OperandKind::Target) o.imm = -static_cast<int64_t>(b + pc + model->instrBytes());
+        sass::EncodeResult enc = sass::encode(call);
+        if (!enc) return fail(enc.error);
+        putWord(code, b + pc, enc.bits);
+      }
       if (d && d.inst.op == isa::Opcode::RET && !d.inst.mods.absolute && b != 0) {
         // RET.REL through R20 with target 0: the offset is relative to the RET's own place.
         sass::Inst ret = d.inst;
@@ -211,22 +304,24 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         syscallOffsets.push_back(b + pc);
         continue;
       }
-      if (!d || !isDirectCall(d.inst)) continue;
-      sass::Inst call = d.inst;
-      sass::Operand *t = nullptr;
-      for (sass::Operand &o : call.ops)
-        if (o.kind == sass::OperandKind::Target) t = &o;
-      if (!t) return fail("a CALL without a target");
-      const std::string &name = m.symbol(calleeOfPlaceholder(t->imm)).name;
-      size_t callee = m.functions().size();
-      for (size_t j : callees)
-        if (m.functions()[j]->name() == name) callee = j;
-      if (callee == m.functions().size()) return fail(fmt::format("callee '{}' not placed", name));
+      if (!d || (!isDirectCall(d.inst) && !isIndirectCall(d.inst))) continue;
       uint32_t next = b + pc + model->instrBytes();
-      t->imm = static_cast<int64_t>(base[callee]) - static_cast<int64_t>(next);
-      sass::EncodeResult enc = sass::encode(call);
-      if (!enc) return fail(enc.error);
-      putWord(code, b + pc, enc.bits);
+      if (isDirectCall(d.inst)) {
+        sass::Inst call = d.inst;
+        sass::Operand *t = nullptr;
+        for (sass::Operand &o : call.ops)
+          if (o.kind == sass::OperandKind::Target) t = &o;
+        if (!t) return fail("a CALL without a target");
+        const std::string &name = m.symbol(calleeOfPlaceholder(t->imm)).name;
+        size_t callee = m.functions().size();
+        for (size_t j : callees)
+          if (m.functions()[j]->name() == name) callee = j;
+        if (callee == m.functions().size()) return fail(fmt::format("callee '{}' not placed", name));
+        t->imm = static_cast<int64_t>(base[callee]) - static_cast<int64_t>(next);
+        sass::EncodeResult enc = sass::encode(call);
+        if (!enc) return fail(enc.error);
+        putWord(code, b + pc, enc.bits);
+      }
       if (b == 0) continue;   // the kernel's return addresses are right as they are
       bool found = false;
       for (uint32_t q = pc; q-- > 0 && !found;) {

@@ -1,9 +1,11 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
+#include "optxas/codegen/AsyncAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -33,28 +35,17 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   return a;
 }
 
-// ptxas raises ISA_CLASS from 1 to 2 when the code converts to or from FP8 (F2FP .E4M3/.E5M2,
-// checked on fp8_conversions.sm_90 and single-instruction kernels).
-bool usesIsaClass2(const ori::Module &m) {
-  auto fp8 = [](isa::FloatType t) { return t == isa::FloatType::E4M3 || t == isa::FloatType::E5M2; };
-  for (const auto &f : m.functions())
-    for (ori::BasicBlock *bb : f->blocks())
-      for (ori::Instr *i : *bb)
-        if (i->opcode() == isa::Opcode::F2FP && (fp8(i->mods().floatType) || fp8(i->mods().srcFloatType)))
-          return true;
-  return false;
-}
-
 // .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
-std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, bool isaClass2) {
+// ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h).
+std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, const ori::Module &m) {
   using elf::NvInfoRecord;
   bool archSpecific = o.archSuffix == 'a';
   std::vector<NvInfoRecord> r;
   r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
-  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : isaClass2 ? 2 : 1));  // ISA_CLASS
+  r.push_back(NvInfoRecord::byte(0x2, isaClassOf(m)));         // ISA_CLASS
   r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
   r.push_back(NvInfoRecord::half(0x7, 0x101));
-  r.push_back(NvInfoRecord::byte(0x3, 0));                     // INST_TENSORMAP_V1
+  r.push_back(NvInfoRecord::byte(0x3, usesTensorMaps(m) ? 1 : 0)); // INST_TENSORMAP_V1
   r.push_back(NvInfoRecord::byte(0x6, 1));                     // ENABLE_OPPORTUNISTIC_FINALIZATION
   uint32_t zero[2] = {0, 0};
   NvInfoRecord fast = NvInfoRecord::sized(0xb, zero);          // CAN_FASTPATH_FINALIZE
@@ -82,7 +73,10 @@ uint32_t cfaOffset(const ori::Function &f, const target::MachineModel &m) {
 
 // The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
 // initialized ones), .nv.constant3, and the address table in .nv.constant4 the code loads from.
-void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
+// `functionOffsets`: where each device function lies in the (single) kernel's section, the
+// value of its address in an initializer (CallLinking.cpp).
+void addModuleVariables(const ori::Module &m, bool relocatable, const std::map<std::string, uint64_t> &functionOffsets,
+                        const PtxDeclarations &decls, elf::Cubin &c) {
   VariableLayout vars = layoutVariables(m, relocatable);
   auto bank = [&](unsigned n, uint32_t align) -> elf::ConstantBank & {
     for (auto &b : c.constantBanks)
@@ -111,13 +105,17 @@ void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
     if (table.data.size() < slot + 8u) table.data.resize(slot + 8, 0);
     table.relocations.push_back({slot, elf::RelocType::R_CUDA_64, s.name, 0, m.smVersion() >= 90});
   }
+  bool anyFunctionAddress = false;
+  std::vector<std::vector<elf::Relocation>> relocsByVariable;
   for (const auto &[sym, off] : vars.globalOffset) {
     const ori::Symbol &s = m.symbol(sym);
     bool initialized = hasInitializer(s);
+    std::vector<elf::Relocation> &dataRelocs = relocsByVariable.emplace_back();
     elf::Variable v;
     v.name = s.name;
     v.size = s.size;
     v.global = s.isVisible;
+    v.managed = decls.managed.count(s.name) > 0;
     v.offset = off;
     if (!initialized) {
       v.space = elf::VarSpace::Global;
@@ -129,6 +127,21 @@ void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
       if (d.size() < off + s.size) d.resize(off + s.size, 0);
       std::copy(s.init.begin(), s.init.begin() + std::min<size_t>(s.init.size(), s.size), d.begin() + off);
       c.globalInitAlign = std::max(c.globalInitAlign, s.align);
+      // Address-of initializers (SymbolLayout.cpp checked them): a .global variable's address
+      // is an R_CUDA_G64 relocation for the driver; a function's is its offset in the kernel's
+      // section, which ptxas writes itself (leaving an empty .rela.nv.global.init behind).
+      for (const ori::Symbol::Reloc &r : s.relocs) {
+        const ori::Symbol &t = m.symbol(r.target);
+        if (t.kind == ori::SymbolKind::Function) {
+          auto at = functionOffsets.find(t.name);
+          uint64_t value = (at == functionOffsets.end() ? 0 : at->second) + static_cast<uint64_t>(r.addend);
+          for (unsigned b = 0; b < 8 && off + r.offset + b < d.size(); ++b)
+            d[off + r.offset + b] = static_cast<uint8_t>(value >> (8 * b));
+          anyFunctionAddress = true;
+        } else {
+          dataRelocs.push_back({off + r.offset, elf::RelocType::R_CUDA_G64, t.name, r.addend, true});
+        }
+      }
     }
     c.variables.push_back(std::move(v));
     auto slot = vars.globalSlot.find(sym);
@@ -136,6 +149,18 @@ void addModuleVariables(const ori::Module &m, bool relocatable, elf::Cubin &c) {
     elf::ConstantBank &table = bank(4, 8);
     if (table.data.size() < slot->second + 8u) table.data.resize(slot->second + 8, 0);
     table.relocations.push_back({slot->second, elf::RelocType::R_CUDA_64, s.name, 0, m.smVersion() >= 90});
+  }
+  // ptxas creates the initializers' relocations last variable first.
+  for (auto v = relocsByVariable.rbegin(); v != relocsByVariable.rend(); ++v)
+    c.globalInitRelocations.insert(c.globalInitRelocations.end(), v->begin(), v->end());
+  for (const ori::Symbol &s : m.symbols())   // relocations against variables of other modules
+    if (s.isExtern && s.kind == ori::SymbolKind::Global && relocatable &&
+        std::any_of(c.globalInitRelocations.begin(), c.globalInitRelocations.end(),
+                    [&](const elf::Relocation &r) { return r.symbol == s.name; }))
+      addExternalSymbol(c, s.name, elf::ExternalSymbol::Kind::Variable);
+  if (anyFunctionAddress && c.globalInitRelocations.empty()) {
+    c.globalInitResolved.created = elf::ResolvedRelocations::Created::RelThenRela;
+    c.globalInitResolved.keptEmptyRela = true;
   }
 }
 
@@ -158,7 +183,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.toolkit.commandLine = opts.commandLine;
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
-  c.compat = compatRecords(opts, usesIsaClass2(m));
+  c.compat = compatRecords(opts, m);
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;
@@ -177,24 +202,31 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   }
   c.unifiedTableSymbols = opts.relocatable;
 
-  // ptxas compiles (and lays out) functions in reverse order of their definition.
+  // ptxas compiles (and lays out) functions in reverse order of their definition; relocatable
+  // objects device functions first.
   std::vector<size_t> order;
   for (size_t k = m.functions().size(); k-- > 0;) order.push_back(k);
+  if (opts.relocatable)
+    std::stable_partition(order.begin(), order.end(), [&](size_t k) { return !m.functions()[k]->isEntry(); });
   std::vector<const ori::Function *> dbgFns;
   std::vector<uint32_t> dbgSizes, dbgCfa;
   // Whole programs: device functions exist only inside the kernels that call them
-  // (CallLinking.cpp). Relocatable objects would need call relocations, not written yet.
-  bool anyCalls = false;
+  // (CallLinking.cpp). Relocatable objects keep each function in its own section and call by
+  // relocation (Relocatable.cpp); indirect calls there need the unified function table.
   for (size_t k = 0; k < m.functions().size(); ++k) {
     std::vector<size_t> callees;
     if (!directCallees(m, facts, k, callees, diags)) return false;
+    if (!opts.relocatable) continue;
     for (ori::BasicBlock *bb : m.functions()[k]->blocks())
-      for (ori::Instr *i : *bb) anyCalls |= i->opcode() == isa::Opcode::CALL;
+      for (ori::Instr *i : *bb)
+        if (i->opcode() == isa::Opcode::CALL && !i->mods().absolute) {
+          diags.report(Severity::Error, i->loc(),
+                       "indirect calls in relocatable output (-c) are not supported yet (they need the unified "
+                       "function table)");
+          return false;
+        }
   }
-  if (anyCalls && opts.relocatable) {
-    diags.report(Severity::Error, "calls between functions in relocatable output (-c) are not supported yet");
-    return false;
-  }
+  std::map<std::string, uint64_t> functionOffsets;
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
     const FunctionFacts &ff = facts[k];
@@ -210,7 +242,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.constant2 = std::move(tables);   // brx.idx jump tables (phase 94)
     ef.registerCount = ff.registers;
     ef.frameSize = ff.frameBytes;
-    if (opts.relocatable) ef.maxStackSize = ff.frameBytes;
+    // Relocatable objects: a function that calls cannot know its callees' frames, and ptxas
+    // writes MAX_STACK_SIZE 0 for it (nvlink computes the stack; a non-zero bound below what the
+    // callees add is a link error).
+    bool calls = false;
+    for (ori::BasicBlock *bb : f.blocks())
+      for (ori::Instr *i : *bb) calls |= i->opcode() == isa::Opcode::CALL;
+    if (opts.relocatable) ef.maxStackSize = calls ? 0 : ff.frameBytes;
     else ef.minStackSize = ff.frameBytes;
     if (f.isEntry()) {
       for (size_t p = 0; p < f.attrs.params.size(); ++p) {
@@ -231,6 +269,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
+    addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty()) {
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
@@ -263,7 +302,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.resolved.keptEmptyRela = true;
     }
     std::vector<std::string> externs;
-    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, externs, diags)) return false;
+    if (!opts.relocatable && !linkKernelCalls(m, facts, k, ef, externs, functionOffsets, diags)) return false;
+    if (opts.relocatable && !relocateCode(m, k, opts, ef, c, diags)) return false;
     // ptxas lists a kernel's calls out of the module last-declared first.
     for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
     uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
@@ -273,7 +313,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
-  addModuleVariables(m, opts.relocatable, c);
+  addModuleVariables(m, opts.relocatable, functionOffsets, opts.declarations, c);
   return true;
 }
 

@@ -247,9 +247,19 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   if (out.op == Opcode::CALL || out.op == Opcode::RET) {
     out.mods.noinc = true;
     out.mods.absolute = false;
-    if (out.op == Opcode::RET) {
+    if (out.op == Opcode::RET && i.mods().absolute) {
+      // Relocatable code: RET.ABS.NODEC R20 0x0 (R20:R21 hold the absolute return address).
+      out.mods.absolute = true;
+      out.ops.push_back(sass::Operand::r(target::kReturnAddressReg));
+      out.ops.push_back(sass::Operand::i(0));
+    } else if (out.op == Opcode::RET) {
       out.ops.push_back(sass::Operand::r(target::kReturnAddressReg));
       out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
+    } else if (i.mods().absolute && i.numUses() > 0 && i.use(0).kind == OperandKind::Symbol) {
+      // Relocatable code: CALL.ABS.NOINC to the callee's address, which an R_CUDA_ABS55_16_34
+      // relocation puts in the address field (CubinAssembly.cpp).
+      out.mods.absolute = true;
+      out.ops.push_back(sass::Operand::i(0));
     } else if (i.numUses() > 0 && i.use(0).kind == OperandKind::Symbol) {
       out.ops.push_back(sass::Operand::target(callPlaceholder(static_cast<uint32_t>(i.use(0).value))));
     } else if (i.mods().absolute && i.numUses() > 0 && i.use(0).kind == OperandKind::Reg) {
@@ -258,8 +268,17 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
       if (!cv.phys(i.use(0).reg, i.use(0).subOff, n)) return false;
       out.mods.absolute = true;
       out.ops.push_back(sass::Operand::r(static_cast<uint8_t>(n)));
+    } else if (i.numUses() > 0 && i.use(0).kind == OperandKind::Reg) {
+      // An indirect call in a whole program: the register holds the callee's offset in the
+      // kernel's section (a function address, CallLinking.cpp), so the encoded offset leads from
+      // the next instruction back to the section start; the cubin writer rebases it to where
+      // this code lands.
+      int n;
+      if (!cv.phys(i.use(0).reg, i.use(0).subOff, n)) return false;
+      out.ops.push_back(sass::Operand::r(static_cast<uint8_t>(n)));
+      out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
     } else {
-      error = "indirect calls are not supported yet";
+      error = "a CALL without a target";
       return false;
     }
     copyControl(i.ctrl(), out);
@@ -316,6 +335,11 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   // the second destination, which is always PT here: 0x0.
   if ((out.op == Opcode::PLOP3 || out.op == Opcode::UPLOP3) && out.ops.size() == 5)
     out.ops.push_back(sass::Operand::i(0));
+  // MOV lo/hi of a symbol's address: the .HI only says which half the relocation (or the
+  // cubin writer) fills in; the instruction is a plain MOV of a 32-bit immediate.
+  if (out.op == Opcode::MOV && out.mods.variant == isa::Variant::HI)
+    for (const Operand &o : i.uses())
+      if (o.kind == OperandKind::Symbol) out.mods.variant = isa::Variant::None;
   fillOptionalBases(out);
   normalizeDefaultTypes(out);
   floatImmediatesAsBits(out);

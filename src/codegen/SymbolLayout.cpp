@@ -27,10 +27,23 @@ std::string_view spaceName(SymbolKind k) {
   }
 }
 
-bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t dynamicAlign, DiagEngine &diags,
-                    uint32_t &align) {
+// Why the module cannot take function addresses, or "" if it can: a whole program with one
+// kernel resolves them to offsets in that kernel's section (CallLinking.cpp); ptxas gives a
+// module with several kernels a per-kernel table of code offsets in bank 2, and relocatable
+// output a unified function table, neither of which optxas writes yet.
+std::string functionAddressProblem(const Module &m, bool relocatable) {
+  if (relocatable) return "relocatable output (-c), which needs the unified function table";
+  size_t kernels = 0;
+  for (const auto &f : m.functions()) kernels += f->isEntry();
+  if (kernels > 1) return "a module with several kernels, which needs per-kernel function tables";
+  return "";
+}
+
+bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t dynamicAlign, bool relocatable,
+                    DiagEngine &diags, uint32_t &align) {
   // Which shared variables the function names, and the first instruction naming each other symbol.
   std::map<uint32_t, bool> shared;   // symbol index -> dynamic (extern)
+  std::set<uint32_t> reported;
   bool ok = true;
   for (BasicBlock *b : f.blocks())
     for (Instr *ip : *b) {
@@ -44,6 +57,17 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
         }
         if (s.kind == SymbolKind::Function && i.opcode() == isa::Opcode::CALL) continue;   // calls report themselves
         uint32_t sym = static_cast<uint32_t>(o.value);
+        // MOV lo/hi of an address that the cubin writer fills in: a function's offset in its
+        // kernel's section, or (relocatable output) a relocation against a .global variable.
+        if (i.opcode() == isa::Opcode::MOV && s.kind == SymbolKind::Function) {
+          std::string problem = functionAddressProblem(m, relocatable);
+          if (problem.empty() || !reported.insert(sym).second) continue;   // once, not per half
+          diags.report(Severity::Error, i.loc(),
+                       fmt::format("the address of function '{}' in {}: not supported by optxas yet", s.name, problem));
+          ok = false;
+          continue;
+        }
+        if (i.opcode() == isa::Opcode::MOV && relocatable && s.kind == SymbolKind::Global) continue;
         if (vars.constOffset.count(sym) || (vars.globalSlot.count(sym) && i.opcode() == isa::Opcode::LDC)) continue;
         diags.report(Severity::Error, i.loc(),
                      fmt::format("the address of {} variable '{}' needs a relocation, which optxas does not "
@@ -83,6 +107,9 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
       for (Operand &o : i.operands()) {
         if (o.kind != OperandKind::Symbol) continue;
         uint32_t sym = static_cast<uint32_t>(o.value);
+        if (i.opcode() == isa::Opcode::MOV && m.symbol(sym).kind != SymbolKind::Shared &&
+            m.symbol(sym).kind != SymbolKind::Const)
+          continue;   // filled in by the cubin writer (above)
         if (auto it = offset.find(sym); it != offset.end()) o = Operand::imm(static_cast<int64_t>(it->second));
         else if (auto c = vars.constOffset.find(sym); c != vars.constOffset.end())
           o = Operand::imm(static_cast<int64_t>(c->second));
@@ -95,7 +122,7 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
 } // namespace
 
 bool hasInitializer(const Symbol &s) {
-  return std::any_of(s.init.begin(), s.init.end(), [](uint8_t b) { return b != 0; });
+  return !s.relocs.empty() || std::any_of(s.init.begin(), s.init.end(), [](uint8_t b) { return b != 0; });
 }
 
 VariableLayout layoutVariables(const Module &m, bool relocatable) {
@@ -121,6 +148,24 @@ VariableLayout layoutVariables(const Module &m, bool relocatable) {
     v.functionSlot[sym] = 8 * slot;
     v.globalSlot[sym] = 8 * slot++;
   }
+  // ptxas lays out .nv.global and .nv.global.init by decreasing alignment, then increasing size
+  // (ties: declaration order here; ptxas's tie order is not understood yet), which leaves the
+  // least padding; the address-table slots stay in declaration order. .const keeps declaration
+  // order.
+  std::vector<uint32_t> globals;
+  for (uint32_t k = 0; k < m.symbols().size(); ++k)
+    if (!m.symbol(k).isExtern && m.symbol(k).kind == SymbolKind::Global) globals.push_back(k);
+  std::stable_sort(globals.begin(), globals.end(), [&](uint32_t a, uint32_t b) {
+    const Symbol &x = m.symbol(a), &y = m.symbol(b);
+    return x.align != y.align ? x.align > y.align : x.size < y.size;
+  });
+  for (uint32_t k : globals) {
+    const Symbol &s = m.symbol(k);
+    uint64_t &end = hasInitializer(s) ? initialized : global;
+    end = alignUp(end, s.align);
+    v.globalOffset[k] = end;
+    end += s.size;
+  }
   for (uint32_t k = 0; k < m.symbols().size(); ++k) {
     const Symbol &s = m.symbol(k);
     if (s.isExtern) continue;
@@ -129,25 +174,38 @@ VariableLayout layoutVariables(const Module &m, bool relocatable) {
       v.constOffset[k] = v.constBytes;
       v.constBytes += s.size;
       v.constAlign = std::max(v.constAlign, s.align);
-    } else if (s.kind == SymbolKind::Global) {
-      uint64_t &end = hasInitializer(s) ? initialized : global;
-      end = alignUp(end, s.align);
-      v.globalOffset[k] = end;
-      end += s.size;
-      if (!relocatable) v.globalSlot[k] = 8 * slot++;
+    } else if (s.kind == SymbolKind::Global && !relocatable) {
+      v.globalSlot[k] = 8 * slot++;
     }
   }
   return v;
 }
 
 bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignments &aligns) {
-  for (const Symbol &s : m.symbols())
-    if ((s.kind == SymbolKind::Global || s.kind == SymbolKind::Const) && !s.relocs.empty()) {
-      diags.report(Severity::Error, fmt::format("the address-of initializer of variable '{}' needs a relocation, "
-                                                "which optxas does not write yet",
-                                                s.name));
+  // Address-of initializers: .global variables may hold 64-bit addresses of .global variables
+  // (an R_CUDA_G64 relocation in .nv.global.init) and of functions (resolved by the cubin
+  // writer, see functionAddressProblem).
+  for (const Symbol &s : m.symbols()) {
+    if (s.relocs.empty() || s.isExtern) continue;
+    auto reject = [&](const std::string &what) {
+      diags.report(Severity::Error,
+                   fmt::format("the initializer of variable '{}' holds {}: not supported by optxas yet", s.name, what));
       return false;
+    };
+    if (s.kind != SymbolKind::Global) return reject(fmt::format("an address, and is a {} variable", spaceName(s.kind)));
+    for (const Symbol::Reloc &r : s.relocs) {
+      const Symbol &t = m.symbol(r.target);
+      if (r.size != 8) return reject(fmt::format("a {}-byte address of '{}'", r.size, t.name));
+      if (t.kind == SymbolKind::Function) {
+        std::string problem = functionAddressProblem(m, relocatable);
+        if (!problem.empty()) return reject(fmt::format("the address of function '{}' in {}", t.name, problem));
+      } else if (t.kind != SymbolKind::Global) {
+        return reject(fmt::format("the address of {} variable '{}'", spaceName(t.kind), t.name));
+      } else if (t.isExtern && !relocatable) {
+        return reject(fmt::format("the address of extern variable '{}'", t.name));
+      }
     }
+  }
   VariableLayout vars = layoutVariables(m, relocatable);
   uint32_t dynamicAlign = 1;
   for (const Symbol &s : m.symbols())
@@ -155,7 +213,7 @@ bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignme
   bool ok = true;
   for (const auto &f : m.functions()) {
     uint32_t align = 1;
-    ok &= layoutFunction(m, *f, vars, dynamicAlign, diags, align);
+    ok &= layoutFunction(m, *f, vars, dynamicAlign, relocatable, diags, align);
     if (f->sharedBytes) aligns[f->name()] = align;
   }
   return ok;

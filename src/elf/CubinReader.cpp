@@ -468,6 +468,7 @@ void Reader::readData() {
     v.size = y.size;
     v.global = symBind(y.info) == STB_GLOBAL;
     v.visibility = y.other & 3;
+    v.managed = (y.other & STO_CUDA_MANAGED) != 0;
     if (sec == ".nv.global") v.space = VarSpace::Global;
     else if (sec == ".nv.global.init") v.space = VarSpace::GlobalInit;
     else if (sec == ".nv.constant3") v.space = VarSpace::Constant;

@@ -445,7 +445,7 @@ int Creator::createBank(unsigned bank) {
 }
 
 uint8_t Creator::variableOther(const Variable &v) const {
-  uint8_t other = v.visibility;
+  uint8_t other = v.visibility | (v.managed ? STO_CUDA_MANAGED : 0);
   if (w_.relocatable()) {
     switch (v.space) {
     case VarSpace::Global:
@@ -526,9 +526,10 @@ void Creator::finishRelocationSections(int target, const std::vector<Relocation>
   }
 }
 
-// Global function symbols in function order, each followed by the external symbols its relocations
-// (newest first) and EXTERNS name first; externals named by debug information or by no function
-// follow the first global function symbol.
+// Global function symbols in function order, each followed by the external symbols it names
+// first: those of its relocations that EXTERNS does not list (newest first), then EXTERNS's;
+// externals named by debug information or by no function follow the first global function
+// symbol.
 void Creator::createGlobalSymbols() {
   auto createExternal = [&](const ExternalSymbol &e) {
     if (createdExternals_.count(e.name)) return;
@@ -539,10 +540,18 @@ void Creator::createGlobalSymbols() {
     if (w_.relocatable() && e.kind == ExternalSymbol::Kind::SharedVariable) other = 0x40;
     b_.addSymbol(e.name, symInfo(e.weak ? STB_WEAK : STB_GLOBAL, type), other, -1, 0, e.size);
   };
+  // The symbols a function's relocations name that EXTERNS does not (newest first), then
+  // EXTERNS in its order (ptxas -c: `externTable` before the called `ext`; e1..e4 called in this
+  // order are created e1..e4).
   auto refsOf = [](const Function &f) {
     std::vector<std::string> refs;
-    for (auto r = f.relocations.rbegin(); r != f.relocations.rend(); ++r) refs.push_back(r->symbol);
-    if (const Attribute *a = f.find(NvInfoKind::EXTERNS))
+    const Attribute *a = f.find(NvInfoKind::EXTERNS);
+    auto inExterns = [&](const std::string &n) {
+      return a && std::find(a->symbols.begin(), a->symbols.end(), n) != a->symbols.end();
+    };
+    for (auto r = f.relocations.rbegin(); r != f.relocations.rend(); ++r)
+      if (!inExterns(r->symbol)) refs.push_back(r->symbol);
+    if (a)
       for (const auto &s : a->symbols) refs.push_back(s);
     return refs;
   };

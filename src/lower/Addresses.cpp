@@ -6,7 +6,8 @@
 //   local   <-> generic: +/- c[0x0][0x20] (64-bit local window base)
 //   const   address = offset in constant bank 3 (a relocated immediate)
 //   const   <-> generic: +/- c[0x0][0xd0] (64-bit constant window base)
-//   global  address = 64-bit address from the driver's address table (bank 4): LDC.64 "sym"
+//   global  address = 64-bit address from the driver's address table (bank 4): LDC.64 "sym";
+//                     -c: MOV lo, "sym" ; MOV.HI hi, "sym" (32@lo / 32@hi relocations)
 //   function address = 64-bit immediate: MOV lo, "f" ; MOV.HI hi, "f"
 #include "Passes.h"
 #include "Registry.h"
@@ -90,11 +91,19 @@ Operand symbolAddress(LowerCtx &cx, const ptx::Decl *sym, int64_t offset, unsign
       }
       return words == 2 ? pairOf(cx, a, Operand::zero()) : a;
     }
-    // .global: the 64-bit address from the address table.
+    // .global: the 64-bit address from the address table; in relocatable code (-c), which has
+    // no address table, two 32-bit immediates filled in by R_CUDA_ABS32_LO_32 / _HI_32.
     Operand a = cx.tempOp(RegClass::R, 2);
-    isa::Modifiers m64;
-    m64.memType = isa::MemType::B64;
-    cx.emit(Opcode::LDC, {a}, {Operand::symbol(static_cast<uint32_t>(s))}, m64);
+    if (cx.options().compileOnly) {
+      cx.emit(Opcode::MOV, {cx.word(a, 0)}, {Operand::symbol(static_cast<uint32_t>(s))});
+      isa::Modifiers hi;
+      hi.variant = isa::Variant::HI;
+      cx.emit(Opcode::MOV, {cx.word(a, 1)}, {Operand::symbol(static_cast<uint32_t>(s))}, hi);
+    } else {
+      isa::Modifiers m64;
+      m64.memType = isa::MemType::B64;
+      cx.emit(Opcode::LDC, {a}, {Operand::symbol(static_cast<uint32_t>(s))}, m64);
+    }
     if (offset) {
       Operand b = cx.tempOp(RegClass::R, 2), carry = cx.tempOp(RegClass::P);
       cx.emit(Opcode::IADD3, {cx.word(b, 0), carry}, {cx.word(a, 0), LowerCtx::imm32(static_cast<uint64_t>(offset)), Operand::zero()});

@@ -105,7 +105,10 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
   // symbol stays on the CALL for the cubin writer (externals, call graph, address table).
   ori::Instr *loadAddress = nullptr;
   Operand externSymbol;
-  if (callee && target.kind == ori::OperandKind::Symbol &&
+  // Relocatable code (-c): every direct call is CALL.ABS.NOINC to the callee's symbol, which an
+  // R_CUDA_ABS55_16_34 relocation fills in (the return address too: CubinAssembly.cpp).
+  const bool absoluteByRelocation = callee && target.kind == ori::OperandKind::Symbol && cx.options().compileOnly;
+  if (!absoluteByRelocation && callee && target.kind == ori::OperandKind::Symbol &&
       cx.module().symbol(static_cast<uint32_t>(target.value)).isExtern) {
     externSymbol = target;
     VRegId addr = cx.fn().newVReg(RegClass::R, 2, 2);
@@ -125,6 +128,7 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
     resRegs.push_back(cx.whole(pre));
   }
   ori::Instr *call = cx.emit(Opcode::CALL, {}, {target});
+  if (absoluteByRelocation) call->mods().absolute = true;
   if (loadAddress) {
     call->mods().absolute = true;
     call->addUse(externSymbol);

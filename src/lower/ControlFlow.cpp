@@ -23,6 +23,9 @@ void emitReturn(LowerCtx &cx) {
     uses.push_back(cx.whole(pre));
   }
   ori::Instr *ret = cx.emit(Opcode::RET, {}, {});
+  // Relocatable code (-c) returns to an absolute address (RET.ABS.NODEC R20 0x0): its callers
+  // live in other sections, reached by CALL.ABS (docs/abi.md).
+  if (cx.options().compileOnly) ret->mods().absolute = true;
   for (const Operand &u : uses) ret->addUse(u);
 }
 

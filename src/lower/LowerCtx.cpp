@@ -191,6 +191,12 @@ void LowerCtx::prologue() {
   f_.vreg(sp_).phys = 1;
   if (pf_.isEntry) prologueEnd_ = b_.create(Opcode::LDC, {whole(sp_)}, {Operand::cbank(0, 0x28)});
   setupParams(*this);
+  // The function's own shared variables get their symbols in declaration order, the order in
+  // which ptxas lays them out (the layout follows symbol indices; unused ones are not placed).
+  for (const ptx::Variable *v : pf_.locals)
+    if (v->space == ptx::StateSpace::Shared || v->space == ptx::StateSpace::SharedCta ||
+        v->space == ptx::StateSpace::SharedCluster)
+      symbolOf(v);
 }
 
 Operand LowerCtx::memDescriptor() {

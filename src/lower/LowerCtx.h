@@ -173,6 +173,14 @@ public:
   Operand incomingArgs();
   // A call sequence's .param (or a parameter's) word registers, created for `bytes` bytes.
   ParamHome registerHome(uint64_t bytes);
+  // wgmma.mma_async results: the accumulator registers HGMMA writes and the PTX registers they
+  // stand for, copied out at the next wgmma.wait_group (reading them earlier races the MMA).
+  struct PendingCopy {
+    Operand dst, src;
+  };
+  std::vector<PendingCopy> &wgmmaResults() { return wgmmaResults_; }
+  // The HGMMA of the open wgmma group (the one wgmma.commit_group marks), if any.
+  ori::Instr *&openWgmma() { return openWgmma_; }
   // The PTX condition-code carry flag (add.cc / addc / mad.cc ...), one predicate per function.
   Operand carryFlag() {
     if (cc_ == ori::kNoVReg) cc_ = temp(RegClass::P);
@@ -196,6 +204,8 @@ private:
   Operand guard_;
   bool needBlock_ = false;          // the last instruction ended a block
   std::vector<VRegId> regs_;        // PTX dense register id -> vreg (kNoVReg until used)
+  std::vector<PendingCopy> wgmmaResults_;
+  ori::Instr *openWgmma_ = nullptr;
   std::unordered_map<const ptx::Label *, ori::BasicBlock *> labelBlocks_;
   std::unordered_map<const ptx::Variable *, std::unique_ptr<ParamHome>> params_;
   std::unordered_map<const ptx::Variable *, uint32_t> locals_;

@@ -98,12 +98,16 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
   }
   case How::CS2R32: {
     Operand d = cx.tempOp();   // CS2R.32: a one-word destination
-    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])});
+    isa::Modifiers m;
+    m.memType = isa::MemType::B32;
+    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])}, m);
     return d;
   }
   case How::CS2R64: {
-    Operand d = cx.tempOp(RegClass::R, 2);
-    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])});
+    Operand d = cx.tempOp(RegClass::R, 2);   // CS2R: a register pair (the SASS form's width slot)
+    isa::Modifiers m;
+    m.memType = isa::MemType::B64;
+    cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])}, m);
     return d;
   }
   case How::CBank: {

@@ -119,9 +119,9 @@ bool lowerNanosleep(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
-// griddepcontrol.wait -> ACQBULK; .launch_dependents -> nothing on sm_90 (ptxas 13.0)
+// griddepcontrol.wait -> ACQBULK; .launch_dependents -> PREEXIT (ptxas 13.0, sm_90 and sm_90a)
 bool lowerGriddep(LowerCtx &cx, const ptx::Instruction &in) {
-  if (in.has(ptx::Mod::Wait)) cx.emit(Opcode::ACQBULK, {}, {});
+  cx.emit(in.has(ptx::Mod::Wait) ? Opcode::ACQBULK : Opcode::PREEXIT, {}, {});
   return true;
 }
 

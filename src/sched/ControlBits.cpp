@@ -135,11 +135,19 @@ private:
       wait |= active_;
       earliest = std::max(earliest, allComplete());
     }
+    // Hopper bulk copies: fence.proxy.tensormap waits for every memory operation in flight
+    // (ptxas: DEPBAR {5,4,3,2,1,0} before UTMACCTL); cp.async.bulk.wait_group 0 empties SB0.
+    if (i.opcode() == isa::Opcode::UTMACCTL) wait |= active_;
+    if (i.opcode() == isa::Opcode::DEPBAR && i.numUses() == 1 && i.use(0).kind == OperandKind::Imm &&
+        i.use(0).value == 0)
+      wait |= active_ & 1u;
 
     // A variable-latency instruction with register results releases a write scoreboard (which
     // also covers its source reads); one that only reads registers releases a read scoreboard.
     int sb = -1;
-    if (var && (writesRegs || readsLate)) {
+    // cp.async.bulk.commit_group: bulk groups count on SB0, which DEPBAR.LE SB0, n waits for.
+    if (i.opcode() == isa::Opcode::UTMACMDFLUSH) sb = 0;
+    if (sb < 0 && var && (writesRegs || readsLate)) {
       for (unsigned b = 0; b < nsb_ && sb < 0; ++b)
         if (!(active_ & (1u << b)) && !(wait & (1u << b))) sb = static_cast<int>(b);
       for (unsigned b = 0; b < nsb_ && sb < 0; ++b)

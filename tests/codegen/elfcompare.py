@@ -2,7 +2,9 @@
 """Compares the structure of two cubins, ignoring code: sections (name, type, flags, alignment,
 and size for everything but code-dependent sections), symbols (name, type, binding, other,
 section), module and per-function .nv.info attributes (kinds; values where they do not depend
-on code or register allocation). Prints one line per difference; exit 1 if any.
+on code or register allocation), the relocations of initialised global data (type, symbol,
+addend and the place in the variable they patch) and, in relocatable objects, the (type,
+symbol) of each function's code relocations. Prints one line per difference; exit 1 if any.
 
 usage: elfcompare.py OURS.cubin THEIRS.cubin [--values]
 """
@@ -14,7 +16,8 @@ CODE_DEPENDENT = (".text.", ".debug_frame", ".rela.debug_frame", ".nv.info", ".s
                   ".shstrtab", ".symtab", ".note.nv.tkinfo", ".rela.text.", ".rel.text.")
 # .nv.info attributes whose values depend on the code we generate.
 CODE_VALUES = {0x2f, 0x11, 0x12, 0x23, 0x1c, 0x1d, 0x55, 0x28, 0x29, 0x31, 0x1e, 0x44, 0x2e, 0x27,
-               0x25, 0x2d, 0x46}   # 0x46 SYSCALL_OFFSETS: where the calls out of the module are
+               0x25, 0x2d, 0x46,   # 0x46 SYSCALL_OFFSETS: where the calls out of the module are
+               0x39}               # 0x39 MBARRIER_INSTR_OFFSETS: where the mbarrier instructions are
 
 
 def read(path):
@@ -50,6 +53,60 @@ def symbols(secs):
         sec = secs[shndx]["name"] if 0 < shndx < len(secs) else shndx
         out.append((n, info, other, sec))
     return out
+
+
+def symbol_table(secs):
+    """[(name, value, size, section name)] in symbol-table order."""
+    st = next((s for s in secs if s["type"] == 2), None)
+    if not st:
+        return []
+    strs = secs[st["link"]]["data"]
+    out = []
+    for k in range(0, len(st["data"]), 24):
+        name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", st["data"], k)
+        n = strs[name:strs.index(b"\0", name)].decode()
+        out.append((n, value, size, secs[shndx]["name"] if 0 < shndx < len(secs) else None))
+    return out
+
+
+def relocations(secs, target):
+    """The relocations applied to section `target`: [(offset, type, symbol name, addend)]."""
+    syms = symbol_table(secs)
+    out = []
+    for s in secs:
+        if s["type"] not in (4, 9) or s["info"] >= len(secs) or secs[s["info"]]["name"] != target:
+            continue
+        step = 24 if s["type"] == 4 else 16
+        for k in range(0, len(s["data"]), step):
+            off, info = struct.unpack_from("<QQ", s["data"], k)
+            addend = struct.unpack_from("<q", s["data"], k + 16)[0] if step == 24 else None
+            sym = syms[info >> 32][0] if (info >> 32) < len(syms) else info >> 32
+            out.append((off, info & 0xffffffff, sym, addend))
+    return out
+
+
+def data_relocations(secs):
+    """Relocations of initialised global data, as (type, symbol, addend, variable, offset in it):
+    independent of where each variable lies in .nv.global.init."""
+    where = [(v, sz, n) for n, v, sz, sec in symbol_table(secs) if sec == ".nv.global.init" and sz]
+    out = []
+    for off, typ, sym, addend in relocations(secs, ".nv.global.init"):
+        var = next(((n, off - v) for v, sz, n in where if v <= off < v + sz), (None, off))
+        out.append((typ, sym, addend) + var)
+    return sorted(out, key=str)
+
+
+def code_relocations(secs, fn):
+    """(type, symbol) of the relocations of .text.<fn>: addends and offsets follow the code."""
+    return sorted(((typ, sym) for _, typ, sym, _ in relocations(secs, ".text." + fn)), key=str)
+
+
+def multiset_diff(name, ours, theirs):
+    extra = [x for x in set(ours) if ours.count(x) > theirs.count(x)]
+    missing = [x for x in set(theirs) if theirs.count(x) > ours.count(x)]
+    if not extra and not missing:
+        return []
+    return [f"{name}: relocations {sorted(extra, key=str)} extra, {sorted(missing, key=str)} missing"]
 
 
 def nvinfo(data):
@@ -96,6 +153,16 @@ def compare(ours, theirs, values):
                 vb = {(r[0], r[1], r[2], r[3]) for r in nvinfo(y["data"]) if r[0] not in CODE_VALUES}
                 for r in sorted(vb - va):
                     diffs.append(f"{n}: attribute {r[0]:#x} value differs")
+    # Relocations whose meaning does not depend on the code: the addresses in initialised data;
+    # in relocatable objects also which symbols each function's code refers to, and how.
+    if any(s["name"] == ".nv.global.init" for s in b):
+        diffs += multiset_diff(".nv.global.init", data_relocations(a), data_relocations(b))
+    with open(theirs, "rb") as f:
+        relocatable = struct.unpack_from("<H", f.read(18), 16)[0] == 1
+    if relocatable:
+        for n in bn:
+            if n.startswith(".text.") and n in amap:
+                diffs += multiset_diff(n, code_relocations(a, n[6:]), code_relocations(b, n[6:]))
     sa = {(s[0], s[1], s[2], s[3]) for s in symbols(a)}
     sb = {(s[0], s[1], s[2], s[3]) for s in symbols(b)}
     for s in sorted(sb - sa, key=str):

@@ -224,6 +224,19 @@ TEST(Exec, Globals) {
   }
 }
 
+// Module variables holding addresses (R_CUDA_G64 data relocations) and a function address.
+TEST(Exec, AddressInit) {
+  const int data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  const int viaPtrs[3] = {data[0], data[3], data[7]};   // ptrs = {data, data+12, data+28}
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "address_init", seed);
+    int n = r.scalar<int>(1);
+    std::vector<int> out(128, 0);
+    for (int i = 0; i < n; ++i) out[i] = 9 * 100000 + data[2] * 1000 + viaPtrs[i % 3] + 2 * i;
+    exectest::expectOutput(r, 0, out);
+  }
+}
+
 TEST(Exec, RuntimeCalls) {
   for (uint64_t seed : kSeeds) {
     EXEC_RUN(r, "runtime_calls", seed);

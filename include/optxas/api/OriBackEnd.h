@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "optxas/api/Options.h"
+#include "optxas/codegen/CubinAssembly.h"
 #include "optxas/ori/Module.h"
 #include "optxas/support/Diagnostics.h"
 
@@ -24,7 +25,9 @@ namespace optxas::api {
 inline bool isPipelineOnlyTarget(unsigned sm) { return sm >= 50 && sm < 75; }
 constexpr unsigned kFirstCodeGenPhase = 122; // AllocateRegisters
 
-// Returns false after reporting errors; `cubin` is then left empty.
-bool compileOriModule(ori::Module &m, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin);
+// Returns false after reporting errors; `cubin` is then left empty. `decls`: what the cubin
+// records about the PTX declarations (prototypes, managed variables), when compiling from PTX.
+bool compileOriModule(ori::Module &m, const Options &opts, DiagEngine &diags, std::vector<uint8_t> &cubin,
+                      const codegen::PtxDeclarations &decls = {});
 
 } // namespace optxas::api

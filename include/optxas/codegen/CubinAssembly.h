@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,14 @@
 
 namespace optxas::codegen {
 
+// What the cubin records about the PTX declarations that the Ori IR does not carry.
+struct PtxDeclarations {
+  // Function name -> call prototype as ptxas spells it in .nv.prototype ("#" + result codes or
+  // "v", then parameter codes: i b32, f f32, l b64, d f64, h b16, b b8, b<N> N-byte aggregate).
+  std::map<std::string, std::string> prototypes;
+  std::set<std::string> managed;   // .attribute(.managed) variables (st_other "MANAGED")
+};
+
 struct CubinOptions {
   unsigned sm = 90;
   char archSuffix = 0;           // 'a' for sm_90a
@@ -21,6 +31,7 @@ struct CubinOptions {
   bool relocatable = false;      // -c
   uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): EIATTR_MAXREG_COUNT
   std::string commandLine;       // recorded in .note.nv.tkinfo
+  PtxDeclarations declarations;
 };
 
 // What the back end knows about each compiled function beyond its IR.
@@ -49,8 +60,22 @@ bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &fa
 // "$kernel$callee", resolves the calls, and accounts their registers and stack in `ef`. Calls of
 // functions outside the module get return-address relocations and the EXTERNS/SYSCALL_OFFSETS
 // attributes; `externs` names those functions.
+// Functions whose address the module takes (initializers, MOV of a function symbol), in
+// definition order: placed in every kernel, and possible targets of every indirect call.
+// `functionOffsets` gets each placed device function's offset in the kernel's section: its
+// address in this whole program (SymbolLayout.cpp allows function addresses with one kernel).
 bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k,
-                     elf::Function &ef, std::vector<std::string> &externs, DiagEngine &diags);
+                     elf::Function &ef, std::vector<std::string> &externs,
+                     std::map<std::string, uint64_t> &functionOffsets, DiagEngine &diags);
+std::vector<size_t> addressTakenFunctions(const ori::Module &m);
+
+// Relocatable output (Relocatable.cpp): the relocations of function k's code in `ef` (addresses
+// of .global variables, CALL.ABS and their return addresses), its EXTERNS, and the call-graph
+// edges, prototypes and external symbols its calls add to `c`.
+bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf::Function &ef, elf::Cubin &c,
+                  DiagEngine &diags);
+// Adds an undefined symbol to the model once.
+void addExternalSymbol(elf::Cubin &c, const std::string &name, elf::ExternalSymbol::Kind kind);
 
 // Builds the model. Functions must carry their code in Function::sassCode.
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,

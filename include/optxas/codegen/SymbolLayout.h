@@ -11,8 +11,15 @@
 //  - .global: the 64-bit address is loaded from the module's address table in constant bank 4
 //    (.nv.constant4, one 8-byte slot per .global variable in declaration order, filled by the
 //    driver through an R_CUDA_64 relocation), as ptxas does.
-// What needs a relocation in the code itself (extern variables, address-of initializers) is
-// rejected here, with the source line, rather than encoded as address 0.
+//    Relocatable output (-c) has no address table: the code moves the address as two 32-bit
+//    immediates (MOV "sym" / MOV.HI "sym") that relocations fill in (Relocatable.cpp).
+//  - functions: MOV "f" / MOV.HI "f" stay for the cubin writer, which puts in the function's
+//    offset in the kernel's section (CallLinking.cpp) -- whole programs with one kernel only.
+// Address-of initializers of .global variables are checked here: 64-bit addresses of .global
+// variables (R_CUDA_G64) and of functions (resolved like the MOVs above).
+// What optxas cannot express yet (function addresses in -c output or in modules with several
+// kernels, addresses of extern variables in whole programs, other initializers holding
+// addresses) is rejected here, with the source line, rather than encoded as address 0.
 #pragma once
 
 #include <cstdint>

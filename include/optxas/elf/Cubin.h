@@ -116,6 +116,7 @@ struct Variable {
   uint64_t size = 0;
   bool global = false; // GLOBAL binding (visible to the linker) vs LOCAL
   uint8_t visibility = 0;
+  bool managed = false; // .attribute(.managed): st_other bit 2 (cuobjdump "MANAGED")
   bool operator==(const Variable &) const = default;
 };
 

@@ -57,6 +57,7 @@ enum SymbolBinding : uint8_t { STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2 };
 enum SymbolType : uint8_t { STT_NOTYPE = 0, STT_OBJECT = 1, STT_FUNC = 2, STT_SECTION = 3 };
 enum SymbolVisibility : uint8_t { STV_DEFAULT = 0, STV_INTERNAL = 1, STV_HIDDEN = 2, STV_PROTECTED = 3 };
 inline constexpr uint8_t STO_CUDA_ENTRY = 0x10;           // a kernel (__global__) symbol
+inline constexpr uint8_t STO_CUDA_MANAGED = 0x04;         // a __managed__ variable (cuobjdump "MANAGED")
 inline constexpr uint8_t STO_CUDA_RESERVED_SHARED = 0xa0; // __nv_reservedSMEM_* alias symbols
 inline constexpr uint16_t SHN_UNDEF = 0;
 

@@ -37,6 +37,7 @@ enum class Pipe : uint8_t {
   Uniform,      // uniform datapath ALU (UIADD3, ULOP3, USEL, ...)
   UniformMove,  // ULDC, UMOV, VOTEU, S2UR-free uniform moves with short latency
   Variable,     // no fixed latency: results are tracked with a scoreboard
+  Warpgroup,    // HGMMA: accumulators land after WARPGROUP.DEPBAR; readers keep the MMA bound
 };
 
 // How a reader consumes a register, which decides the latency it must see.

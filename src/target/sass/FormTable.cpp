@@ -232,6 +232,10 @@ uint8_t elemWidth(const Elem &e, const isa::Modifiers &m) {
   case ModSlot::u64:
   case ModSlot::wide:
     return v ? 2 : 1;
+  case ModSlot::extra:
+    // HGMMA's accumulators: extra = N / 8; N / 2 registers of f32, N / 4 of f16 (capped at
+    // the 255 the operand width can say; the encoding only names the first register).
+    return static_cast<uint8_t>(std::min(255u, (m.floatType == isa::FloatType::F32 ? 4u : 2u) * v));
   default:
     return e.width;
   }

@@ -119,6 +119,7 @@ struct Elem {
   isa::ModSlot widthSlot = isa::ModSlot::NoSlot; // width follows this slot's value (e.g. memType)
   int16_t negBit = -1, absBit = -1, notBit = -1;
   bool spaceSep = false;     // printed after a space instead of ", " (RET R20 0x..)
+  std::string_view wrap;     // register printed inside "<wrap>Rn]" (HGMMA's gdesc[URn])
   uint8_t xorMask = 0;       // register field stored XOR this value (LDG's trailing predicate)
   Field selField;            // sub-register selection field (swizzle / byte select)
   Field selFieldHi;          // its high part, if split (HFMA2's .H0_NH1 bit)
@@ -146,6 +147,7 @@ struct Form {
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
   bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
   bool allowRbar = true;     // may release a read scoreboard
+  bool allowWait = true;     // may wait on scoreboards (WARPGROUP.DEPBAR may not)
   // nvdisasm prints ";" right after the operands of a zero-stall yielding instruction only if
   // it uses no scoreboards, for the instructions it considers variable-latency (set from the
   // opcode's VarLatency flag; the table overrides the exceptions).

@@ -355,6 +355,11 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
   switch (e.type) {
   case OpdType::Gpr:
   case OpdType::UGpr: {
+    if (!e.wrap.empty()) {   // gdesc[URn]
+      if (!startsWith(s, e.wrap) || s.size() <= e.wrap.size() || s.back() != ']')
+        return false;
+      s = s.substr(e.wrap.size(), s.size() - e.wrap.size() - 1);
+    }
     auto d = splitDecor(s, false);
     if (!d)
       return false;

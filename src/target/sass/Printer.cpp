@@ -191,7 +191,10 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
   bool showReuse = !in.ctrl.yield;
   switch (e.type) {
   case OpdType::Gpr: return decorate(e, o, regName("R", o.reg, RZ, "RZ"), showReuse);
-  case OpdType::UGpr: return decorate(e, o, regName("UR", o.reg, URZ, "URZ"), showReuse);
+  case OpdType::UGpr:
+    if (!e.wrap.empty())
+      return std::string(e.wrap) + regName("UR", o.reg, URZ, "URZ") + "]";
+    return decorate(e, o, regName("UR", o.reg, URZ, "URZ"), showReuse);
   case OpdType::Pred:
     return std::string(o.negate ? "!" : "") + regName("P", o.reg, PT, "PT");
   case OpdType::UPred:

@@ -215,6 +215,8 @@ std::vector<Sample> sampleForms(Target target, uint64_t seed, unsigned perForm) 
         in.ctrl.wbar = 7;
       if (!f.allowRbar)
         in.ctrl.rbar = 7;
+      if (!f.allowWait)
+        in.ctrl.wait = 0;
       if (in.ctrl.yield)
         for (Operand &o : in.ops)
           o.reuse = false;

@@ -20,7 +20,7 @@ using isa::Opcode;
 
 namespace {
 
-constexpr unsigned kPipes = 10, kFiles = 4, kReads = 4;
+constexpr unsigned kPipes = 11, kFiles = 4, kReads = 4;
 using Row = std::array<uint8_t, kReads>;  // Coupled, Decoupled, Uniform, Guard
 
 // rawTable[pipe][file] = {Coupled, Decoupled, Uniform, Guard}; 0 = "cannot happen".
@@ -38,6 +38,7 @@ constexpr std::array<std::array<Row, kFiles>, kPipes> kRaw = {{
     /* Uniform     */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {7, 12, 5, 0}, {7, 13, 5, 13}}},
     /* UniformMove */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {4, 5, 4, 0}, {6, 7, 5, 7}}},
     /* Variable    */ {{{1, 1, 1, 0}, {1, 1, 1, 1}, {1, 1, 1, 0}, {1, 1, 1, 1}}},
+    /* Warpgroup   */ {{{15, 15, 15, 0}, {15, 15, 15, 15}, {15, 15, 15, 0}, {15, 15, 15, 15}}},
 }};
 
 // Opcodes whose pipe differs from "Alu when fixed, Variable when flagged VarLatency".
@@ -58,6 +59,10 @@ Pipe basePipe(Opcode op) {
     return Pipe::ToUniform;
   case Opcode::ULDC: case Opcode::UMOV: case Opcode::VOTEU:
     return Pipe::UniformMove;
+  // HGMMA sets no scoreboard (WARPGROUP.DEPBAR waits for it); its accumulators get the
+  // tensor-core bound of 15 cycles for readers on top of that.
+  case Opcode::HGMMA:
+    return Pipe::Warpgroup;
   // Spill code encodes as STL/LDL: local memory, tracked with scoreboards.
   case Opcode::PSEUDO_SPILL: case Opcode::PSEUDO_FILL:
     return Pipe::Variable;

@@ -1,0 +1,22 @@
+// What ptxas records in the cubin about Hopper asynchronous instructions (mbarrier, TMA,
+// warpgroup MMA): the .nv.compat ISA class and tensor-map flag, and the per-function
+// EIATTR_NUM_MBARRIERS / EIATTR_MBARRIER_INSTR_OFFSETS.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "optxas/elf/Cubin.h"
+#include "optxas/ori/Module.h"
+
+namespace optxas::codegen {
+
+// EICOMPAT_ATTR_ISA_CLASS: 1, or 2 with bulk/tensor copies or FP8 conversions, 3 with WARPGROUP,
+// 4 with HGMMA.
+uint8_t isaClassOf(const ori::Module &m);
+// EICOMPAT_ATTR_INST_TENSORMAP_V1: the module issues tensor copies.
+bool usesTensorMaps(const ori::Module &m);
+// The mbarrier attributes of a function from its encoded code (none if it has no SYNCS).
+void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &out);
+
+} // namespace optxas::codegen

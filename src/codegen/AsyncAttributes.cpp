@@ -1,0 +1,95 @@
+// EICOMPAT_ATTR_ISA_CLASS / INST_TENSORMAP_V1 and the mbarrier attributes, as ptxas 13.0 writes
+// them for sm_90(a) (observed on small kernels: docs/elf.md, "Hopper asynchronous units").
+#include "optxas/codegen/AsyncAttributes.h"
+
+#include <algorithm>
+
+namespace optxas::codegen {
+
+using isa::Opcode;
+
+namespace {
+template <typename F> void forEachInstr(const ori::Module &m, F f) {
+  for (const auto &fn : m.functions())
+    for (const ori::BasicBlock *bb : fn->blocks())
+      for (const ori::Instr *i : *bb) f(*i);
+}
+uint64_t field(uint64_t w, unsigned pos, unsigned width) { return (w >> pos) & ((1ull << width) - 1); }
+} // namespace
+
+uint8_t isaClassOf(const ori::Module &m) {
+  uint8_t c = 1;
+  forEachInstr(m, [&](const ori::Instr &i) {
+    switch (i.opcode()) {
+    case Opcode::UBLKCP: case Opcode::UTMALDG: case Opcode::UTMACCTL: c = std::max<uint8_t>(c, 2); break;
+    case Opcode::WARPGROUP: c = std::max<uint8_t>(c, 3); break;
+    case Opcode::HGMMA: c = std::max<uint8_t>(c, 4); break;
+    case Opcode::F2FP: {
+      // FP8 conversions (F2FP .E4M3/.E5M2) are class 2 as well (fp8_conversions.sm_90).
+      auto fp8 = [](isa::FloatType t) { return t == isa::FloatType::E4M3 || t == isa::FloatType::E5M2; };
+      if (fp8(i.mods().floatType) || fp8(i.mods().srcFloatType)) c = std::max<uint8_t>(c, 2);
+      break;
+    }
+    default: break;
+    }
+  });
+  return c;
+}
+
+bool usesTensorMaps(const ori::Module &m) {
+  bool any = false;
+  forEachInstr(m, [&](const ori::Instr &i) { any |= i.opcode() == Opcode::UTMALDG; });
+  return any;
+}
+
+// One record per mbarrier.init (SYNCS.EXCH, kind 0), mbarrier.arrive without a byte count
+// (SYNCS.ARRIVE.TRANS64.A1T0, kind 1) and mbarrier.try_wait (SYNCS.PHASECHK, kind 0xa):
+// {offset, address register (0xff: RZ), address immediate, UR << 16 | 0x100 | kind}. The
+// count is the number of initializations. Read from our own encoding so the registers are
+// the allocated ones.
+void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &out) {
+  const std::vector<uint8_t> &code = f.sassCode;
+  std::vector<uint32_t> words;
+  unsigned inits = 0;
+  bool any = false;
+  for (size_t pc = 0; pc + 16 <= code.size(); pc += 16) {
+    uint64_t lo = 0, hi = 0;
+    for (unsigned b = 0; b < 8; ++b) {
+      lo |= static_cast<uint64_t>(code[pc + b]) << (8 * b);
+      hi |= static_cast<uint64_t>(code[pc + 8 + b]) << (8 * b);
+    }
+    unsigned op = static_cast<unsigned>(field(lo, 0, 12));
+    uint32_t reg, ur, kind;
+    if (op == 0x5b2 && field(hi, 91 - 64, 1)) {          // SYNCS.EXCH.64 URZ, [URa], URb
+      any = true;
+      ++inits;
+      reg = 0xff;
+      ur = static_cast<uint32_t>(field(lo, 24, 6));
+      kind = 0;
+    } else if ((op == 0x9a7 || op == 0x5a7) && field(hi, 91 - 64, 1)) {   // ARRIVE / PHASECHK
+      any = true;
+      if (op == 0x9a7 && !field(hi, 84 - 64, 1)) continue;   // expect_tx arrivals are not listed
+      reg = static_cast<uint32_t>(field(lo, 24, 8));
+      ur = static_cast<uint32_t>(field(hi, 0, 6));
+      kind = op == 0x9a7 ? 1 : 0xa;
+    } else {
+      continue;
+    }
+    words.insert(words.end(), {static_cast<uint32_t>(pc), reg, 0, ur << 16 | 0x100 | kind});
+  }
+  if (!any) return;
+  elf::Attribute n;
+  n.kind = elf::NvInfoKind::NUM_MBARRIERS;
+  n.format = elf::NvInfoFormat::Half;
+  n.value = static_cast<uint16_t>(inits);
+  if (!words.empty()) {
+    elf::Attribute o;
+    o.kind = elf::NvInfoKind::MBARRIER_INSTR_OFFSETS;
+    o.format = elf::NvInfoFormat::Sized;
+    o.words = std::move(words);
+    out.push_back(std::move(o));
+  }
+  out.push_back(n);
+}
+
+} // namespace optxas::codegen

@@ -1,0 +1,488 @@
+// Hopper asynchronous instructions, as ptxas 13.0 selects them for sm_90a:
+//
+//   mbarrier.init.shared.b64 [a], n           FENCE.VIEW.ASYNC.S; SYNCS.EXCH.64 URZ, [URa], URv
+//                                             (v = {(2^20 - n) << 1, (2^20 - n) << 11})
+//   mbarrier.arrive.expect_tx.shared.b64 s, [a], tx   SYNCS.ARRIVE.TRANS64 Rs, [Ra+URZ], Rtx
+//   mbarrier.arrive.shared.b64 s, [a]                 SYNCS.ARRIVE.TRANS64.A1T0 Rs, [Ra+URZ], RZ
+//   mbarrier.try_wait.parity.shared.b64 p, [a], ph    SYNCS.PHASECHK.TRANS64.TRYWAIT p, [Ra+URZ], ph << 31
+//   cp.async.bulk.shared::cluster.global.mbarrier...  UBLKCP.S.G [URdst:URbar], [URsrc], URsize/16
+//   cp.async.bulk.global.shared::cta.bulk_group       UBLKCP.G.S [URdst], [URsrc], URsize/16
+//   cp.async.bulk.tensor.2d...global.tile.mbarrier    UTMALDG.2D [URdst:URbar:URx:URy], [URtmap]
+//   cp.async.bulk.commit_group / .wait_group{.read} n UTMACMDFLUSH / DEPBAR.LE SB0, n
+//   fence.proxy.tensormap::generic.acquire.gpu [a]    UTMACCTL.IV [URa] (after every scoreboard)
+//   wgmma.fence / .commit_group / .wait_group n       WARPGROUP.ARRIVE / gsb0 on the last HGMMA /
+//                                                     WARPGROUP.DEPBAR.LE gsb0, n
+//   wgmma.mma_async.m64nNk16 (descriptors)            WARPGROUP.ARRIVE; HGMMA.64xNx16 Rd, gdesc[UR], Rc|RZ, !UPT
+//   setmaxnreg                                        nothing (ptxas ignores it when the register
+//                                                     count at entry is unknown; a hint either way)
+//
+// The uniform-datapath forms (SYNCS.EXCH, UBLKCP, UTMALDG, UTMACCTL) read their operands from
+// uniform registers. Lowering has no warp-uniformity analysis of its own, so it accepts only
+// operands it can prove uniform from the PTX (immediates, symbols, kernel parameters and
+// arithmetic on those); anything else is reported as not supported rather than compiled wrong.
+// PTX copies are per thread: UBLKCP/UTMALDG, which run once per warp, are issued once for each
+// active thread (a loop over the active mask), as ptxas's ELECT loop does.
+#include "Emit.h"
+#include "Memory.h"
+#include "Passes.h"
+#include "Registry.h"
+
+namespace optxas::lower {
+
+using namespace sass;
+
+namespace {
+
+// ---- warp-uniform PTX values ----
+
+bool sameReg(const ptx::Operand &a, const ptx::Operand &b) {
+  return a.kind == ptx::OperandKind::Reg && b.kind == ptx::OperandKind::Reg && a.regId() == b.regId();
+}
+
+// True when `o` is the destination (or a destination element) of `in`.
+bool defines(const ptx::Instruction &in, const ptx::Operand &r) {
+  if (in.operands.empty()) return false;
+  const ptx::Operand &d = in.operands[0];
+  if (sameReg(d, r)) return true;
+  // A leading list is written only by a call (its results); elsewhere it is an address
+  // ([tmap, {x, y}] of a tensor copy).
+  if (d.kind == ptx::OperandKind::Vector || d.kind == ptx::OperandKind::Pair ||
+      (d.kind == ptx::OperandKind::List && in.op == ptx::Opcode::Call))
+    for (const ptx::Operand &e : d.elems)
+      if (sameReg(e, r)) return true;
+  return false;
+}
+
+bool uniformValue(LowerCtx &cx, const ptx::Operand &o, unsigned depth);
+
+// The single unguarded definition of a register computes a uniform value from uniform sources.
+bool uniformReg(LowerCtx &cx, const ptx::Operand &r, unsigned depth) {
+  if (depth > 12) return false;
+  const ptx::Instruction *def = nullptr;
+  for (const ptx::Instruction *in : cx.ptxFunction().instructions)
+    if (defines(*in, r)) {
+      if (def) return false;   // several definitions: which one a thread saw may differ
+      def = in;
+    }
+  if (!def || def->guard.present() || def->operands[0].kind != ptx::OperandKind::Reg) return false;
+  switch (def->op) {
+  case ptx::Opcode::Mov: case ptx::Opcode::Add: case ptx::Opcode::Sub: case ptx::Opcode::Mul:
+  case ptx::Opcode::Mad: case ptx::Opcode::Shl: case ptx::Opcode::Shr: case ptx::Opcode::And:
+  case ptx::Opcode::Or: case ptx::Opcode::Xor: case ptx::Opcode::Cvt: case ptx::Opcode::Cvta:
+    break;
+  case ptx::Opcode::Ld:
+    // Kernel parameters are the same for every thread.
+    return cx.isKernel() && def->space() == ptx::StateSpace::Param && def->operands.size() == 2 &&
+           def->operands[1].kind == ptx::OperandKind::Address && def->operands[1].base == ptx::BaseKind::Symbol;
+  default:
+    return false;
+  }
+  for (size_t k = 1; k < def->operands.size(); ++k)
+    if (!uniformValue(cx, def->operands[k], depth + 1)) return false;
+  return true;
+}
+
+bool uniformValue(LowerCtx &cx, const ptx::Operand &o, unsigned depth) {
+  switch (o.kind) {
+  case ptx::OperandKind::ImmInt: case ptx::OperandKind::ImmFloat: case ptx::OperandKind::Symbol:
+    return true;
+  case ptx::OperandKind::Reg:
+    return uniformReg(cx, o, depth);
+  case ptx::OperandKind::Address: {
+    if (o.base != ptx::BaseKind::Reg) return true;
+    ptx::Operand base = o;   // the base register as a register operand
+    base.kind = ptx::OperandKind::Reg;
+    return uniformReg(cx, base, depth);
+  }
+  case ptx::OperandKind::SReg:
+    switch (o.sreg) {
+    case ptx::SReg::Ctaid: case ptx::SReg::Nctaid: case ptx::SReg::Ntid: case ptx::SReg::Gridid:
+    case ptx::SReg::Clusterid: case ptx::SReg::Nclusterid: case ptx::SReg::ClusterCtaid:
+    case ptx::SReg::ClusterNctaid: case ptx::SReg::ClusterCtarank: case ptx::SReg::ClusterNctarank:
+      return true;
+    default:
+      return false;
+    }
+  case ptx::OperandKind::Vector: case ptx::OperandKind::List:
+    for (const ptx::Operand &e : o.elems)
+      if (!uniformValue(cx, e, depth)) return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool requireUniform(LowerCtx &cx, const ptx::Instruction &in, std::initializer_list<const ptx::Operand *> ops) {
+  for (const ptx::Operand *o : ops)
+    if (!uniformValue(cx, *o, 0))
+      return cx.unsupported(std::string(in.opcodeName()) + " with an operand that is not provably warp-uniform");
+  return true;
+}
+
+// ---- operands ----
+
+// The address of a resolved [reg + offset] / [offset] as one register of `words` words.
+Operand addressReg(LowerCtx &cx, const MemAddr &ma, unsigned words) {
+  Operand base = ma.addr;
+  int64_t off = ma.addr.value;
+  if (base.reg == ori::kNoVReg) {
+    Operand r = cx.tempOp(RegClass::R, words);
+    mov(cx, cx.word(r, 0), imm(off));
+    if (words == 2) mov(cx, cx.word(r, 1), imm(off >> 32));
+    return r;
+  }
+  base.kind = ori::OperandKind::Reg;
+  base.value = 0;
+  if (off == 0) return base;
+  Operand r = cx.tempOp(RegClass::R, words);
+  if (words == 1) {
+    iadd3(cx, r, base, imm(off));
+  } else {
+    Operand carry = cx.tempOp(RegClass::P);
+    iadd3co(cx, cx.word(r, 0), carry, cx.word(base, 0), imm(off));
+    iadd3x(cx, cx.word(r, 1), cx.word(base, 1), imm(off >> 32), RZ(), carry);
+  }
+  return r;
+}
+
+Operand asAddr(Operand r) {
+  r.kind = ori::OperandKind::Addr;
+  r.value = 0;
+  return r;
+}
+
+bool sharedAddress(LowerCtx &cx, const ptx::Instruction &in, const ptx::Operand &a, Operand &out) {
+  ptx::StateSpace s = in.space();
+  if (s != ptx::StateSpace::Shared && s != ptx::StateSpace::SharedCta && s != ptx::StateSpace::SharedCluster)
+    return cx.unsupported(std::string(in.opcodeName()) + " on a generic address");
+  MemAddr ma;
+  if (!resolveAddress(cx, a, ptx::StateSpace::Shared, ma)) return false;
+  out = addressReg(cx, ma, 1);
+  return true;
+}
+
+// A 32-bit value in a register (immediates moved in; zero stays RZ).
+Operand valueReg(LowerCtx &cx, const ptx::Operand &o) { return cx.srcReg(o, ptx::Type::U32); }
+
+// `words` R registers moved into a fresh uniform register (R2UR after allocation).
+Operand toUniform(LowerCtx &cx, std::initializer_list<Operand> parts) {
+  VRegId u = cx.temp(RegClass::UR, static_cast<unsigned>(parts.size()));
+  unsigned k = 0;
+  for (const Operand &p : parts) {
+    Operand d = cx.part(u, k++);
+    if (p.kind == ori::OperandKind::Imm) cx.emit(Opcode::UMOV, {d}, {p});
+    else if (p.kind == ori::OperandKind::Zero) cx.emit(Opcode::UMOV, {d}, {Operand::zero(RegClass::UR)});
+    else cx.copy(d, p);
+  }
+  return cx.whole(u);
+}
+
+// Issues `body` once per active (guard-true) thread of the warp, converged: the loop runs over
+// the active mask, which every thread computes alike. Without `perThread`, once if any thread
+// is active (the uniform forms cannot take the PTX guard, a per-thread predicate).
+template <typename Body> void oncePerThread(LowerCtx &cx, Body body, bool perThread = true) {
+  Operand guard = cx.guard();
+  LowerCtx::GuardScope unguarded(cx, Operand{});
+  Operand mask = cx.tempOp();
+  isa::Modifiers vm;
+  vm.vote = isa::VoteMode::ANY;
+  Operand active = guard.kind == ori::OperandKind::Reg ? guard : PT();
+  cx.emit(Opcode::VOTE, {mask, PT()}, {active}, vm);
+  ori::BasicBlock *after = cx.fn().createBlock();
+  if (guard.kind == ori::OperandKind::Reg) {
+    Operand none = cx.tempOp(RegClass::P);
+    isetp(cx, none, Cmp::EQ, true, mask, RZ());
+    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
+    skip->setGuard(none);
+    cx.markUniformBranch(skip);
+  }
+  if (!perThread) {
+    body();
+    cx.fn().moveBlockAfter(after, cx.block());
+    cx.setBlock(after);
+    return;
+  }
+  ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.setBlock(loop);
+  body();
+  // mask &= mask - 1: one thread done
+  Operand less = cx.tempOp();
+  iadd3(cx, less, mask, imm(-1));
+  lop3(cx, mask, mask, less, RZ(), 0xc0);
+  Operand more = cx.tempOp(RegClass::P);
+  isetp(cx, more, Cmp::NE, true, mask, RZ());
+  ori::Instr *back = cx.emit(Opcode::BRA, {}, {Operand::label(loop)});
+  back->setGuard(more);
+  cx.markUniformBranch(back);
+  cx.fn().moveBlockAfter(after, cx.block());
+  cx.setBlock(after);
+}
+
+// A uniform instruction that one issue serves for all threads: under a PTX guard, issued if
+// any thread's guard holds.
+template <typename Body> void onceIfAny(LowerCtx &cx, Body body) {
+  if (cx.guard().kind == ori::OperandKind::Reg) oncePerThread(cx, body, false);
+  else body();
+}
+
+isa::Modifiers extra(uint8_t v) {
+  isa::Modifiers m;
+  m.extra = v;
+  return m;
+}
+
+// ---- mbarrier ----
+
+bool lowerMbarrierInit(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (!requireUniform(cx, in, {&ops[0], &ops[1]})) return false;
+  Operand addr;
+  if (!sharedAddress(cx, in, ops[0], addr)) return false;
+  // The initial state: pending and expected arrival counts 2^20 - n in two fields.
+  Operand lo, hi;
+  if (ops[1].isImm()) {
+    uint32_t t = 0x100000u - static_cast<uint32_t>(ops[1].bits);
+    lo = imm(t << 1);
+    hi = imm(t << 11);
+  } else {
+    lo = cx.tempOp();
+    hi = cx.tempOp();
+    Operand t = cx.tempOp();
+    iadd3(cx, t, neg(valueReg(cx, ops[1])), imm(0x100000));
+    shf(cx, lo, ShiftDir::L, IntType::U32, false, t, imm(1), RZ());
+    shf(cx, hi, ShiftDir::L, IntType::U32, false, t, imm(11), RZ());
+  }
+  Operand state = toUniform(cx, {lo, hi});
+  Operand ua = toUniform(cx, {addr});
+  isa::Modifiers f;
+  f.fence = isa::FenceMode::VIEW_ASYNC_S;
+  cx.emit(Opcode::FENCE, {}, {}, f);
+  onceIfAny(cx, [&] { cx.emit(Opcode::SYNCS, {Operand::zero(RegClass::UR)}, {asAddr(ua), state}, extra(1)); });
+  return true;
+}
+
+bool lowerMbarrierArrive(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.has(ptx::Mod::SharedCluster) || ops.size() < 2 || ops[0].kind == ptx::OperandKind::Address)
+    return cx.unsupported("mbarrier.arrive on a shared::cluster address");
+  ptx::Mod scope = in.scope();
+  if (scope != ptx::Mod::NumMods && scope != ptx::Mod::Cta) return cx.unsupported("mbarrier.arrive with a scope wider than .cta");
+  if (in.semantics() == ptx::Mod::Relaxed) return cx.unsupported("mbarrier.arrive.relaxed");
+  const bool tx = in.has(ptx::Mod::ExpectTx);
+  if (!tx && ops.size() > 2) return cx.unsupported("mbarrier.arrive with a count");
+  Operand addr;
+  if (!sharedAddress(cx, in, ops[1], addr)) return false;
+  Operand bytes = tx ? valueReg(cx, ops[2]) : RZ();
+  Operand state = ops[0].kind == ptx::OperandKind::Sink ? RZ() : cx.dstWide(ops[0], ptx::Type::B64, 2);
+  cx.emit(Opcode::SYNCS, {state}, {asAddr(addr), bytes}, extra(tx ? 2 : 3));
+  return true;
+}
+
+bool lowerMbarrierTryWait(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (!in.has(ptx::Mod::Parity)) return cx.unsupported("mbarrier.try_wait with a state operand");
+  if (ops.size() != 3) return cx.unsupported("mbarrier.try_wait with a time limit");
+  ptx::Mod scope = in.scope();
+  if (scope != ptx::Mod::NumMods && scope != ptx::Mod::Cta) return cx.unsupported("mbarrier.try_wait with a scope wider than .cta");
+  if (in.semantics() == ptx::Mod::Relaxed) return cx.unsupported("mbarrier.try_wait.relaxed");
+  Operand addr;
+  if (!sharedAddress(cx, in, ops[1], addr)) return false;
+  Operand phase = cx.tempOp();
+  if (ops[2].isImm()) mov(cx, phase, imm((ops[2].bits & 1) << 31));
+  else shf(cx, phase, ShiftDir::L, IntType::U32, false, valueReg(cx, ops[2]), imm(31), RZ());
+  cx.emit(Opcode::SYNCS, {cx.dstPred(ops[0])}, {asAddr(addr), phase}, extra(4));
+  return true;
+}
+
+bool lowerMbarrier(LowerCtx &cx, const ptx::Instruction &in) {
+  if (in.has(ptx::Mod::Init)) return lowerMbarrierInit(cx, in);
+  if (in.has(ptx::Mod::TryWait)) return lowerMbarrierTryWait(cx, in);
+  if (in.has(ptx::Mod::Arrive) && !in.has(ptx::Mod::ArriveDrop) && !in.has(ptx::Mod::NoComplete))
+    return lowerMbarrierArrive(cx, in);
+  return cx.unsupported("this mbarrier form");
+}
+
+// ---- bulk copies ----
+
+// The byte count of a bulk copy as UBLKCP reads it: 16-byte units in the low half-word.
+Operand bulkSize(LowerCtx &cx, const ptx::Operand &o) {
+  Operand r = cx.tempOp();
+  if (o.isImm()) {
+    mov(cx, r, imm((o.bits >> 4) & 0xffff));
+  } else {
+    shf(cx, r, ShiftDir::R, IntType::U32, true, RZ(), imm(4), valueReg(cx, o));
+    lop3(cx, r, r, imm(0xffff), RZ(), 0xc0);
+  }
+  return r;
+}
+
+Operand globalAddress(LowerCtx &cx, const ptx::Operand &a, bool &ok) {
+  MemAddr ma;
+  ok = resolveAddress(cx, a, ptx::StateSpace::Global, ma);
+  return ok ? addressReg(cx, ma, 2) : Operand{};
+}
+
+bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.has(ptx::Mod::CommitGroup)) {
+    onceIfAny(cx, [&] { cx.emit(Opcode::UTMACMDFLUSH, {}, {}); });
+    return true;
+  }
+  if (in.has(ptx::Mod::WaitGroup)) {
+    cx.emit(Opcode::DEPBAR, {}, {Operand::imm(static_cast<int64_t>(ops[0].bits))});
+    return true;
+  }
+  if (in.has(ptx::Mod::MulticastCluster) || in.has(ptx::Mod::L2CacheHint) || in.has(ptx::Mod::Reduce))
+    return cx.unsupported("cp.async.bulk with multicast, a cache hint or a reduction");
+  const bool toShared = in.has(ptx::Mod::MbarrierCompleteTxBytes);
+  if (in.has(ptx::Mod::Tensor)) {
+    if (!toShared || !in.has(ptx::Mod::Tile) || in.shape.valid())
+      return cx.unsupported("this cp.async.bulk.tensor form");
+    // [dst], [tmap, {x, y}], [mbar]
+    if (ops.size() != 3 || ops[1].kind != ptx::OperandKind::List || ops[1].elems.size() != 2 ||
+        ops[1].elems[1].kind != ptx::OperandKind::Vector || ops[1].elems[1].elems.size() != 2)
+      return cx.unsupported("cp.async.bulk.tensor with other than two dimensions");
+    if (!requireUniform(cx, in, {&ops[0], &ops[1], &ops[2]})) return false;
+    Operand dst, bar;
+    if (!sharedAddress(cx, in, ops[0], dst) || !sharedAddress(cx, in, ops[2], bar)) return false;
+    Operand x = valueReg(cx, ops[1].elems[1].elems[0]), y = valueReg(cx, ops[1].elems[1].elems[1]);
+    Operand tmap = cx.srcWide(ops[1].elems[0], ptx::Type::U64, 2);
+    Operand box = toUniform(cx, {dst, bar, x, y});
+    Operand map = toUniform(cx, {cx.word(tmap, 0), cx.word(tmap, 1)});
+    oncePerThread(cx, [&] { cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map)}, extra(2)); });
+    return true;
+  }
+  if (toShared) {
+    // [dst], [src], size, [mbar]
+    if (ops.size() != 4) return cx.unsupported("this cp.async.bulk form");
+    if (!requireUniform(cx, in, {&ops[0], &ops[1], &ops[2], &ops[3]})) return false;
+    Operand dst, bar;
+    bool ok;
+    if (!sharedAddress(cx, in, ops[0], dst) || !sharedAddress(cx, in, ops[3], bar)) return false;
+    Operand src = globalAddress(cx, ops[1], ok);
+    if (!ok) return false;
+    Operand size = bulkSize(cx, ops[2]);
+    Operand ud = toUniform(cx, {dst, bar}), us = toUniform(cx, {cx.word(src, 0), cx.word(src, 1)});
+    Operand un = toUniform(cx, {size});
+    oncePerThread(cx, [&] { cx.emit(Opcode::UBLKCP, {}, {asAddr(ud), asAddr(us), un}, extra(1)); });
+    return true;
+  }
+  if (!in.has(ptx::Mod::BulkGroup) || ops.size() != 3) return cx.unsupported("this cp.async.bulk form");
+  // [dst] (global), [src] (shared::cta), size
+  if (!requireUniform(cx, in, {&ops[0], &ops[1], &ops[2]})) return false;
+  bool ok;
+  Operand dst = globalAddress(cx, ops[0], ok);
+  if (!ok) return false;
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[1], ptx::StateSpace::Shared, ma)) return false;
+  Operand src = addressReg(cx, ma, 1);
+  Operand size = bulkSize(cx, ops[2]);
+  Operand ud = toUniform(cx, {cx.word(dst, 0), cx.word(dst, 1)}), us = toUniform(cx, {src});
+  Operand un = toUniform(cx, {size});
+  oncePerThread(cx, [&] { cx.emit(Opcode::UBLKCP, {}, {asAddr(ud), asAddr(us), un}, extra(2)); });
+  return true;
+}
+
+// fence.proxy.tensormap::generic.acquire.gpu [a], 128: drop the tensor-map cache line.
+bool lowerTensormapFence(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.semantics() != ptx::Mod::Acquire || ops.empty() || ops[0].kind != ptx::OperandKind::Address)
+    return cx.unsupported("this fence.proxy.tensormap form");
+  if (in.space() != ptx::StateSpace::None && in.space() != ptx::StateSpace::Global)
+    return cx.unsupported("fence.proxy.tensormap on this state space");
+  if (!requireUniform(cx, in, {&ops[0]})) return false;
+  bool ok;
+  Operand a = globalAddress(cx, ops[0], ok);
+  if (!ok) return false;
+  Operand ua = toUniform(cx, {cx.word(a, 0), cx.word(a, 1)});
+  onceIfAny(cx, [&] { cx.emit(Opcode::UTMACCTL, {}, {asAddr(ua)}, extra(1)); });
+  return true;
+}
+
+// ---- wgmma ----
+
+bool lowerWgmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Type dt = in.type(0), at = in.type(1), bt = in.type(2);
+  const ptx::Shape s = in.shape;
+  if (s.m != 64 || s.k != 16 || s.n % 8 != 0 || s.n == 0 || s.n > 256 || at != bt ||
+      (at != ptx::Type::F16 && at != ptx::Type::BF16) || (dt != ptx::Type::F32 && dt != ptx::Type::F16) ||
+      (dt == ptx::Type::F16 && at != ptx::Type::F16) || in.has(ptx::Mod::Sp))
+    return cx.unsupported("this wgmma.mma_async shape or type");
+  const unsigned regs = dt == ptx::Type::F32 ? s.n / 2 : s.n / 4;
+  if (ops.size() != 8 || ops[0].kind != ptx::OperandKind::Vector || ops[0].elems.size() != regs)
+    return cx.unsupported("wgmma.mma_async with the A matrix in registers");
+  if (regs > 4) return cx.unsupported("wgmma.mma_async with more than four accumulator registers");
+  auto immIs = [&](size_t k, uint64_t v) { return ops[k].isImm() && ops[k].bits == v; };
+  if (!immIs(4, 1) || !immIs(5, 1) || !immIs(6, 0) || !immIs(7, 0))
+    return cx.unsupported("wgmma.mma_async with negated or transposed inputs");
+  if (!ops[3].isImm()) return cx.unsupported("wgmma.mma_async with a predicate scale-d");
+  const bool accumulate = ops[3].bits != 0;
+  // The accumulators: one aligned group of registers (the PTX registers are separate).
+  VRegId acc = cx.temp(RegClass::R, regs);
+  if (accumulate)
+    for (unsigned k = 0; k < regs; ++k) cx.copy(cx.part(acc, k), cx.srcReg(ops[0].elems[k], ptx::Type::B32));
+  Operand a = cx.srcWide(ops[1], ptx::Type::B64, 2), b = cx.srcWide(ops[2], ptx::Type::B64, 2);
+  Operand desc = toUniform(cx, {cx.word(a, 0), cx.word(a, 1), cx.word(b, 0), cx.word(b, 1)});
+  // Registers written since the last WARPGROUP.ARRIVE are visible to the MMA only after one.
+  cx.emit(Opcode::WARPGROUP, {}, {}, extra(1));
+  isa::Modifiers m = extra(static_cast<uint8_t>(s.n / 8));
+  m.floatType = dt == ptx::Type::F32 ? isa::FloatType::F32 : isa::FloatType::F16;
+  m.srcFloatType = at == ptx::Type::BF16 ? isa::FloatType::BF16 : isa::FloatType::F16;
+  Operand c = accumulate ? cx.whole(acc) : RZ();
+  Operand scale = accumulate ? Operand::truePred(RegClass::UP) : Operand::truePred(RegClass::UP).setFlag(ori::OpNot);
+  cx.openWgmma() = cx.emit(Opcode::HGMMA, {cx.whole(acc)}, {desc, c, scale}, m);
+  for (unsigned k = 0; k < regs; ++k)
+    cx.wgmmaResults().push_back({cx.dst(ops[0].elems[k], ptx::Type::B32), cx.part(acc, k)});
+  return true;
+}
+
+bool lowerWgmma(LowerCtx &cx, const ptx::Instruction &in) {
+  if (cx.guard().kind == ori::OperandKind::Reg) return cx.unsupported("a guarded wgmma");
+  if (in.has(ptx::Mod::Fence)) {
+    warpSync(cx, Operand::imm(-1));
+    cx.emit(Opcode::WARPGROUP, {}, {}, extra(1));
+    return true;
+  }
+  if (in.has(ptx::Mod::MmaAsync)) return lowerWgmmaMma(cx, in);
+  if (in.has(ptx::Mod::CommitGroup)) {
+    ori::Instr *open = cx.openWgmma();
+    if (!open) {
+      // An empty group still needs an HGMMA to close it (ptxas: one that computes nothing).
+      cx.emit(Opcode::WARPGROUP, {}, {}, extra(1));
+      isa::Modifiers m = extra(1);
+      m.floatType = isa::FloatType::F16;
+      m.srcFloatType = isa::FloatType::F16;
+      open = cx.emit(Opcode::HGMMA, {RZ()},
+                     {Operand::zero(RegClass::UR), RZ(), Operand::truePred(RegClass::UP).setFlag(ori::OpNot)}, m);
+    }
+    open->mods().barrierId = 1;   // gsb0
+    cx.openWgmma() = nullptr;
+    return true;
+  }
+  if (in.has(ptx::Mod::WaitGroup)) {
+    const ptx::Operand &n = in.operands[0];
+    if (!n.isImm()) return cx.unsupported("wgmma.wait_group with a register count");
+    if (n.bits != 0 && !cx.wgmmaResults().empty())
+      return cx.unsupported("wgmma.wait_group with groups still in flight whose results are read");
+    cx.emit(Opcode::WARPGROUP, {}, {Operand::imm(static_cast<int64_t>(n.bits))}, extra(2));
+    for (const LowerCtx::PendingCopy &p : cx.wgmmaResults()) cx.copy(p.dst, p.src);
+    cx.wgmmaResults().clear();
+    return true;
+  }
+  return cx.unsupported("this wgmma form");
+}
+
+bool lowerSetmaxnreg(LowerCtx &, const ptx::Instruction &) { return true; }
+
+} // namespace
+
+void registerHopperAsync(Registry &r) {
+  r.add(ptx::Opcode::Mbarrier, lowerMbarrier);
+  r.add(ptx::Opcode::Cp, lowerBulkCopy, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && !in.has(ptx::Mod::Prefetch); });
+  r.add(ptx::Opcode::Fence, lowerTensormapFence, [](const ptx::Instruction &in) { return in.has(ptx::Mod::TensormapGeneric); });
+  r.add(ptx::Opcode::Wgmma, lowerWgmma);
+  r.add(ptx::Opcode::Setmaxnreg, lowerSetmaxnreg);
+}
+
+} // namespace optxas::lower

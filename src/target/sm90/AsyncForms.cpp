@@ -1,0 +1,155 @@
+// sm_90 asynchronous units: mbarrier operations (SYNCS), bulk and tensor copies (UBLKCP,
+// UTMALDG, UTMACMDFLUSH, UTMACCTL) and warpgroup MMA (WARPGROUP, HGMMA).
+//
+// The flavour of each opcode is in Modifiers::extra (see the values below); bit positions were
+// read from ptxas 13.0's sm_90a output and probed one bit at a time with nvdisasm.
+#include "sm90/Sm90.h"
+
+#include <string>
+
+namespace optxas::sass::sm90 {
+
+#define V(raw, val, text) ModValue{raw, static_cast<uint8_t>(val), text}
+
+namespace {
+
+using U = MemLayout::UrUse;
+
+// [URn] with the uniform register at `pos` and nothing else.
+MemLayout urAddress(int pos) {
+  MemLayout l;
+  l.ur = bits(pos, 6);
+  l.urUse = U::Add;
+  return l;
+}
+
+// [Ra+URb]: a register base at 24 and a uniform register at 64 (nvdisasm hides RZ / URZ).
+MemLayout regUrAddress() {
+  MemLayout l;
+  l.base = bits(24, 8);
+  l.ur = bits(64, 6);
+  l.urUse = U::Add;
+  return l;
+}
+
+void addSyncs(Builder &b) {
+  // SYNCS.EXCH.64 URd, [URa], URb:URb+1   (mbarrier.init: stores the initial 64-bit state)
+  b.form(Op::SYNCS, 0x5b2, {fixed(S::extra, 1, ".EXCH.64"), UR(16).def(), Mem(urAddress(24)), UR(32).w(2)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // SYNCS.ARRIVE.TRANS64 Rd:Rd+1, [Ra+URb], Rc   (mbarrier.arrive.expect_tx: Rc = bytes)
+  // SYNCS.ARRIVE.TRANS64.A1T0 Rd:Rd+1, [Ra+URb], RZ   (mbarrier.arrive: one arrival, no bytes)
+  b.form(Op::SYNCS, 0x9a7, {fixed(S::extra, 2, ".ARRIVE.TRANS64"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
+  b.fix(bits(84, 1), 0);
+  b.fix(bits(91, 1), 1);
+  b.form(Op::SYNCS, 0x9a7,
+         {fixed(S::extra, 3, ".ARRIVE.TRANS64.A1T0"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
+  b.fix(bits(84, 1), 1);
+  b.fix(bits(91, 1), 1);
+  // SYNCS.PHASECHK.TRANS64.TRYWAIT Pd, [Ra+URb], Rc   (mbarrier.try_wait.parity: Rc = parity << 31)
+  b.form(Op::SYNCS, 0x5a7,
+         {fixed(S::extra, 4, ".PHASECHK.TRANS64.TRYWAIT"), P(81).def(), Mem(regUrAddress()), R(32)});
+  b.fix(bits(70, 1), 1);
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(91, 1), 1);
+}
+
+void addTma(Builder &b) {
+  // UBLKCP.S.G [URdst:URmbar], [URsrc:URsrc+1], URsize   (global -> shared::cluster)
+  // UBLKCP.G.S [URdst:URdst+1], [URsrc], URsize          (shared::cta -> global)
+  // The size register holds bytes / 16.
+  b.form(Op::UBLKCP, 0x3ba,
+         {mod(S::extra, bits(73, 2), {V(1, 1, ".S.G"), V(2, 2, ".G.S")}), Mem(urAddress(32)),
+          Mem(urAddress(24)), UR(64)});
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // UTMALDG.nD [URdst:URmbar:URc0..], [URtmap:URtmap+1]   (tensor copy global -> shared)
+  b.form(Op::UTMALDG, 0x5b4,
+         {mod(S::extra, bits(79, 3),
+              {V(0, 1, ".1D"), V(1, 2, ".2D"), V(2, 3, ".3D"), V(3, 4, ".4D"), V(4, 5, ".5D")}),
+          Mem(urAddress(32)), Mem(urAddress(24))});
+  b.fix(bits(76, 3), 0);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // UTMACMDFLUSH: closes a bulk-async group (cp.async.bulk.commit_group); groups count on SB0.
+  b.form(Op::UTMACMDFLUSH, 0x9b7, {});
+  b.uniformGuard();
+  // UTMACCTL.IV [URtmap]   (invalidates the tensor-map cache line: fence.proxy.tensormap)
+  b.form(Op::UTMACCTL, 0x9b9, {fixed(S::extra, 1, ".IV"), Mem(urAddress(24))});
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+}
+
+// ".64xNx16" for N = 8 (raw + 1) for raw 0..31 (f16/bf16 inputs: k = 16).
+ModMap hgmmaShapes() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (unsigned n = 0; n < 32; ++n) v.push_back(".64x" + std::to_string(8 * (n + 1)) + "x16");
+    return v;
+  }();
+  ModMap m;
+  for (unsigned n = 0; n < 32; ++n) m.push_back(V(n, n + 1, names[n]));
+  return m;
+}
+
+void addWarpgroup(Builder &b) {
+  // WARPGROUP.ARRIVE (wgmma.fence) / WARPGROUP.DEPBAR.LE gsb0, n (wgmma.wait_group n)
+  b.form(Op::WARPGROUP, 0x9c5, {fixed(S::extra, 1, ".ARRIVE")});
+  b.fix(bits(47, 1), 0);
+  b.fix(bits(80, 1), 0);
+  b.form(Op::WARPGROUP, 0x9c5, {fixed(S::extra, 2, ".DEPBAR.LE"), lit("gsb0"), Imm(bits(72, 3))});
+  b.fix(bits(47, 1), 1);
+  b.fix(bits(80, 1), 1);
+  b.formAt(b.size() - 1).allowWait = false;   // nvdisasm rejects a wait mask on it
+  // HGMMA.64xNx16.{F32,F16}{.BF16} Rd, gdesc[URa], Rc|RZ, {!}UPp {, gsb0}
+  // extra = N / 8; gdesc[URa] is A's descriptor in URa:URa+1 and B's in URa+2:URa+3; the
+  // predicate is scale-d (accumulate into Rc when true); barrierId 1 = gsb0 (this HGMMA closes
+  // the wgmma group WARPGROUP.DEPBAR waits for).
+  for (bool gsb : {false, true}) {
+    std::vector<E> elems = {mod(S::extra, bits(53, 5), hgmmaShapes()),
+                            mod(S::floatType, bits(75, 1),
+                                {V(0, isa::FloatType::F16, ".F16"), V(1, isa::FloatType::F32, ".F32")}),
+                            mod(S::srcFloatType, bits(76, 2),
+                                {V(0, isa::FloatType::F16, ""), V(1, isa::FloatType::BF16, ".BF16")}),
+                            R(16).def().wslot(S::extra), UR(24).w(4).wrapped("gdesc["), R(64).wslot(S::extra),
+                            UP(87).xored(7).inv(90).opt(1, upt())};
+    if (gsb) {
+      elems.push_back(fixed(S::barrierId, 1, ""));
+      elems.push_back(lit("gsb0"));
+    }
+    b.form(Op::HGMMA, 0x9f0, elems);
+    b.fix(bits(84, 3), gsb ? 0 : 7);
+    b.fix(bits(58, 1), 0);
+    b.fix(bits(61, 3), 0);
+    b.fix(bits(72, 2), 0);
+    b.fix(bits(91, 1), 1);
+  }
+}
+
+// ELECT Pd, URd, Pmask   (elect.sync: Pd true in one lane, URd its lane number)
+void addElect(Builder &b) {
+  b.form(Op::ELECT, 0x82f, {P(81).def(), UR(16).def(), P(87).inv(90)});
+  b.scoreboards(false, false);
+}
+
+} // namespace
+
+void addAsyncForms(Builder &b) {
+  addElect(b);
+  addSyncs(b);
+  addTma(b);
+  addWarpgroup(b);
+  // Scoreboards as ptxas sets them: SYNCS releases a write scoreboard for its result and a read
+  // one for its sources; the copies and UTMACCTL only read; HGMMA and WARPGROUP take none
+  // (WARPGROUP.DEPBAR is the wait); UTMACMDFLUSH counts bulk groups on a read scoreboard.
+  b.scoreboardsOf(Op::UBLKCP, false, true);
+  b.scoreboardsOf(Op::UTMALDG, false, true);
+  b.scoreboardsOf(Op::UTMACCTL, false, true);
+  b.scoreboardsOf(Op::UTMACMDFLUSH, false, true);
+  b.scoreboardsOf(Op::WARPGROUP, false, false);
+  b.scoreboardsOf(Op::HGMMA, false, false);
+}
+
+#undef V
+} // namespace optxas::sass::sm90
