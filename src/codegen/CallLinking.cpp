@@ -227,6 +227,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     diags.report(Severity::Error, fmt::format("internal: linking the calls of '{}': {}", ef.name, what));
     return false;
   };
+  const sass::Target st = static_cast<sass::Target>(model->smVersion());
   for (size_t f : placed) {
     uint32_t b = base[f], own = codeEnd(facts[f], *model);
     std::vector<isa::Opcode> ops = opcodesOf(f);
@@ -244,25 +245,25 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         if (s.kind != ori::SymbolKind::Function) continue;
         size_t callee = functionIndex(m, s.name);
         if (!base.count(callee)) return fail(fmt::format("the address of '{}', which is not placed", s.name));
-        sass::DecodeResult md = sass::decode(wordAt(code, b + pc));
+        sass::DecodeResult md = sass::decode(wordAt(code, b + pc), st);
         if (!md || md.inst.ops.size() < 2 || md.inst.ops[1].kind != sass::OperandKind::Imm)
           return fail(fmt::format("the MOV of the address of '{}' at 0x{:x}", s.name, b + pc));
         sass::Inst mov = md.inst;
         mov.ops[1].imm = mi.mods().variant == isa::Variant::HI ? 0 : base[callee];
-        sass::EncodeResult menc = sass::encode(mov);
+        sass::EncodeResult menc = sass::encode(mov, st);
         if (!menc) return fail(menc.error);
         putWord(code, b + pc, menc.bits);
         continue;
       }
       if (opAt(pc) != isa::Opcode::CALL && opAt(pc) != isa::Opcode::RET) continue;
-      sass::DecodeResult d = sass::decode(wordAt(code, b + pc));
+      sass::DecodeResult d = sass::decode(wordAt(code, b + pc), st);
       if (d && isIndirectCall(d.inst) && b != 0) {
         // CALL.REL Ra: the register holds a section offset; the encoded offset leads from the
         // next instruction back to the section start, wherever this code lands.
         sass::Inst call = d.inst;
         for (sass::Operand &o : call.ops)
           if (o.kind == sass::OperandKind::Target) o.imm = -static_cast<int64_t>(b + pc + model->instrBytes());
-        sass::EncodeResult enc = sass::encode(call);
+        sass::EncodeResult enc = sass::encode(call, st);
         if (!enc) return fail(enc.error);
         putWord(code, b + pc, enc.bits);
       }
@@ -271,7 +272,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         sass::Inst ret = d.inst;
         for (sass::Operand &o : ret.ops)
           if (o.kind == sass::OperandKind::Target) o.imm = -static_cast<int64_t>(b + pc + model->instrBytes());
-        sass::EncodeResult enc = sass::encode(ret);
+        sass::EncodeResult enc = sass::encode(ret, st);
         if (!enc) return fail(enc.error);
         putWord(code, b + pc, enc.bits);
         continue;
@@ -283,7 +284,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         bool lo = false, hi = false;
         for (uint32_t q = pc; q-- > 0 && !(lo && hi);) {
           if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;
-          sass::DecodeResult md = sass::decode(wordAt(code, b + q));
+          sass::DecodeResult md = sass::decode(wordAt(code, b + q), st);
           if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
           const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
           if (dst.kind != sass::OperandKind::Reg || src.kind != sass::OperandKind::Imm) continue;
@@ -293,7 +294,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
           if (!isLo && !isHi) continue;
           sass::Inst mov = md.inst;
           mov.ops[1].imm = 0;
-          sass::EncodeResult menc = sass::encode(mov);
+          sass::EncodeResult menc = sass::encode(mov, st);
           if (!menc) return fail(menc.error);
           putWord(code, b + q, menc.bits);
           ef.relocations.push_back({b + q, isLo ? elf::RelocType::R_CUDA_ABS32_LO_32 : elf::RelocType::R_CUDA_ABS32_HI_32,
@@ -318,7 +319,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
           if (m.functions()[j]->name() == name) callee = j;
         if (callee == m.functions().size()) return fail(fmt::format("callee '{}' not placed", name));
         t->imm = static_cast<int64_t>(base[callee]) - static_cast<int64_t>(next);
-        sass::EncodeResult enc = sass::encode(call);
+        sass::EncodeResult enc = sass::encode(call, st);
         if (!enc) return fail(enc.error);
         putWord(code, b + pc, enc.bits);
       }
@@ -326,7 +327,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
       bool found = false;
       for (uint32_t q = pc; q-- > 0 && !found;) {
         if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;
-        sass::DecodeResult md = sass::decode(wordAt(code, b + q));
+        sass::DecodeResult md = sass::decode(wordAt(code, b + q), st);
         if (!md || md.inst.op != isa::Opcode::MOV || md.inst.ops.size() < 2) continue;
         const sass::Operand &dst = md.inst.ops[0], &src = md.inst.ops[1];
         if (dst.kind != sass::OperandKind::Reg || dst.reg != target::kReturnAddressReg ||
@@ -334,7 +335,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
           continue;
         sass::Inst mov = md.inst;
         mov.ops[1].imm = next;
-        sass::EncodeResult menc = sass::encode(mov);
+        sass::EncodeResult menc = sass::encode(mov, st);
         if (!menc) return fail(menc.error);
         putWord(code, b + q, menc.bits);
         found = true;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "optxas/elf/CubinBuilder.h"
 #include "optxas/elf/CubinWriter.h"
 #include "optxas/elf/NvInfo.h"
 
@@ -35,22 +36,13 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   return a;
 }
 
-// .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
+// .nv.compat as ptxas 13.0 writes it (elf::defaultCompat holds the per-target records).
 // ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h).
-std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, const ori::Module &m) {
-  using elf::NvInfoRecord;
-  bool archSpecific = o.archSuffix == 'a';
-  std::vector<NvInfoRecord> r;
-  r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
-  r.push_back(NvInfoRecord::byte(0x2, isaClassOf(m)));         // ISA_CLASS
-  r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
-  r.push_back(NvInfoRecord::half(0x7, 0x101));
-  r.push_back(NvInfoRecord::byte(0x3, usesTensorMaps(m) ? 1 : 0)); // INST_TENSORMAP_V1
-  r.push_back(NvInfoRecord::byte(0x6, 1));                     // ENABLE_OPPORTUNISTIC_FINALIZATION
-  uint32_t zero[2] = {0, 0};
-  NvInfoRecord fast = NvInfoRecord::sized(0xb, zero);          // CAN_FASTPATH_FINALIZE
-  fast.payload.resize(8, 0);
-  r.push_back(fast);
+std::vector<elf::NvInfoRecord> compatRecords(const ori::Module &m, const elf::Target &t) {
+  std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m));
+  if (usesTensorMaps(m))
+    for (elf::NvInfoRecord &rec : r)
+      if (rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = 1;
   return r;
 }
 
@@ -183,13 +175,17 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.toolkit.commandLine = opts.commandLine;
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
-  c.compat = compatRecords(opts, m);
+  c.compat = compatRecords(m, c.target);
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
+  // From sm_100 on ptxas reserves the first bytes of shared memory (0x40): the symbols point
+  // past them and the reserved section has that size.
+  const uint64_t reservedBase = model->driverBank().reservedSmemOffset0;
   elf::ReservedSymbol offset0;
   offset0.name = ".nv.reservedSmem.offset0";
   offset0.info = 0x21;   // STB_WEAK, STT_OBJECT
   offset0.size = 4;
+  offset0.value = reservedBase;
   c.reservedSymbols.push_back(offset0);
   if (!opts.relocatable) {
     elf::ReservedSymbol alias;
@@ -197,8 +193,9 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     alias.info = 0x20;   // STB_WEAK, STT_NOTYPE
     alias.other = 0xa0;  // STO_CUDA "RESERVED_SHARED"
     alias.inReservedSection = true;
+    alias.value = reservedBase;
     c.reservedSymbols.push_back(alias);
-    c.reservedSharedSize = 0;
+    c.reservedSharedSize = reservedBase;
   }
   c.unifiedTableSymbols = opts.relocatable;
 
@@ -257,6 +254,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
         kp.ordinal = static_cast<uint16_t>(p);
         kp.offset = static_cast<uint16_t>(pi.offset);
         kp.size = static_cast<uint16_t>(pi.size);
+        // A `.ptr` parameter: ptxas records space 5 for a generic pointer (4 for .ptr.global) and
+        // the pointee's log2 alignment. ParamInfo keeps only the .ptr flag, so this writes the
+        // generic, unaligned case (what nvcc emits: .ptr .align 1); .ptr.global and .align > 1
+        // still differ from ptxas.
+        if (pi.isPointer) kp.space = 5;
         ef.params.push_back(kp);
       }
       // ptxas lists the parameters last to first.
@@ -290,7 +292,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     const auto &rt = f.attrs.reqntid;
     if (rt[0] || rt[1] || rt[2])
       ef.attributes.push_back(sized(NvInfoKind::REQNTID, {std::max(rt[0], 1u), std::max(rt[1], 1u), std::max(rt[2], 1u)}));
-    ef.attributes.push_back(sized(NvInfoKind::SW_WAR, {0x8}));
+    // The per-target attributes ptxas writes whatever the code: SW_WAR's value from the ELF
+    // layer's target defaults, and from sm_100 on VRC_CTA_INIT_COUNT 0, which ptxas writes as a
+    // byte (EIFMT_BVAL).
+    for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
+      if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
+    if (opts.sm >= 100)
+      ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
     if (f.sharedBytes) {
       ef.sharedSize = f.sharedBytes;
       ef.sharedAlign = ff.sharedAlign;
@@ -313,6 +321,16 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     dbgCfa.push_back(cfaOffset(f, *model));
   }
   c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
+  // From sm_100 on, a module with static shared memory also gets the weak, undefined
+  // ".nv.reservedSmem.cap" (the end of the reserved area, 0x400), as elf::CubinBuilder writes it.
+  if (opts.sm >= 100 && std::any_of(c.functions.begin(), c.functions.end(), [](const elf::Function &f) { return f.staticShared; })) {
+    elf::ReservedSymbol cap;
+    cap.name = ".nv.reservedSmem.cap";
+    cap.info = 0x21;   // STB_WEAK, STT_OBJECT
+    cap.value = 0x400;
+    cap.size = 4;
+    c.reservedSymbols.push_back(cap);
+  }
   addModuleVariables(m, opts.relocatable, functionOffsets, opts.declarations, c);
   return true;
 }

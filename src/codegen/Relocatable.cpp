@@ -46,6 +46,7 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
   if (!model) return true;
   const ori::Function &f = *m.functions()[k];
   const uint32_t step = model->instrBytes();
+  const sass::Target st = static_cast<sass::Target>(model->smVersion());
   auto fail = [&](const std::string &what) {
     diags.report(Severity::Error, fmt::format("internal: relocating the code of '{}': {}", ef.name, what));
     return false;
@@ -87,12 +88,12 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
       bool isHi = !hi && reg == static_cast<int>(target::kReturnAddressReg) + 1;
       if (!isLo && !isHi) continue;
       uint32_t at = static_cast<uint32_t>(q) * step;
-      sass::DecodeResult md = sass::decode(wordAt(ef.code, at));
+      sass::DecodeResult md = sass::decode(wordAt(ef.code, at), st);
       if (!md || md.inst.ops.size() < 2 || md.inst.ops[1].kind != sass::OperandKind::Imm)
         return fail(fmt::format("the return-address MOV at 0x{:x}", at));
       sass::Inst mov = md.inst;
       mov.ops[1].imm = 0;
-      sass::EncodeResult enc = sass::encode(mov);
+      sass::EncodeResult enc = sass::encode(mov, st);
       if (!enc) return fail(enc.error);
       putWord(ef.code, at, enc.bits);
       relocate(at, isLo ? elf::RelocType::R_CUDA_ABS32_LO_32 : elf::RelocType::R_CUDA_ABS32_HI_32, ef.name, after);

@@ -166,7 +166,7 @@ bool lowerCvta(LowerCtx &cx, const ptx::Instruction &in) {
     return true;
   }
   if (sp == ptx::StateSpace::Local || sp == ptx::StateSpace::Const) {
-    uint32_t base = sp == ptx::StateSpace::Local ? 0x20 : 0xd0;
+    uint32_t base = sp == ptx::StateSpace::Local ? cx.bank().localWindow : cx.bank().constWindow;
     Operand t2 = cx.tempOp(RegClass::R, 2);
     addWindow(cx, t2, aLo, aHi, base, toSpace);
     if (dWords == 1) cx.copy(dst, cx.word(t2, 0));
@@ -206,7 +206,7 @@ bool lowerIsspacep(LowerCtx &cx, const ptx::Instruction &in) {
   Operand base = cx.tempOp(RegClass::R, 2);
   isa::Modifiers m64;
   m64.memType = isa::MemType::B64;
-  cx.emit(Opcode::LDC, {base}, {Operand::cbank(0, 0xd0)}, m64);
+  cx.emit(Opcode::LDC, {base}, {Operand::cbank(0, cx.bank().constWindow)}, m64);
   Operand end = cx.tempOp(RegClass::R, 2), carry = cx.tempOp(RegClass::P);
   isa::Modifiers x;
   x.ex = true;

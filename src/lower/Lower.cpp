@@ -1,5 +1,6 @@
 // Entry points of lowering and the program-wide part: module symbols (variables with their
 // initial bytes and address relocations, functions), then every function body.
+#include "optxas/target/MachineModel.h"
 #include "optxas/lower/Lower.h"
 
 #include <algorithm>
@@ -236,10 +237,12 @@ std::unique_ptr<ori::Module> lowerProgram(std::span<const ptx::Module *const> mo
   if (modules.empty()) return std::make_unique<ori::Module>(opts.smVersion);
   auto m = std::make_unique<ori::Module>(opts.smVersion, modules[0]->addressSize);
   unsigned before = diags.errorCount();
-  // sm_90, and the pre-Turing targets ptxas 13.0 dropped, which optxas lowers with sm_90's
-  // instruction forms to run the phase schedule for them (api::isPipelineOnlyTarget).
-  if (opts.smVersion != 90 && !(opts.smVersion >= 50 && opts.smVersion < 75)) {
-    diags.error(SourceLoc{}, "lowering for sm_{} is not yet supported by optxas (sm_90 only)", opts.smVersion);
+  // The targets with a machine model (sm_90, sm_100, sm_120), and the pre-Turing targets ptxas
+  // 13.0 dropped, which optxas lowers with sm_90's instruction forms to run the phase schedule
+  // for them (api::isPipelineOnlyTarget).
+  if (!target::machineModel(opts.smVersion) && !(opts.smVersion >= 50 && opts.smVersion < 75)) {
+    diags.error(SourceLoc{}, "lowering for sm_{} is not yet supported by optxas (sm_90, sm_100 and sm_120 are)",
+                opts.smVersion);
     return nullptr;
   }
   ModuleLowering ml(opts, diags, *m);

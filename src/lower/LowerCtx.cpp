@@ -18,6 +18,10 @@ LowerCtx::LowerCtx(ModuleLowering &ml, const ptx::Function &pf, ori::Function &f
 }
 
 const LowerOptions &LowerCtx::options() const { return ml_.options(); }
+const target::DriverBank &LowerCtx::bank() const {
+  const target::MachineModel *m = target::machineModel(options().smVersion);
+  return (m ? m : target::machineModel(90))->driverBank();
+}
 DiagEngine &LowerCtx::diags() { return ml_.diags(); }
 ori::Module &LowerCtx::module() { return ml_.module(); }
 int LowerCtx::symbolOf(const ptx::Decl *d) { return ml_.symbolOf(d); }
@@ -189,7 +193,7 @@ void LowerCtx::prologue() {
   // from the driver's constant bank.
   sp_ = f_.newVReg(RegClass::R, 1);
   f_.vreg(sp_).phys = 1;
-  if (pf_.isEntry) prologueEnd_ = b_.create(Opcode::LDC, {whole(sp_)}, {Operand::cbank(0, 0x28)});
+  if (pf_.isEntry) prologueEnd_ = b_.create(Opcode::LDC, {whole(sp_)}, {Operand::cbank(0, bank().stackInit)});
   setupParams(*this);
   // The function's own shared variables get their symbols in declaration order, the order in
   // which ptxas lays them out (the layout follows symbol indices; unused ones are not placed).
@@ -210,7 +214,7 @@ Operand LowerCtx::memDescriptor() {
     pb.setLoc(pf_.loc);
     isa::Modifiers m;
     m.memType = isa::MemType::B64;
-    prologueEnd_ = pb.create(Opcode::ULDC, {whole(desc_)}, {Operand::cbank(0, 0x208)}, m);
+    prologueEnd_ = pb.create(Opcode::ULDC, {whole(desc_)}, {Operand::cbank(0, bank().globalDesc)}, m);
   }
   return whole(desc_);
 }

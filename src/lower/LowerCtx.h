@@ -19,6 +19,7 @@
 #include "optxas/ori/Builder.h"
 #include "optxas/ori/Module.h"
 #include "optxas/ptx/AST.h"
+#include "optxas/target/MachineModel.h"
 
 namespace optxas::lower {
 
@@ -52,6 +53,9 @@ public:
 
   // ---- environment ----
   const LowerOptions &options() const;
+  // Where the driver puts launch values in constant bank 0 on the target (sm_90's layout for the
+  // pipeline-only targets, which are lowered with sm_90's forms).
+  const target::DriverBank &bank() const;
   DiagEngine &diags();
   ModuleLowering &moduleLowering() { return ml_; }
   ori::Module &module();

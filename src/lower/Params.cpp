@@ -9,7 +9,6 @@ namespace optxas::lower {
 
 namespace {
 
-constexpr uint32_t kParamBase = 0x210;   // first kernel parameter in bank 0 (sm_90)
 constexpr uint32_t kFirstArgReg = 4;     // R4..R15 carry parameters and results
 constexpr uint32_t kArgRegs = 12;
 
@@ -68,7 +67,7 @@ void setupParams(LowerCtx &cx) {
   ori::FunctionAttrs &a = cx.fn().attrs;
   if (pf.isEntry) {
     uint32_t off = 0;
-    a.paramBase = kParamBase;
+    a.paramBase = cx.bank().paramBase;
     for (const ptx::Variable *v : pf.params) {
       uint32_t align = std::max<uint32_t>(v->alignment(), 1);
       off = alignUp(off, align);
@@ -81,7 +80,7 @@ void setupParams(LowerCtx &cx) {
       a.params.push_back(p);
       ParamHome h;
       h.kind = ParamHome::KernelCBank;
-      h.cbankOffset = kParamBase + off;
+      h.cbankOffset = a.paramBase + off;
       cx.setParamHome(v, h);
       off += p.size;
     }

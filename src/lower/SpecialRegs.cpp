@@ -2,6 +2,8 @@
 // constant bank 0 (launch dimensions and sizes), as ptxas 13.0 reads each of them on sm_90.
 #include "Passes.h"
 
+#include <fmt/format.h>
+
 namespace optxas::lower {
 
 namespace {
@@ -26,19 +28,19 @@ struct SRegInfo {
 };
 
 // Returns false if the register is not handled.
-bool lookup(SReg r, SRegInfo &out) {
+bool lookup(SReg r, const target::DriverBank &b, SRegInfo &out) {
   using S = SpecialReg;
   switch (r) {
   case SReg::Tid: out = {How::S2R, {S::TID_X, S::TID_Y, S::TID_Z}, {}}; return true;
   case SReg::Ctaid: out = {How::S2R, {S::CTAID_X, S::CTAID_Y, S::CTAID_Z}, {}}; return true;
-  case SReg::Ntid: out = {How::CBank, {}, {0x0, 0x4, 0x8}}; return true;
-  case SReg::Nctaid: out = {How::CBank, {}, {0xc, 0x10, 0x14}}; return true;
+  case SReg::Ntid: out = {How::CBank, {}, {b.ntid[0], b.ntid[1], b.ntid[2]}}; return true;
+  case SReg::Nctaid: out = {How::CBank, {}, {b.nctaid[0], b.nctaid[1], b.nctaid[2]}}; return true;
   case SReg::Laneid: out = {How::S2R, {S::LANEID}, {}}; return true;
   case SReg::Warpid: out = {How::Field, {S::VIRTID}, {}, 8, 7}; return true;
   case SReg::Nwarpid: out = {How::Field, {S::VIRTCFG}, {}, 8, 8}; return true;
   case SReg::Smid: out = {How::S2R, {S::VIRTUALSMID}, {}}; return true;
-  case SReg::Nsmid: out = {How::CBank, {}, {0x10c}}; return true;
-  case SReg::Gridid: out = {How::CBank, {}, {0x30}}; return true;
+  case SReg::Nsmid: out = {How::CBank, {}, {b.nsmid}}; return true;
+  case SReg::Gridid: out = {How::CBank, {}, {b.gridid}}; return true;
   case SReg::LanemaskEq: out = {How::S2R, {S::EQMASK}, {}}; return true;
   case SReg::LanemaskLt: out = {How::S2R, {S::LTMASK}, {}}; return true;
   case SReg::LanemaskLe: out = {How::S2R, {S::LEMASK}, {}}; return true;
@@ -50,13 +52,13 @@ bool lookup(SReg r, SRegInfo &out) {
   case SReg::Globaltimer: out = {How::CS2R64, {S::GLOBALTIMERLO}, {}}; return true;
   case SReg::GlobaltimerLo: out = {How::CS2R32, {S::GLOBALTIMERLO}, {}}; return true;
   case SReg::GlobaltimerHi: out = {How::CS2R32, {S::GLOBALTIMERHI}, {}}; return true;
-  case SReg::DynamicSmemSize: out = {How::CBank, {}, {0x2c}}; return true;
+  case SReg::DynamicSmemSize: out = {How::CBank, {}, {b.dynamicSmemSize}}; return true;
   case SReg::ClusterCtarank: out = {How::S2R, {S::CGACTAID}, {}}; return true;
-  case SReg::ClusterNctaid: out = {How::CBank, {}, {0x144, 0x148, 0x14c}}; return true;
-  case SReg::Nclusterid: out = {How::CBank, {}, {0x15c, 0x160, 0x164}}; return true;
-  case SReg::ClusterNctarank: out = {How::CBank, {}, {0x188}}; return true;
-  case SReg::ReservedSmemOffsetEnd: out = {How::CBank, {}, {0x68}}; return true;
-  case SReg::ReservedSmemOffset1: out = {How::CBank, {}, {0x6c}}; return true;
+  case SReg::ClusterNctaid: out = {How::CBank, {}, {b.clusterNctaid[0], b.clusterNctaid[1], b.clusterNctaid[2]}}; return true;
+  case SReg::Nclusterid: out = {How::CBank, {}, {b.nclusterid[0], b.nclusterid[1], b.nclusterid[2]}}; return true;
+  case SReg::ClusterNctarank: out = {How::CBank, {}, {b.clusterNctarank}}; return true;
+  case SReg::ReservedSmemOffsetEnd: out = {How::CBank, {}, {b.reservedSmemEnd}}; return true;
+  case SReg::ReservedSmemOffset1: out = {How::CBank, {}, {b.reservedSmem1}}; return true;
   case SReg::ReservedSmemOffsetBegin:
   case SReg::ReservedSmemOffset0:
   case SReg::ReservedSmemOffsetCap:
@@ -82,7 +84,7 @@ bool lookup(SReg r, SRegInfo &out) {
 
 Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
   SRegInfo info;
-  if (!lookup(o.sreg, info)) {
+  if (!lookup(o.sreg, cx.bank(), info)) {
     cx.unsupported(std::string("special register ") + std::string(ptx::sregName(o.sreg)));
     return Operand::zero();
   }
@@ -111,6 +113,10 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
     return d;
   }
   case How::CBank: {
+    if (info.offset[comp] == target::kNoSlot) {
+      cx.unsupported(fmt::format("special register {} on sm_{}", ptx::sregName(o.sreg), cx.options().smVersion));
+      return Operand::zero();
+    }
     Operand d = cx.tempOp(RegClass::R, wide ? 2 : 1);
     isa::Modifiers m;
     if (wide) m.memType = isa::MemType::B64;
@@ -140,15 +146,19 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
     // SR_SMEMSZ - c[0x0][0x114] (the reserved part)
     Operand sz = cx.tempOp(), res = cx.tempOp(), d = cx.tempOp();
     cx.emit(Opcode::S2R, {sz}, {Operand::sreg(SpecialReg::SMEMSZ)});
-    cx.emit(Opcode::LDC, {res}, {Operand::cbank(0, 0x114)});
+    cx.emit(Opcode::LDC, {res}, {Operand::cbank(0, cx.bank().reservedSmem)});
     cx.emit(Opcode::IADD3, {d}, {Operand(res).setFlag(ori::OpNeg), sz, Operand::zero()});
     return d;
   }
   case SReg::AggrSmemSize: {
     // min(c[0x0][0x13c], SR_SMEMSZ)
+    if (cx.bank().smemLimit == target::kNoSlot) {
+      cx.unsupported(fmt::format("special register {} on sm_{}", ptx::sregName(o.sreg), cx.options().smVersion));
+      return Operand::zero();
+    }
     Operand sz = cx.tempOp(), lim = cx.tempOp(), d = cx.tempOp();
     cx.emit(Opcode::S2R, {sz}, {Operand::sreg(SpecialReg::SMEMSZ)});
-    cx.emit(Opcode::LDC, {lim}, {Operand::cbank(0, 0x13c)});
+    cx.emit(Opcode::LDC, {lim}, {Operand::cbank(0, cx.bank().smemLimit)});
     isa::Modifiers m;
     m.intType = isa::IntType::U32;
     cx.emit(Opcode::VIMNMX, {d}, {lim, sz, Operand::truePred()}, m);
@@ -157,9 +167,14 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
   case SReg::ReservedSmemOffsetBegin:
   case SReg::ReservedSmemOffset0:
   case SReg::ReservedSmemOffsetCap: {
-    // Constants on sm_90: the reserved area is the first 1 KB of shared memory.
+    // Constants: the reserved area is the first 1 KB of shared memory; its first slot is at
+    // the architecture's %reserved_smem_offset_0.
     Operand d = cx.tempOp();
-    cx.emit(Opcode::MOV, {d}, {o.sreg == SReg::ReservedSmemOffsetCap ? Operand::imm(0x400) : Operand::zero()});
+    Operand v = o.sreg == SReg::ReservedSmemOffsetCap ? Operand::imm(0x400)
+                : o.sreg == SReg::ReservedSmemOffset0 && cx.bank().reservedSmemOffset0
+                    ? Operand::imm(cx.bank().reservedSmemOffset0)
+                    : Operand::zero();
+    cx.emit(Opcode::MOV, {d}, {v});
     return d;
   }
   default:

@@ -1,5 +1,7 @@
 #include "optxas/ori/Liveness.h"
 
+#include <algorithm>
+
 #include "optxas/ori/CFG.h"
 
 namespace optxas::ori {
@@ -25,24 +27,61 @@ bool Liveness::kills(const Function &f, const Instr &i, VRegId r) {
   return false;
 }
 
+namespace {
+// The 32-bit components [off, off + n) of its register that operand o names.
+std::pair<unsigned, unsigned> unitRange(const Function &f, const Operand &o) {
+  unsigned w = f.vreg(o.reg).width;
+  unsigned off = std::min<unsigned>(o.subOff, w);
+  unsigned n = o.subWidth ? std::min<unsigned>(o.subWidth, w - off) : w - off;
+  return {off, n};
+}
+} // namespace
+
+void Liveness::forEachUseUnit(const Function &f, const Instr &i, const std::function<void(VRegId, unsigned, unsigned)> &fn) {
+  for (const Operand &o : i.uses())
+    if (o.refersToVReg()) {
+      auto [off, n] = unitRange(f, o);
+      fn(o.reg, off, n);
+    }
+  if (i.guard().kind == OperandKind::Reg) fn(i.guard().reg, 0, f.vreg(i.guard().reg).width);
+}
+
+void Liveness::forEachKilledUnit(const Function &f, const Instr &i, const std::function<void(VRegId, unsigned, unsigned)> &fn) {
+  if (i.isPredicated()) return;
+  for (const Operand &o : i.defs())
+    if (o.kind == OperandKind::Reg) {
+      auto [off, n] = unitRange(f, o);
+      fn(o.reg, off, n);
+    }
+}
+
 Liveness::Liveness(Function &f) : f_(f) {
   ControlFlowInfo &cfg = ensureControlFlow(f);
   size_t n = f.numVRegs(), nb = f.blockIdLimit();
+  unitBase_.resize(n + 1);
+  unitBase_[0] = 0;
+  for (VRegId v = 0; v < n; ++v) unitBase_[v + 1] = unitBase_[v] + std::max<unsigned>(1, f.vreg(v).width);
+  unitOwner_.resize(unitBase_[n]);
+  for (VRegId v = 0; v < n; ++v)
+    for (unsigned u = unitBase_[v]; u < unitBase_[v + 1]; ++u) unitOwner_[u] = v;
+  size_t nu = unitBase_[n];
   in_.assign(nb, llvm::BitVector(n));
   out_.assign(nb, llvm::BitVector(n));
-  std::vector<llvm::BitVector> gen(nb, llvm::BitVector(n)), kill(nb, llvm::BitVector(n));
+  unitIn_.assign(nb, llvm::BitVector(nu));
+  unitOut_.assign(nb, llvm::BitVector(nu));
+  std::vector<llvm::BitVector> gen(nb, llvm::BitVector(nu)), kill(nb, llvm::BitVector(nu));
   for (BasicBlock *bb : f.blocks()) {
     auto &g = gen[bb->id()];
     auto &k = kill[bb->id()];
     for (auto it = bb->end(); it != bb->begin();) {
       const Instr &i = **--it;
-      forEachDef(i, [&](VRegId r) {
-        if (kills(f, i, r)) {
-          g.reset(r);
-          k.set(r);
-        }
+      forEachKilledUnit(f, i, [&](VRegId r, unsigned off, unsigned cnt) {
+        g.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
+        k.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
       });
-      forEachUse(i, [&](VRegId r) { g.set(r); });
+      forEachUseUnit(f, i, [&](VRegId r, unsigned off, unsigned cnt) {
+        g.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
+      });
     }
   }
   // Iterate in post-order (reverse RPO) until nothing changes.
@@ -52,30 +91,54 @@ Liveness::Liveness(Function &f) : f_(f) {
     changed = false;
     for (auto it = rpo.rbegin(); it != rpo.rend(); ++it) {
       BasicBlock *bb = *it;
-      llvm::BitVector out(n);
-      for (BasicBlock *s : bb->succs()) out |= in_[s->id()];
+      llvm::BitVector out(nu);
+      for (BasicBlock *s : bb->succs()) out |= unitIn_[s->id()];
       llvm::BitVector in = out;
       in.reset(kill[bb->id()]);
       in |= gen[bb->id()];
-      if (out != out_[bb->id()] || in != in_[bb->id()]) {
-        out_[bb->id()] = std::move(out);
-        in_[bb->id()] = std::move(in);
+      if (out != unitOut_[bb->id()] || in != unitIn_[bb->id()]) {
+        unitOut_[bb->id()] = std::move(out);
+        unitIn_[bb->id()] = std::move(in);
         changed = true;
       }
     }
+  }
+  for (BasicBlock *bb : f.blocks()) {
+    for (unsigned u : unitIn_[bb->id()].set_bits()) in_[bb->id()].set(unitOwner_[u]);
+    for (unsigned u : unitOut_[bb->id()].set_bits()) out_[bb->id()].set(unitOwner_[u]);
   }
 }
 
 void Liveness::walkBlock(const BasicBlock *bb,
                          const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const {
+  llvm::BitVector units = unitOut_[bb->id()];
   llvm::BitVector live = out_[bb->id()];
   for (auto it = bb->end(); it != bb->begin();) {
     const Instr &i = **--it;
     visit(i, live);
-    forEachDef(i, [&](VRegId r) {
-      if (kills(f_, i, r)) live.reset(r);
+    forEachKilledUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
+      units.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
+      if (units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) live.reset(r);
     });
-    forEachUse(i, [&](VRegId r) { live.set(r); });
+    forEachUseUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
+      units.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
+      live.set(r);
+    });
+  }
+}
+
+void Liveness::walkBlockUnits(const BasicBlock *bb,
+                              const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const {
+  llvm::BitVector units = unitOut_[bb->id()];
+  for (auto it = bb->end(); it != bb->begin();) {
+    const Instr &i = **--it;
+    visit(i, units);
+    forEachKilledUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
+      units.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
+    });
+    forEachUseUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
+      units.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
+    });
   }
 }
 

@@ -4,8 +4,14 @@
 
 #include "optxas/phases/Dumps.h"
 #include "optxas/phases/Recipe.h"
+#include "optxas/target/MachineModel.h"
 
 namespace optxas::phases {
+
+namespace opt {
+// The encoding table the optimizers' encodability probe consults (opt/Encodable.cpp).
+void setEncodingTarget(unsigned sm, bool hasTable);
+} // namespace opt
 
 using knobs::Knob;
 
@@ -83,6 +89,7 @@ bool PhaseManager::runFunction(PhaseContext &ctx, ori::Function &f) {
 bool PhaseManager::run(ori::Module &m) {
   if (!valid_) return false;
   PhaseContext ctx(m, knobs_, diags_, budget_, opts_, sinks_);
+  opt::setEncodingTarget(m.smVersion(), target::machineModel(m.smVersion()) != nullptr);
   if (knobs_.getBool(Knob::DumpKnobs)) ctx.dump("//--- DumpKnobs\n" + knobs_.describeSetKnobs());
   bool ok = true;
   for (const auto &f : m.functions()) ok &= runFunction(ctx, *f);

@@ -5,6 +5,7 @@
 #include <bitset>
 #include <numeric>
 
+#include "Coalesce.h"
 #include "Interference.h"
 #include "Spiller.h"
 #include "optxas/ori/Printer.h"
@@ -68,6 +69,7 @@ int pickBase(const Units &busy, const FileBudget &b, unsigned width, unsigned al
 
 Coloring color(Function &f, const InterferenceGraph &g, const target::MachineModel &m,
                unsigned regLimit, const Spiller &spiller, DiagEngine &diags, bool &fatal) {
+  const std::vector<bool> remat = spiller.rematerializable();
   size_t n = f.numVRegs();
   Coloring c;
   c.phys.assign(n, -1);
@@ -131,8 +133,35 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
       c.phys[v] = base;
       continue;
     }
-    // No register: spill v itself unless it is a spill temporary (spilling it again cannot
-    // help); then spill the neighbor with the fewest mentions instead.
+    // No register. A neighbor that only reloads a constant is the cheapest to give up (it is
+    // recomputed before each use instead of stored): if freeing one makes room, v takes it.
+    if (!remat[v]) {
+      const FileBudget &budget = budgets[static_cast<unsigned>(info.cls)];
+      VRegId freed = kNoVReg;
+      for (VRegId u : g.neighbors(v)) {
+        if (c.phys[u] < 0 || !remat[u] || f.vreg(u).phys >= 0 || f.vreg(u).cls != info.cls) continue;
+        Units without;
+        for (VRegId w : g.neighbors(v)) {
+          int p = c.phys[w];
+          if (p < 0 || w == u) continue;
+          for (unsigned k = 0; k < f.vreg(w).width && p + k < 256; ++k) without.set(p + k);
+        }
+        if (g.liveAcrossCall(v) && !spiller.isTemp(v)) without |= clobbered[static_cast<unsigned>(info.cls)];
+        int b = pickBase(without, budget, info.width, std::max<unsigned>(1, info.align), preferred);
+        if (b >= 0 && (freed == kNoVReg || g.occurrences(u) < g.occurrences(freed))) {
+          freed = u;
+          base = b;
+        }
+      }
+      if (freed != kNoVReg) {
+        c.phys[freed] = -1;
+        c.failed.push_back(freed);
+        c.phys[v] = base;
+        continue;
+      }
+    }
+    // Else spill v itself unless it is a spill temporary (spilling it again cannot help);
+    // then spill the neighbor with the fewest mentions instead.
     if (!spiller.isTemp(v)) {
       c.failed.push_back(v);
       continue;
@@ -158,12 +187,34 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
   return c;
 }
 
+// A 32-bit R register that is read but never written holds no defined value: reading RZ
+// instead is as good, and keeps it from occupying (or spilling) a register from the entry on.
+void zeroUndefinedReads(Function &f) {
+  std::vector<bool> written(f.numVRegs(), false);
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb)
+      for (const Operand &o : i->defs())
+        if (o.kind == OperandKind::Reg) written[o.reg] = true;
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb) {
+      if (i->isPseudo()) continue;   // copies, calls, spill code: kept as they are
+      for (Operand &o : i->uses()) {
+        if (o.kind != OperandKind::Reg || written[o.reg] || o.flags) continue;
+        const VReg &v = f.vreg(o.reg);
+        if (v.cls != RegClass::R || v.width != 1 || v.phys >= 0) continue;
+        o = Operand::zero(RegClass::R);
+      }
+    }
+}
+
 } // namespace
 
 RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
                                  const RegAllocOptions &opts, DiagEngine &diags) {
   RegAllocResult res;
   uint32_t areaBase = (f.localBytes + 7) / 8 * 8;
+  zeroUndefinedReads(f);
+  coalesceCopies(f);
   Spiller spiller(f, areaBase);
   for (unsigned round = 1; round <= kMaxRounds; ++round) {
     res.rounds = round;

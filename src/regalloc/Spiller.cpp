@@ -60,7 +60,38 @@ std::pair<bool, bool> rename(Instr &i, VRegId from, VRegId to) {
   return {used, defined};
 }
 
+// i recomputes its one result from nothing but a constant: it may be repeated anywhere.
+bool recomputesConstant(const Instr &i) {
+  if (i.isPredicated() || i.numDefs() != 1 || i.numUses() != 1) return false;
+  const Operand &d = i.def(0), &u = i.use(0);
+  if (!d.isReg() || !d.isWholeReg() || d.flags) return false;
+  switch (i.opcode()) {
+  case Opcode::LDC: case Opcode::ULDC:
+    return u.kind == OperandKind::CBank && u.reg == kNoVReg;
+  case Opcode::MOV: case Opcode::UMOV:
+    return u.kind == OperandKind::Imm || u.kind == OperandKind::FImm;
+  default:
+    return false;
+  }
+}
+
 } // namespace
+
+std::vector<bool> Spiller::rematerializable() const {
+  size_t n = f_.numVRegs();
+  std::vector<uint32_t> defs(n, 0);
+  std::vector<bool> ok(n, false);
+  for (BasicBlock *bb : f_.blocks())
+    for (Instr *i : *bb)
+      for (const Operand &o : i->defs())
+        if (o.kind == OperandKind::Reg) {
+          if (++defs[o.reg] == 1) ok[o.reg] = recomputesConstant(*i) && f_.vreg(o.reg).phys < 0;
+          else ok[o.reg] = false;
+        }
+  for (VRegId v = 0; v < n; ++v)
+    if (isTemp(v)) ok[v] = false;
+  return ok;
+}
 
 Spiller::Spiller(Function &f, uint32_t areaBase) : f_(f), areaBase_(areaBase), areaEnd_(areaBase) {
   temp_.assign(f.numVRegs(), false);
@@ -114,6 +145,7 @@ struct Spiller::Home {
   VReg info;               // copied: newVReg may reallocate the table
   uint32_t slot = 0;       // R: byte offset of its slot in the spill area
   VRegId home = kNoVReg;   // P/UR: the R register that holds the value between mentions
+  const Instr *remat = nullptr;   // the definition repeated before each use, if rematerialized
 };
 
 Spiller::Home Spiller::placeHome(VRegId v) {
@@ -140,12 +172,28 @@ bool Spiller::spill(const std::vector<VRegId> &vs) {
   // spilled vregs gets a fill/store pair for each.
   std::vector<Home> homes;
   std::vector<int> homeOf(f_.numVRegs(), -1);
+  std::vector<bool> remat = rematerializable();
+  std::vector<const Instr *> rematDef(f_.numVRegs(), nullptr);
+  for (BasicBlock *bb : f_.blocks())
+    for (Instr *i : *bb)
+      if (i->numDefs() == 1 && i->def(0).kind == OperandKind::Reg && remat[i->def(0).reg])
+        rematDef[i->def(0).reg] = i;
   for (VRegId v : vs) {
-    if (f_.vreg(v).cls == RegClass::UP) return false;
     if (homeOf[v] >= 0) continue;
+    if (remat[v] && rematDef[v]) {
+      Home h;
+      h.v = v;
+      h.info = f_.vreg(v);
+      h.remat = rematDef[v];
+      homeOf[v] = static_cast<int>(homes.size());
+      homes.push_back(h);
+      continue;
+    }
+    if (f_.vreg(v).cls == RegClass::UP) return false;
     homeOf[v] = static_cast<int>(homes.size());
     homes.push_back(placeHome(v));
   }
+  std::vector<Instr *> deadDefs;
   std::vector<int> mentioned;
   auto note = [&](VRegId r) {
     if (r < homeOf.size() && homeOf[r] >= 0 &&
@@ -158,11 +206,31 @@ bool Spiller::spill(const std::vector<VRegId> &vs) {
       mentioned.clear();
       Liveness::forEachUse(*i, note);
       Liveness::forEachDef(*i, note);
-      for (int k : mentioned) rewriteMention(bb, i, next, homes[k]);
+      for (int k : mentioned) {
+        if (!homes[k].remat) rewriteMention(bb, i, next, homes[k]);
+        else if (i == homes[k].remat) deadDefs.push_back(i);
+        else rewriteRemat(i, homes[k]);
+      }
       i = next;
     }
   }
+  for (Instr *i : deadDefs) i->eraseFromParent();
   return true;
+}
+
+// Rematerialization: i reads h.v; a copy of its definition right before i writes a fresh
+// temporary that i reads instead.
+void Spiller::rewriteRemat(Instr *i, const Home &h) {
+  const Instr &def = *h.remat;
+  VRegId t = newTemp(h.info.cls, h.info.width, h.info.align);
+  rename(*i, h.v, t);
+  Instr *c = f_.createInstr(def.opcode(), 1, 1);
+  c->def(0) = f_.regOp(t);
+  c->use(0) = def.use(0);
+  c->mods() = def.mods();
+  c->setType(def.type());
+  c->setLoc(i->loc());
+  i->parent()->insert(i, c);
 }
 
 // Gives instruction i (in bb, followed by next) a fresh temporary for h.v, filled before it when

@@ -4,6 +4,8 @@
 //          (PSEUDO_FILL/PSEUDO_SPILL, expanded to LDL/STL after allocation)
 //   P   -> an R register holding 0/1 (SEL to save, ISETP.NE to restore)
 //   UR  -> R registers (MOV to save, R2UR to restore)
+// A vreg whose one definition reloads a constant (LDC/ULDC of a fixed constant-bank address,
+// MOV/UMOV of an immediate) is rematerialized instead: the definition moves to each use.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,9 @@ public:
   // file that cannot be spilled (UP).
   bool spill(const std::vector<ori::VRegId> &vs);
 
+  // The vregs that would be rematerialized rather than stored, indexed by vreg.
+  std::vector<bool> rematerializable() const;
+
   bool isTemp(ori::VRegId v) const { return v < temp_.size() && temp_[v]; }
   uint32_t areaBytes() const { return areaEnd_ - areaBase_; }
   uint32_t areaAlign() const { return areaAlign_; }
@@ -34,6 +39,7 @@ private:
   struct Home;
   Home placeHome(ori::VRegId v);
   void rewriteMention(ori::BasicBlock *bb, ori::Instr *i, ori::Instr *next, const Home &h);
+  void rewriteRemat(ori::Instr *i, const Home &h);
   ori::VRegId newTemp(ori::RegClass c, unsigned width, unsigned align);
   void fillR(ori::Instr *before, ori::VRegId t, uint32_t slot, unsigned width);
   void storeR(ori::Instr *after, ori::VRegId t, uint32_t slot, unsigned width);

@@ -2,13 +2,24 @@
 
 #include "sm90/Sm90Model.h"
 
+namespace optxas::target::sm100 {
+const sm90::ArchTables &sm100Tables();
+const sm90::ArchTables &sm120Tables();
+} // namespace optxas::target::sm100
+
 namespace optxas::target {
 
 const MachineModel *machineModel(unsigned smVersion) {
-  static const sm90::Sm90Model sm90Model;
-  // sm_90 and sm_90a share one model. Other architectures get their own tables (same shape).
-  if (smVersion == 90) return &sm90Model;
-  return nullptr;
+  // One model class; each architecture is a table (sm_90a, sm_100a/f, sm_120a share their base's).
+  static const sm90::Sm90Model sm90Model(sm90::hopperTables());
+  static const sm90::Sm90Model sm100Model(sm100::sm100Tables());
+  static const sm90::Sm90Model sm120Model(sm100::sm120Tables());
+  switch (smVersion) {
+  case 90: return &sm90Model;
+  case 100: return &sm100Model;
+  case 120: return &sm120Model;
+  default: return nullptr;
+  }
 }
 
 } // namespace optxas::target

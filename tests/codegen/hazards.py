@@ -29,7 +29,10 @@ VARIABLE = {"LDG", "LDS", "LDL", "LD", "LDC", "LDSM", "STG", "STS", "STL", "ST",
             "ATOM", "RED", "REDG", "REDUX", "S2R", "S2UR", "MUFU", "F2F", "F2I", "I2F", "I2I",
             "FRND", "POPC", "FLO", "BREV", "SHFL", "MATCH", "BAR", "FCHK", "LDGSTS",
             "MEMBAR", "CCTL", "ATOMS", "UCGABAR_ARV", "SYNCS", "LDGDEPBAR", "ARRIVES", "UBLKCP",
-            "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA"}
+            "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA", "LDCU"}
+# Opcodes that are variable-latency only on some architectures (by the cubin's sm version):
+# ptxas gives sm_120's FP64 arithmetic a scoreboard (sm_90 and sm_100 couple it).
+VARIABLE_ON = {120: {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}}
 
 # Variable-latency instructions of one queue complete in order: a result released by no
 # scoreboard is covered by the next scoreboard a later instruction of the same queue sets.
@@ -214,8 +217,10 @@ class Instr:
                 uses += regs_in(o, sw)
         return defs, uses
 
+    arch_variable = frozenset()   # set per listing from VARIABLE_ON
+
     def variable(self):
-        if self.base in ("ATOMS", "ATOMG", "ATOM") or self.base in VARIABLE:
+        if self.base in ("ATOMS", "ATOMG", "ATOM") or self.base in VARIABLE or self.base in self.arch_variable:
             return True
         return False
 
@@ -224,7 +229,7 @@ class Instr:
             if file == "P":
                 return "guard"
             return "mem" if self.base in MEMORY_READERS else "var"
-        if self.base in FP64:
+        if self.base in FP64 and self.base not in self.arch_variable:
             return "fp64"
         if self.base.startswith("U") and self.base not in ("UMOV",):
             return "uniform"
@@ -237,7 +242,11 @@ def disassemble(cubin):
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip() or "nvdisasm failed")
     funcs, cur, labels, pending = {}, None, {}, None
+    arch_variable = frozenset()
     for line in out.stdout.splitlines():
+        m = re.match(r"\s*\.target\s+sm_(\d+)", line)
+        if m:
+            arch_variable = frozenset(VARIABLE_ON.get(int(m.group(1)), ()))
         m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
         if m:
             cur = m.group(1)
@@ -262,7 +271,9 @@ def disassemble(cubin):
         if m and "cur" in funcs[cur]:
             pc, text = funcs[cur].pop("cur")
             ctrl = int(m.group(1), 16) >> 41
-            funcs[cur]["instrs"].append(Instr(pc, re.sub(r"\s+", " ", text), ctrl))
+            ins = Instr(pc, re.sub(r"\s+", " ", text), ctrl)
+            ins.arch_variable = arch_variable
+            funcs[cur]["instrs"].append(ins)
     return funcs
 
 

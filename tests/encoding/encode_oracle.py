@@ -4,7 +4,7 @@ registers/immediates/control bits) are encoded by us, disassembled by nvdisasm i
 compared line by line with our printer. Also checks decode(encode(x)) == x and that our text
 parses back to the same bits.
 
-usage: encode_oracle.py --codec PATH/sass-codec [--seed S] [--per-form N] [--show K]
+usage: encode_oracle.py --codec PATH/sass-codec [--arch SM90|SM100|SM120] [--seed S] [--per-form N] [--show K]
 Fails (never skips) when nvdisasm is missing.
 """
 import argparse, collections, os, subprocess, sys, tempfile
@@ -16,6 +16,7 @@ import nvdis
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--codec', required=True)
+    ap.add_argument('--arch', default='SM90', choices=['SM90', 'SM100', 'SM120'])
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--per-form', type=int, default=12)
     ap.add_argument('--show', type=int, default=20)
@@ -23,7 +24,7 @@ def main():
     nvd = nvdis.find_nvdisasm()
     with tempfile.TemporaryDirectory(prefix='encode-oracle-') as tmp:
         binf, txtf = os.path.join(tmp, 's.bin'), os.path.join(tmp, 's.txt')
-        r = subprocess.run([a.codec, 'sample', str(a.seed), str(a.per_form), binf, txtf],
+        r = subprocess.run([a.codec, '--arch', a.arch, 'sample', str(a.seed), str(a.per_form), binf, txtf],
                            capture_output=True, text=True)
         if r.returncode:
             print('FAIL: sass-codec sample:\n' + r.stderr)
@@ -34,7 +35,7 @@ def main():
         for i in range(0, len(data), 16):
             words.append((int.from_bytes(data[i:i + 8], 'little'),
                           int.from_bytes(data[i + 8:i + 16], 'little')))
-        theirs = nvdis.disasm(words, nvdisasm=nvd)
+        theirs = nvdis.disasm(words, arch=a.arch, nvdisasm=nvd)
     bad = collections.defaultdict(list)
     rt_bad, parse_bad = collections.defaultdict(list), collections.defaultdict(list)
     forms = set()
@@ -49,7 +50,7 @@ def main():
             ambig += 1
         elif pt != 'PARSE_OK':
             parse_bad[form].append((pt, text))
-    print(f'encode oracle: {len(forms)} forms, {len(ours)} instructions, '
+    print(f'encode oracle ({a.arch}): {len(forms)} forms, {len(ours)} instructions, '
           f'{sum(map(len, bad.values()))} nvdisasm mismatches in {len(bad)} forms, '
           f'{sum(map(len, rt_bad.values()))} decode round-trip failures, '
           f'{sum(map(len, parse_bad.values()))} parse round-trip failures, '

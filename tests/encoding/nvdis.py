@@ -49,13 +49,11 @@ def disasm(words, arch='SM90', nvdisasm=None):
         r = _run(cur, arch, nvdisasm)
         if r.returncode == 0:
             break
-        m = ERR_ADDR.search(r.stderr)
-        if not m:
+        # nvdisasm names every rejected word of the batch: replace them all before re-running.
+        idxs = {int(a, 16) // 16 for a in ERR_ADDR.findall(r.stderr)}
+        if not idxs or idxs & bad or max(idxs) >= len(words):
             raise RuntimeError('nvdisasm failed: ' + r.stderr.strip())
-        idx = int(m.group(1), 16) // 16
-        if idx in bad or idx >= len(words):
-            raise RuntimeError('nvdisasm failed: ' + r.stderr.strip())
-        bad.add(idx)
+        bad |= idxs
     out = [None] * len(words)
     for addr, text in parse_listing(r.stdout):
         i = addr // 16

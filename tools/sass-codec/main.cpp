@@ -8,6 +8,7 @@
 //   sass-codec sample SEED N OUT.bin OUT.txt
 //                                    N random instances of every form, encoded, with our text
 //   sass-codec forms                 list every encodable form
+//   (--arch SM100|SM120 before the command selects a Blackwell table)
 #include "CubinText.h"
 
 #include "optxas/sass/Codec.h"
@@ -24,9 +25,13 @@ using namespace optxas::sass;
 
 namespace {
 
+// The architecture every command works on (--arch SM100 / SM120; sm_90 by default).
+Target gTarget = Target::SM90;
+
 int usage() {
   std::fprintf(stderr,
-               "usage: sass-codec decode FILE.cubin|FILE.bin\n"
+               "usage: sass-codec [--arch SM90|SM100|SM120] COMMAND ...\n"
+               "       sass-codec decode FILE.cubin|FILE.bin\n"
                "       sass-codec encode \"TEXT\" [--pc N] [--ctrl S,Y,W,R,M]\n"
                "       sass-codec roundtrip FILE.bin\n"
                "       sass-codec sample SEED N OUT.bin OUT.txt\n"
@@ -35,7 +40,7 @@ int usage() {
 }
 
 void printListing(const std::vector<uint8_t> &bytes) {
-  auto insts = decodeSection(bytes.data(), bytes.size());
+  auto insts = decodeSection(bytes.data(), bytes.size(), gTarget);
   for (size_t i = 0; i < insts.size(); ++i) {
     uint64_t pc = i * 16;
     Word w{0, 0};
@@ -43,7 +48,7 @@ void printListing(const std::vector<uint8_t> &bytes) {
     std::memcpy(&w[1], bytes.data() + pc + 8, 8);
     std::string text;
     if (insts[i]) {
-      TextResult t = print(insts[i].inst, Target::SM90, pc);
+      TextResult t = print(insts[i].inst, gTarget, pc);
       text = t ? t.text : "<print error: " + t.error + ">";
     } else {
       text = "<decode error: " + insts[i].error + ">";
@@ -95,19 +100,19 @@ int cmdEncode(int argc, char **argv) {
       return usage();
     }
   }
-  ParseResult p = parse(argv[0], Target::SM90, pc);
+  ParseResult p = parse(argv[0], gTarget, pc);
   if (!p) {
     std::fprintf(stderr, "sass-codec: %s\n", p.error.c_str());
     return 1;
   }
   if (haveCtrl)
     p.inst.ctrl = ctrl;
-  EncodeResult e = encode(p.inst, Target::SM90);
+  EncodeResult e = encode(p.inst, gTarget);
   if (!e) {
     std::fprintf(stderr, "sass-codec: %s\n", e.error.c_str());
     return 1;
   }
-  TextResult t = print(p.inst, Target::SM90, pc);
+  TextResult t = print(p.inst, gTarget, pc);
   std::printf("0x%016" PRIx64 " 0x%016" PRIx64 "  %s\n", e.bits[0], e.bits[1], t.text.c_str());
   return 0;
 }
@@ -118,7 +123,7 @@ int cmdRoundtrip(const char *path) {
     std::fprintf(stderr, "sass-codec: cannot read %s\n", path);
     return 1;
   }
-  auto insts = decodeSection(data.data(), data.size());
+  auto insts = decodeSection(data.data(), data.size(), gTarget);
   for (size_t i = 0; i < insts.size(); ++i) {
     uint64_t pc = i * 16;
     if (!insts[i]) {
@@ -128,8 +133,8 @@ int cmdRoundtrip(const char *path) {
     Word w{0, 0};
     std::memcpy(&w[0], data.data() + pc, 8);
     std::memcpy(&w[1], data.data() + pc + 8, 8);
-    EncodeResult e = encode(insts[i].inst, Target::SM90);
-    TextResult t = print(insts[i].inst, Target::SM90, pc);
+    EncodeResult e = encode(insts[i].inst, gTarget);
+    TextResult t = print(insts[i].inst, gTarget, pc);
     if (!t) {
       std::printf("%" PRIx64 "\tPRINT\t%s\n", pc, t.error.c_str());
       continue;
@@ -140,7 +145,7 @@ int cmdRoundtrip(const char *path) {
       continue;
     }
     // The text must parse back to an Inst that encodes identically (lossy spellings aside).
-    ParseResult p = parse(t.text, Target::SM90, pc);
+    ParseResult p = parse(t.text, gTarget, pc);
     const char *parseStatus = "PARSE_OK";
     if (!p) {
       parseStatus = "PARSE_FAIL";
@@ -148,12 +153,12 @@ int cmdRoundtrip(const char *path) {
       p.inst.ctrl = insts[i].inst.ctrl;
       for (size_t k = 0; k < p.inst.ops.size() && k < insts[i].inst.ops.size(); ++k)
         p.inst.ops[k].reuse = insts[i].inst.ops[k].reuse;
-      EncodeResult e2 = encode(p.inst, Target::SM90);
+      EncodeResult e2 = encode(p.inst, gTarget);
       if (!e2)
         parseStatus = "PARSE_DIFF";
       else if (e2.bits != w)
         // Different bits with identical text: nvdisasm's spelling is ambiguous here.
-        parseStatus = print(p.inst, Target::SM90, pc).text == t.text ? "PARSE_AMBIG" : "PARSE_DIFF";
+        parseStatus = print(p.inst, gTarget, pc).text == t.text ? "PARSE_AMBIG" : "PARSE_DIFF";
     }
     std::printf("%" PRIx64 "\tOK\t%s\t%s\n", pc, t.text.c_str(), parseStatus);
   }
@@ -168,29 +173,29 @@ int cmdSample(int argc, char **argv) {
   std::ofstream bin(argv[2], std::ios::binary), txt(argv[3]);
   if (!bin || !txt)
     return usage();
-  auto samples = sampleForms(Target::SM90, seed, n);
+  auto samples = sampleForms(gTarget, seed, n);
   uint64_t pc = 0;
   int bad = 0;
   for (const Sample &s : samples) {
-    EncodeResult e = encode(s.inst, Target::SM90);
-    TextResult t = print(s.inst, Target::SM90, pc);
+    EncodeResult e = encode(s.inst, gTarget);
+    TextResult t = print(s.inst, gTarget, pc);
     if (!e || !t) {
       std::fprintf(stderr, "sass-codec: sample of %s: %s%s\n", s.form.c_str(), e.error.c_str(),
                    t.error.c_str());
       ++bad;
       continue;
     }
-    DecodeResult d = decode(e.bits, Target::SM90);
+    DecodeResult d = decode(e.bits, gTarget);
     const char *rt = !d ? "DECODE_FAIL" : d.inst == s.inst ? "RT_OK" : "RT_DIFF";
-    ParseResult p = parse(t.text, Target::SM90, pc);
+    ParseResult p = parse(t.text, gTarget, pc);
     const char *pt = "PARSE_FAIL";
     if (p) {
       p.inst.ctrl = s.inst.ctrl;
       for (size_t k = 0; k < p.inst.ops.size() && k < s.inst.ops.size(); ++k)
         p.inst.ops[k].reuse = s.inst.ops[k].reuse;
-      EncodeResult e2 = encode(p.inst, Target::SM90);
+      EncodeResult e2 = encode(p.inst, gTarget);
       pt = e2 && e2.bits == e.bits                           ? "PARSE_OK"
-           : e2 && print(p.inst, Target::SM90, pc).text == t.text ? "PARSE_AMBIG"
+           : e2 && print(p.inst, gTarget, pc).text == t.text ? "PARSE_AMBIG"
                                                                : "PARSE_DIFF";
     }
     bin.write(reinterpret_cast<const char *>(&e.bits[0]), 8);
@@ -204,6 +209,15 @@ int cmdSample(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  if (argc >= 3 && !std::strcmp(argv[1], "--arch")) {
+    std::string a = argv[2];
+    if (a == "SM90") gTarget = Target::SM90;
+    else if (a == "SM100") gTarget = Target::SM100;
+    else if (a == "SM120") gTarget = Target::SM120;
+    else return usage();
+    argc -= 2;
+    argv += 2;
+  }
   if (argc < 2)
     return usage();
   std::string cmd = argv[1];
@@ -216,7 +230,7 @@ int main(int argc, char **argv) {
   if (cmd == "sample")
     return cmdSample(argc - 2, argv + 2);
   if (cmd == "forms") {
-    for (const std::string &f : describeForms())
+    for (const std::string &f : describeForms(gTarget))
       std::printf("%s\n", f.c_str());
     return 0;
   }

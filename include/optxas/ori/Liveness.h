@@ -1,6 +1,7 @@
 // Virtual-register liveness (backward data flow over the CFG) and register pressure.
-// A def kills a register only when it writes all of it and is not guarded; sub-range and
-// predicated writes leave the older value live, which is what allocation must assume.
+// Tracked per 32-bit component: an unguarded write kills the components it writes (so a pair
+// built by two 32-bit writes is dead before the first of them), a predicated write kills
+// nothing. A register is live where any of its components is.
 #pragma once
 
 #include <functional>
@@ -24,15 +25,31 @@ public:
   void walkBlock(const BasicBlock *bb,
                  const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const;
 
+  // The same walk per component: component c of register r is bit unitBase(r) + c.
+  void walkBlockUnits(const BasicBlock *bb,
+                      const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const;
+  unsigned unitBase(VRegId r) const { return unitBase_[r]; }
+  unsigned numUnits() const { return unitBase_.back(); }
+  VRegId unitOwner(unsigned u) const { return unitOwner_[u]; }
+
   // Registers i reads (uses, address/constant-bank indices, guard) and writes.
   static void forEachUse(const Instr &i, const std::function<void(VRegId)> &fn);
   static void forEachDef(const Instr &i, const std::function<void(VRegId)> &fn);
+  // The components [off, off + n) of each register i reads, and of each it overwrites
+  // unconditionally.
+  static void forEachUseUnit(const Function &f, const Instr &i,
+                             const std::function<void(VRegId, unsigned, unsigned)> &fn);
+  static void forEachKilledUnit(const Function &f, const Instr &i,
+                                const std::function<void(VRegId, unsigned, unsigned)> &fn);
   // True if i overwrites all of r unconditionally.
   static bool kills(const Function &f, const Instr &i, VRegId r);
 
 private:
   const Function &f_;
-  std::vector<llvm::BitVector> in_, out_;
+  std::vector<llvm::BitVector> in_, out_;           // per register
+  std::vector<llvm::BitVector> unitIn_, unitOut_;   // per component
+  std::vector<unsigned> unitBase_;                  // first component of each register
+  std::vector<VRegId> unitOwner_;
 };
 
 // Largest number of 32-bit registers of class c live at once (defs count at their def point).

@@ -2,8 +2,9 @@
 // files and the registers the ABI reserves, the resource-count rules ptxas reports with, the
 // constant-bank layout the driver fills, and the timing classes the control-bit pass uses.
 //
-// The tables are per architecture (src/target/sm90/Resources.cpp, Latencies.cpp); sm_80/86/89
-// and sm_100/120 are new tables of the same shape. The model knows opcodes and modifiers only
+// The tables are per architecture (src/target/sm90/Resources.cpp, Latencies.cpp for sm_90,
+// src/target/sm100/BlackwellModel.cpp for sm_100/sm_120): one model class, parameterized by an
+// ArchTables value per architecture (src/target/sm90/Sm90Model.h). The model knows opcodes and modifiers only
 // (no IR), so the scheduler, the allocator and the hazard checkers can share it.
 #pragma once
 
@@ -48,6 +49,25 @@ enum class ReadKind : uint8_t {
   Guard,      // a guard predicate, or the condition of a branch
 };
 
+// Where the driver puts launch values in constant bank 0, per architecture (ptxas 13.0 reads
+// them there). kNoSlot: the value is not a plain slot on this architecture (Blackwell indexes
+// the cluster and shared-memory sizes by SR_CgaSize), which optxas does not generate yet.
+constexpr uint32_t kNoSlot = ~0u;
+struct DriverBank {
+  uint32_t stackInit;          // the stack pointer's initial value (R1)
+  uint32_t globalDesc;         // the 64-bit global memory descriptor desc[URx]
+  uint32_t paramBase;          // the first kernel parameter
+  uint32_t ntid[3], nctaid[3];
+  uint32_t nsmid, gridid, dynamicSmemSize;
+  uint32_t reservedSmem;       // %total_smem_size = SR_SMEMSZ - this
+  uint32_t smemLimit;          // %aggr_smem_size = min(this, SR_SMEMSZ)
+  uint32_t clusterNctaid[3], nclusterid[3], clusterNctarank;
+  uint32_t reservedSmemEnd, reservedSmem1;
+  uint32_t localWindow;        // 64-bit base of the local window in the generic space
+  uint32_t constWindow;        // 64-bit base of the constant window in the generic space
+  uint32_t reservedSmemOffset0; // the value of %reserved_smem_offset_0 (a constant)
+};
+
 struct Timing {
   Pipe pipe = Pipe::Alu;
   bool variable() const { return pipe == Pipe::Variable; }
@@ -72,9 +92,10 @@ public:
   virtual unsigned regAllocUnit() const = 0;
   // Constant bank 0 layout: where the driver places the stack pointer's initial value, the
   // global memory descriptor, and the first kernel parameter.
-  virtual uint32_t stackInitOffset() const = 0;
-  virtual uint32_t globalDescOffset() const = 0;
-  virtual uint32_t paramBase() const = 0;
+  virtual const DriverBank &driverBank() const = 0;
+  uint32_t stackInitOffset() const { return driverBank().stackInit; }
+  uint32_t globalDescOffset() const { return driverBank().globalDesc; }
+  uint32_t paramBase() const { return driverBank().paramBase; }
   // Alignment of code sections and the NOP padding ptxas adds after the last instruction.
   virtual unsigned codeAlign() const = 0;
   virtual unsigned codeTailPadding() const = 0;

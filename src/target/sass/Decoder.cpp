@@ -27,8 +27,15 @@ std::string hex128(const Word &w) {
 }
 
 bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_t reuseMask,
-                   Operand &o, std::string &err) {
+                   uint8_t urz, Operand &o, std::string &err) {
   o = Operand();
+  // A uniform register field: the table's URZ value, or UR0..UR62 (the registers Inst models).
+  bool urOk = true;
+  auto ur = [&](uint64_t raw) -> uint8_t {
+    if (raw == urz) return URZ;
+    if (raw >= URZ) urOk = false;
+    return static_cast<uint8_t>(raw);
+  };
   bool isPred = e.type == OpdType::Pred || e.type == OpdType::UPred;
   if (e.reuse >= 0)
     o.reuse = (reuseMask >> e.reuse) & 1;
@@ -67,8 +74,11 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
   }
   switch (e.type) {
   case OpdType::Gpr:
-  case OpdType::UGpr:
     o.reg = static_cast<uint8_t>(getField(w, e.field));
+    o.width = elemWidth(e, m);
+    break;
+  case OpdType::UGpr:
+    o.reg = ur(getField(w, e.field));
     o.width = elemWidth(e, m);
     break;
   case OpdType::Pred:
@@ -91,7 +101,7 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
     const CBankLayout &c = e.cb;
     if (c.cxBit >= 0 && getField(w, bits(c.cxBit, 1))) {
       o.reg = kNoReg;
-      o.ureg = static_cast<uint8_t>(getField(w, c.cxUr.valid() ? c.cxUr : c.bank));
+      o.ureg = ur(getField(w, c.cxUr.valid() ? c.cxUr : c.bank));
       if (c.cxUr.valid() && getField(w, c.bank)) {
         err = "bank field set in a cx[UR] operand";
         return false;
@@ -110,7 +120,7 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
     if (c.index.valid())
       o.base = static_cast<uint8_t>(getField(w, c.index));
     if (c.urIndex.valid())
-      o.ureg = static_cast<uint8_t>(getField(w, c.urIndex));
+      o.ureg = ur(getField(w, c.urIndex));
     break;
   }
   case OpdType::Mem: {
@@ -118,19 +128,19 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
     if (l.base.valid())
       o.base = static_cast<uint8_t>(getField(w, l.base));
     o.base64 = l.base64Bit >= 0 ? getField(w, bits(l.base64Bit, 1)) != 0 : l.base64Const;
-    uint8_t ur = l.ur.valid() ? static_cast<uint8_t>(getField(w, l.ur)) : 0;
+    uint8_t urv = l.ur.valid() ? ur(getField(w, l.ur)) : 0;
     using U = MemLayout::UrUse;
     switch (l.urUse) {
     case U::None: break;
-    case U::Add: o.ureg = ur; break;
-    case U::Desc: o.desc = ur; break;
+    case U::Add: o.ureg = urv; break;
+    case U::Desc: o.desc = urv; break;
     case U::DescIfBit:
-      (getField(w, bits(l.urBit, 1)) ? o.desc : o.ureg) = ur;
+      (getField(w, bits(l.urBit, 1)) ? o.desc : o.ureg) = urv;
       break;
     case U::AddIfBit:
       if (getField(w, bits(l.urBit, 1))) {
-        o.ureg = ur;
-      } else if (ur) {
+        o.ureg = urv;
+      } else if (urv) {
         err = "uniform register field set without its enable bit";
         return false;
       }
@@ -147,10 +157,14 @@ bool decodeOperand(const Word &w, const Elem &e, const isa::Modifiers &m, uint8_
     break;
   }
   }
+  if (!urOk) {
+    err = "uniform register beyond UR62 (not modelled)";
+    return false;
+  }
   return true;
 }
 
-bool decodeWith(const Form &f, const Word &w, Inst &in, std::string &err) {
+bool decodeWith(const Form &f, const Word &w, uint8_t urz, Inst &in, std::string &err) {
   Word stray{w[0] & ~f.coveredMask[0], w[1] & ~f.coveredMask[1]};
   if (stray[0] || stray[1]) {
     err = f.syntax + ": unmodelled bits set " + hex128(stray);
@@ -198,7 +212,7 @@ bool decodeWith(const Form &f, const Word &w, Inst &in, std::string &err) {
     if (e.kind != ElemKind::Opd)
       continue;
     Operand o;
-    if (!decodeOperand(w, e, in.mods, reuse, o, err)) {
+    if (!decodeOperand(w, e, in.mods, reuse, urz, o, err)) {
       err = f.syntax + ": " + err;
       return false;
     }
@@ -232,7 +246,7 @@ DecodeResult decode(const Word &w, Target target) {
   std::string errs;
   for (const Form *f : cands) {
     std::string e;
-    if (decodeWith(*f, w, r.inst, e)) {
+    if (decodeWith(*f, w, t->urzRaw, r.inst, e)) {
       // Only accept what the encoder accepts, so decode(x) always re-encodes.
       EncodeResult back = encode(r.inst, target);
       if (back && back.bits == w)

@@ -21,7 +21,10 @@ uint8_t scaleRaw(uint8_t scale) {
   }
 }
 
-void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask) {
+// A uniform register number as its field stores it (URZ is all ones: 63 or 255).
+uint64_t urRaw(uint8_t reg, uint8_t urzRaw) { return reg == URZ ? urzRaw : reg; }
+
+void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask, uint8_t urz) {
   if (o.reuse && e.reuse >= 0)
     reuseMask |= 1u << e.reuse;
   bool isPred = e.type == OpdType::Pred || e.type == OpdType::UPred;
@@ -45,8 +48,10 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
         break;
       }
   switch (e.type) {
-  case OpdType::Gpr:
   case OpdType::UGpr:
+    setField(w, e.field, urRaw(o.reg, urz));
+    break;
+  case OpdType::Gpr:
   case OpdType::Pred:
   case OpdType::UPred:
   case OpdType::SReg:
@@ -62,7 +67,7 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
     const CBankLayout &c = e.cb;
     if (o.reg == kNoReg) {
       setField(w, bits(c.cxBit, 1), 1);
-      setField(w, c.cxUr.valid() ? c.cxUr : c.bank, o.ureg);
+      setField(w, c.cxUr.valid() ? c.cxUr : c.bank, urRaw(o.ureg, urz));
     } else {
       setField(w, c.bank, o.reg);
     }
@@ -70,7 +75,7 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
     if (c.index.valid())
       setField(w, c.index, o.base);
     if (c.urIndex.valid())
-      setField(w, c.urIndex, o.ureg);
+      setField(w, c.urIndex, urRaw(o.ureg, urz));
     break;
   }
   case OpdType::Mem: {
@@ -82,15 +87,15 @@ void encodeOperand(Word &w, const Elem &e, const Operand &o, uint8_t &reuseMask)
     using U = MemLayout::UrUse;
     switch (l.urUse) {
     case U::None: break;
-    case U::Add: setField(w, l.ur, o.ureg); break;
-    case U::Desc: setField(w, l.ur, o.desc); break;
+    case U::Add: setField(w, l.ur, urRaw(o.ureg, urz)); break;
+    case U::Desc: setField(w, l.ur, urRaw(o.desc, urz)); break;
     case U::DescIfBit:
       setField(w, bits(l.urBit, 1), o.desc != kNoReg);
-      setField(w, l.ur, o.desc != kNoReg ? o.desc : o.ureg);
+      setField(w, l.ur, urRaw(o.desc != kNoReg ? o.desc : o.ureg, urz));
       break;
     case U::AddIfBit:
       setField(w, bits(l.urBit, 1), o.ureg != kNoReg);
-      setField(w, l.ur, o.ureg != kNoReg ? o.ureg : 0);
+      setField(w, l.ur, o.ureg != kNoReg ? urRaw(o.ureg, urz) : 0);
       break;
     }
     if (l.offset.valid())
@@ -179,9 +184,10 @@ EncodeResult encode(const Inst &in, Target target) {
   setField(w, bits(15, 1), in.guard.negate);
   uint8_t reuse = 0;
   size_t k = 0;
+  const uint8_t urz = tableFor(target)->urzRaw;
   for (const Elem &e : f->elems) {
     if (e.kind == ElemKind::Opd) {
-      encodeOperand(w, e, full[k++], reuse);
+      encodeOperand(w, e, full[k++], reuse, urz);
     } else if (e.field.valid()) {
       if (e.kind == ElemKind::ModOpd && e.values.empty()) {
         setElemRaw(w, e, isa::getSlot(in.mods, e.slot));

@@ -51,6 +51,14 @@ static void orBit(Word &m, int bit) {
     setField(m, bits(bit, 1), 1);
 }
 
+void FormTable::removeForms(const std::function<bool(const Form &)> &drop) {
+  forms_.erase(std::remove_if(forms_.begin(), forms_.end(), drop), forms_.end());
+}
+
+std::string_view FormTable::mnemonicOf(const Form &f) {
+  return f.mnemonic.empty() ? isa::opcodeName(f.op) : f.mnemonic;
+}
+
 Form &FormTable::add(Form f) {
   f.id = static_cast<uint16_t>(forms_.size());
   forms_.push_back(std::move(f));
@@ -179,7 +187,7 @@ void FormTable::finalize() {
                        auto nb = std::count(b.begin(), b.end(), true);
                        return na != nb ? na > nb : a > b;
                      });
-    f.syntax = std::string(isa::opcodeName(f.op)) + mods + opds;
+    f.syntax = std::string(FormTable::mnemonicOf(f)) + mods + opds;
     byOpcode_[static_cast<size_t>(f.op)].push_back(&f);
     assert((f.fixedMask[0] & 0xfff) == 0xfff && "every form fixes the 12 opcode bits");
     byLow12_[f.fixedBits[0] & 0xfff].push_back(&f);
@@ -263,7 +271,7 @@ std::vector<bool> printedOperands(const Form &f, const std::vector<Operand> &ful
   size_t k = 0;
   for (const Elem &e : f.elems)
     if (e.kind == ElemKind::Opd) {
-      shown.push_back(!(e.group && isHiddenDefault(e, full[k])));
+      shown.push_back(f.printsOptional || !(e.group && isHiddenDefault(e, full[k])));
       ++k;
     }
   return shown;
@@ -384,6 +392,9 @@ static bool checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &
       REJECT("constant bank out of range");
     if (o.imm % c.offsetScale)
       REJECT("constant offset not aligned");
+    if (c.sizeAligned &&
+        o.imm % (m.memType == isa::MemType::B128 ? 16 : m.memType == isa::MemType::B64 ? 8 : 4))
+      REJECT("constant offset not aligned to the access size");
     if (!fitsField(o.imm / c.offsetScale, c.offset, c.offsetSigned && !cx))
       REJECT("constant offset out of range");
     if ((o.base != kNoBase) != c.index.valid())
@@ -393,6 +404,8 @@ static bool checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &
                                : "no uniform index register");
     if (!cx && o.ureg != kNoReg && o.ureg > URZ)
       REJECT("uniform index out of range");
+    if (!cx && c.urIndexNotZero && o.ureg == URZ)
+      REJECT("a URZ index is the form without one");
     break;
   }
   case OpdType::Mem: {

@@ -102,6 +102,8 @@ struct CBankLayout {
   bool spaced = false;       // nvdisasm prints "c[0x1] [0x10]" (sub-32-bit source operands)
   Field cxUr;                // field of the UR when cx (defaults to the bank field)
   Field urIndex;             // uniform-register index c[bank][URn+offset] (Operand::ureg)
+  bool urIndexNotZero = false; // URZ is no index: another form encodes c[bank][offset] (LDCU)
+  bool sizeAligned = false;  // the offset is a multiple of the access size (.64: 8, .128: 16, else 4)
 };
 
 struct Elem {
@@ -141,10 +143,14 @@ using AliasFn = std::string_view (*)(const Inst &);
 
 struct Form {
   isa::Opcode op = isa::Opcode::NOP;
+  // How nvdisasm spells the opcode when the architecture renames it (sm_100's LDCU is the
+  // uniform constant load that Ori and sm_90 call ULDC); empty: isa::opcodeName(op).
+  std::string_view mnemonic;
   Word fixedMask{0, 0};      // bits that identify this form
   Word fixedBits{0, 0};      // their values
   std::vector<Elem> elems;
   bool uniformGuard = false; // guard is UP0..UPT (uniform datapath forms)
+  bool printsOptional = false; // nvdisasm prints the optional operands even at their defaults
   bool allowWbar = true;     // may release a write scoreboard (nvdisasm rejects it otherwise)
   bool allowRbar = true;     // may release a read scoreboard
   bool allowWait = true;     // may wait on scoreboards (WARPGROUP.DEPBAR may not)
@@ -174,6 +180,15 @@ public:
 
   const std::vector<Form> &forms() const { return forms_; }
   Form &formAt(size_t i) { return forms_[i]; }
+  // Drops the forms `drop` selects (a derived table removing what its architecture lacks);
+  // call before finalize().
+  void removeForms(const std::function<bool(const Form &)> &drop);
+  // The spelling of a form's opcode (its mnemonic override, or the opcode's name).
+  static std::string_view mnemonicOf(const Form &f);
+
+  // The raw value of URZ in uniform-register fields: 63 where UR fields are 6 bits wide (sm_90),
+  // 255 where they are 8 bits wide (sm_100 on). Inst always spells URZ as sass::URZ.
+  uint8_t urzRaw = URZ;
   // Forms of one opcode, in table order (encoder/printer search order).
   const std::vector<const Form *> &formsOf(isa::Opcode op) const;
   // Forms whose fixed bits match a word (decoder candidates).

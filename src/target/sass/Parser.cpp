@@ -643,7 +643,15 @@ ParseResult parse(std::string_view text, Target target, uint64_t pc) {
   size_t dot = mnem.find('.');
   std::string_view base = mnem.substr(0, dot);
   std::string_view sfx = dot == std::string_view::npos ? std::string_view() : mnem.substr(dot);
-  if (!isa::opcodeFromName(base, in.op)) {
+  // A mnemonic the table renames (LDCU on sm_100) names the opcode of its forms.
+  bool renamed = false;
+  for (const Form &f : t->forms())
+    if (!f.mnemonic.empty() && f.mnemonic == base) {
+      in.op = f.op;
+      renamed = true;
+      break;
+    }
+  if (!renamed && !isa::opcodeFromName(base, in.op)) {
     r.error = "unknown mnemonic '" + std::string(base) + "'";
     return r;
   }
@@ -659,6 +667,8 @@ ParseResult parse(std::string_view text, Target target, uint64_t pc) {
   }
   for (const Form *f : t->formsOf(in.op)) {
     if (in.guard.uniform != f->uniformGuard && !(in.guard.pred == PT && !in.guard.negate))
+      continue;
+    if (FormTable::mnemonicOf(*f) != base)
       continue;
     std::vector<std::string_view> sfxs{sfx};
     for (std::string_view a : f->aliasTokens)

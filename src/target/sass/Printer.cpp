@@ -244,7 +244,7 @@ TextResult print(const Inst &in, Target target, uint64_t pc) {
   r.error.clear();
   Inst canon = in;
   canon.ops = full;
-  std::string s = guardText(in.guard) + std::string(isa::opcodeName(in.op));
+  std::string s = guardText(in.guard) + std::string(FormTable::mnemonicOf(*f));
   if (f->alias)
     s += f->alias(canon);
   for (const Elem &e : f->elems)

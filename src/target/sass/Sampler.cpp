@@ -97,10 +97,11 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
       v = static_cast<int64_t>((raw ^ sb) - sb);
     }
     o.imm = v * c.offsetScale;
+    if (c.sizeAligned) o.imm &= ~int64_t(15);   // aligned for any access size
     if (c.index.valid())
       o.base = gpr(g, 1);
     if (c.urIndex.valid() && o.reg != kNoReg)
-      o.ureg = g.coin(8) ? URZ : static_cast<uint8_t>(g.below(63));
+      o.ureg = g.coin(8) && !c.urIndexNotZero ? URZ : static_cast<uint8_t>(g.below(63));
     break;
   }
   case OpdType::Mem: {

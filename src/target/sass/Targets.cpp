@@ -5,11 +5,19 @@ namespace optxas::sass {
 namespace sm90 {
 const tbl::FormTable &table();
 }
+namespace sm100 {
+const tbl::FormTable &table();
+}
+namespace sm120 {
+const tbl::FormTable &table();
+}
 
 namespace tbl {
 const FormTable *tableFor(Target t) {
   switch (t) {
   case Target::SM90: return &sm90::table();
+  case Target::SM100: return &sm100::table();
+  case Target::SM120: return &sm120::table();
   default: return nullptr;
   }
 }

@@ -79,6 +79,8 @@ Pipe basePipe(Opcode op) {
 Timing Sm90Model::timing(Opcode op, const isa::Modifiers &mods) const {
   Timing t;
   t.pipe = basePipe(op);
+  for (const auto &[o, pipe] : t_.pipeOverrides)
+    if (o == op) return Timing{pipe};
   if (op == Opcode::IMAD && (mods.variant == isa::Variant::WIDE || mods.variant == isa::Variant::HI))
     t.pipe = Pipe::Wide;
   return t;

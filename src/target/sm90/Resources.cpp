@@ -23,9 +23,24 @@ unsigned Sm90Model::minRegLimit() const { return 24; }
 unsigned Sm90Model::defaultRegLimit() const { return 256; }
 unsigned Sm90Model::regsPerSM() const { return 65536; }
 unsigned Sm90Model::regAllocUnit() const { return 8; }
-uint32_t Sm90Model::stackInitOffset() const { return 0x28; }
-uint32_t Sm90Model::globalDescOffset() const { return 0x208; }
-uint32_t Sm90Model::paramBase() const { return 0x210; }
+
+// Constant bank 0 as the driver fills it for sm_90 launches (offsets ptxas 13.0 reads).
+const ArchTables &hopperTables() {
+  static const ArchTables t = {
+      90,
+      DriverBank{
+          .stackInit = 0x28, .globalDesc = 0x208, .paramBase = 0x210,
+          .ntid = {0x0, 0x4, 0x8}, .nctaid = {0xc, 0x10, 0x14},
+          .nsmid = 0x10c, .gridid = 0x30, .dynamicSmemSize = 0x2c,
+          .reservedSmem = 0x114, .smemLimit = 0x13c,
+          .clusterNctaid = {0x144, 0x148, 0x14c}, .nclusterid = {0x15c, 0x160, 0x164}, .clusterNctarank = 0x188,
+          .reservedSmemEnd = 0x68, .reservedSmem1 = 0x6c,
+          .localWindow = 0x20, .constWindow = 0xd0, .reservedSmemOffset0 = 0,
+      },
+      {},
+  };
+  return t;
+}
 // Code sections are 128-byte aligned and ptxas pads each with NOPs up to a multiple of 128 plus
 // one more 128-byte line after the final BRA-to-self.
 unsigned Sm90Model::codeAlign() const { return 128; }

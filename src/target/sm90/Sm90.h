@@ -12,6 +12,9 @@ using namespace tbl::dsl;
 
 // The finished table (built on first use).
 const FormTable &table();
+// Adds every sm_90 form and the special registers to `t` (not finalized): the base that the
+// derived Blackwell tables edit.
+void addAllForms(FormTable &t);
 
 void addIntegerForms(Builder &b);
 void addUniformIntegerForms(Builder &b);

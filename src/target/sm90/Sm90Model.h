@@ -1,23 +1,39 @@
-// The sm_90 (Hopper) machine model: register files and resource rules (Resources.cpp) and the
-// timing classes and latencies the control-bit pass relies on (Latencies.cpp).
+// The machine model of the sm_90 back end: register files and resource rules (Resources.cpp)
+// and the timing classes and latencies the control-bit pass relies on (Latencies.cpp). Later
+// architectures that share the back end (sm_100, sm_120) are the same class with their own
+// ArchTables (src/target/sm100/BlackwellModel.cpp): data, not code.
 #pragma once
+
+#include <utility>
+#include <vector>
 
 #include "optxas/target/MachineModel.h"
 
 namespace optxas::target::sm90 {
 
+// What differs between the architectures this model serves.
+struct ArchTables {
+  unsigned sm;
+  DriverBank bank;
+  // Opcodes whose timing class differs from sm_90's (e.g. FP64 is variable-latency on sm_120,
+  // the uniform constant load is a scoreboarded LDCU from sm_100 on).
+  std::vector<std::pair<isa::Opcode, Pipe>> pipeOverrides;
+};
+
+// sm_90's tables.
+const ArchTables &hopperTables();
+
 class Sm90Model final : public MachineModel {
 public:
-  unsigned smVersion() const override { return 90; }
+  explicit Sm90Model(const ArchTables &t) : t_(t) {}
+  unsigned smVersion() const override { return t_.sm; }
   const RegFileInfo &regFile(RegFile f) const override;
   unsigned regCountOverhead() const override;
   unsigned minRegLimit() const override;
   unsigned defaultRegLimit() const override;
   unsigned regsPerSM() const override;
   unsigned regAllocUnit() const override;
-  uint32_t stackInitOffset() const override;
-  uint32_t globalDescOffset() const override;
-  uint32_t paramBase() const override;
+  const DriverBank &driverBank() const override { return t_.bank; }
   unsigned codeAlign() const override;
   unsigned codeTailPadding() const override;
   unsigned instrBytes() const override { return 16; }
@@ -29,6 +45,9 @@ public:
   unsigned scoreboardSetupCycles() const override;
   unsigned numScoreboards() const override { return 6; }
   unsigned maxStall() const override { return 15; }
+
+private:
+  const ArchTables &t_;
 };
 
 } // namespace optxas::target::sm90

@@ -1,25 +1,30 @@
-// Assembles the sm_90 table from its families and registers it for Target::SM90.
+// Assembles the sm_90 table from its families and registers it for Target::SM90. The
+// Blackwell tables (src/target/sm100) start from the same forms.
 #include "sm90/Sm90.h"
 
 namespace optxas::sass {
 
 namespace sm90 {
 
+void addAllForms(FormTable &t) {
+  Builder b(t);
+  addIntegerForms(b);
+  addFloatForms(b);
+  addDoubleHalfForms(b);
+  addConversionForms(b);
+  addMemoryForms(b);
+  addUniformForms(b);
+  addControlForms(b);
+  addWarpForms(b);
+  addAsyncForms(b);
+  addSpecialRegisters(t);
+  t.noSpacingOps_ = {Op::I2I, Op::R2UR};
+}
+
 const FormTable &table() {
   static const FormTable *t = [] {
     auto *ft = new FormTable(Target::SM90);
-    Builder b(*ft);
-    addIntegerForms(b);
-    addFloatForms(b);
-    addDoubleHalfForms(b);
-    addConversionForms(b);
-    addMemoryForms(b);
-    addUniformForms(b);
-    addControlForms(b);
-    addWarpForms(b);
-    addAsyncForms(b);
-    addSpecialRegisters(*ft);
-    ft->noSpacingOps_ = {Op::I2I, Op::R2UR};
+    addAllForms(*ft);
     ft->finalize();
     return ft;
   }();

@@ -210,6 +210,34 @@ bb0:
   EXPECT_EQ(r0LiveAfter, (std::vector<std::pair<uint32_t, bool>>{{5, false}, {4, false}, {3, true}, {2, true}, {1, true}}));
 }
 
+TEST(Liveness, APairWrittenHalfByHalfIsDeadBeforeItsFirstHalf) {
+  Parsed p(R"(.module sm_90 addr64
+.function "k" entry
+.reg %r1 x2
+bb0:
+  [1] %r0 = MOV 0x1
+  [2] %r1[1] = MOV 0x3
+  [3] %r1[0] = MOV 0x4
+  [4] STG.E [%r1], %r0
+  [5] EXIT
+.end
+)");
+  ASSERT_TRUE(p.module) << p.allMessages();
+  Function &f = *p.module->functions()[0];
+  Liveness lv(f);
+  // Liveness is per component: each half of %r1 is killed by its own write.
+  EXPECT_FALSE(lv.liveIn(f.entry())[1]);
+  std::vector<std::pair<uint32_t, bool>> r1LiveAfter;
+  lv.walkBlock(f.entry(), [&](const Instr &i, const llvm::BitVector &after) { r1LiveAfter.push_back({i.id(), after[1]}); });
+  EXPECT_EQ(r1LiveAfter, (std::vector<std::pair<uint32_t, bool>>{{5, false}, {4, false}, {3, true}, {2, true}, {1, false}}));
+  // Per component: after [2] only the high half is live.
+  std::vector<std::pair<bool, bool>> halvesAfter;
+  lv.walkBlockUnits(f.entry(), [&](const Instr &i, const llvm::BitVector &after) {
+    if (i.id() == 2) halvesAfter.push_back({after[lv.unitBase(1)], after[lv.unitBase(1) + 1]});
+  });
+  EXPECT_EQ(halvesAfter, (std::vector<std::pair<bool, bool>>{{false, true}}));
+}
+
 TEST(Liveness, LoopCarriedValuesStayLiveAroundTheBackEdge) {
   Parsed p(readInput("loop.ori"));
   ASSERT_TRUE(p.module) << p.allMessages();

@@ -144,7 +144,80 @@ bb0:
   ASSERT_TRUE(c.fn);
   ASSERT_TRUE(c.allocate().ok);
   EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
-  EXPECT_EQ(c.phys(0), c.phys(1));
+  // Coalescing renamed one side into the other and deleted the copy.
+  EXPECT_EQ(c.count(isa::Opcode::PSEUDO_COPY), 0u);
+}
+
+TEST(RegAlloc, ScalarsCopiedIntoAPairBecomeItsHalves) {
+  // Lowering builds 64-bit values this way: two 32-bit results copied into the halves.
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r5 x2
+.reg %r9 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = IADD3 %r0, 0x1, RZ
+  [3] %r5[0] = PSEUDO_COPY %r0
+  [4] %r5[1] = PSEUDO_COPY %r1
+  [5] %r9 = LDC.64 c[0x0][0x210]
+  [6] STG.E.64 [%r9], %r5
+  [7] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  ASSERT_TRUE(c.allocate().ok);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_EQ(c.count(isa::Opcode::PSEUDO_COPY), 0u);
+}
+
+TEST(RegAlloc, CopiesBetweenInterferingValuesStay) {
+  // %r1 is modified while %r0 is still read: they cannot share a register.
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r9 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = PSEUDO_COPY %r0
+  [3] %r1 = IADD3 %r1, 0x1, RZ
+  [4] %r2 = IADD3 %r1, %r0, RZ
+  [5] %r9 = LDC.64 c[0x0][0x210]
+  [6] STG.E [%r9], %r2
+  [7] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  ASSERT_TRUE(c.allocate().ok);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_EQ(c.count(isa::Opcode::PSEUDO_COPY), 1u);
+  EXPECT_NE(c.phys(0), c.phys(1));
+}
+
+TEST(RegAlloc, APairWrittenByHalvesIsDeadBeforeItsFirstHalf) {
+  // Liveness per component: %r5 is not live before [4], so it may reuse the registers of
+  // %r0..%r2, which die there: it takes R2:R3 (the lowest pair; R1 is the stack pointer), which
+  // %r1 held. Tracked per register, %r5 would be live from the entry and interfere with %r1.
+  Case c(R"(.module sm_90 addr64
+.function "f" entry
+.reg %r5 x2
+.reg %r9 x2
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = IADD3 %r0, 0x1, RZ
+  [3] %r2 = IADD3 %r1, %r0, RZ
+  [4] %r5[0] = IADD3 %r2, 0x1, RZ
+  [5] %r5[1] = MOV 0x0
+  [6] %r9 = LDC.64 c[0x0][0x210]
+  [7] STG.E.64 [%r9], %r5
+  [8] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  auto res = c.allocate();
+  ASSERT_TRUE(res.ok);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  EXPECT_EQ(c.phys(1), 2);
+  EXPECT_EQ(c.phys(5), 2);
+  EXPECT_EQ(res.highestR, 5u);
 }
 
 TEST(RegAlloc, InterferingValuesGetDistinctRegistersAcrossALoop) {
@@ -187,8 +260,10 @@ std::string manyLive(unsigned n, const char *cls = "r") {
   for (unsigned k = 0; k < n; ++k) {
     if (pred)
       s += fmt::format("  [{}] %p{}, PT = ISETP.GT.AND.S32 %r500, {}, PT\n", id++, 100 + k, k);
-    else
+    else if (std::string(cls) == "c")   // constants: rematerialized rather than spilled
       s += fmt::format("  [{}] %r{} = LDC c[0x0][{:#x}]\n", id++, k, 0x210 + 4 * k);
+    else
+      s += fmt::format("  [{}] %r{} = IADD3 %r500, {:#x}, RZ\n", id++, k, k + 1);
   }
   s += fmt::format("  [{}] %r600 = MOV 0x0\n", id++);
   for (unsigned k = 0; k < n; ++k) {
@@ -225,6 +300,21 @@ TEST(RegAlloc, SpillsToLocalMemoryUnderALowLimit) {
         ASSERT_EQ(a.kind, OperandKind::Addr);
         EXPECT_EQ(c.fn->vreg(a.reg).phys, 1);
       }
+}
+
+TEST(RegAlloc, ConstantLoadsAreRematerializedInsteadOfSpilled) {
+  Case c(manyLive(40, "c"));
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate(24);
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_LE(r.numRegisters, 24u);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn, 24 - 3), "");
+  EXPECT_EQ(r.spillStoreBytes, 0u);
+  EXPECT_EQ(r.spillLoadBytes, 0u);
+  EXPECT_EQ(c.count(isa::Opcode::PSEUDO_FILL), 0u);
+  // Each rematerialized value is loaded once, right before its one use.
+  EXPECT_EQ(c.count(isa::Opcode::LDC), 41u);
+  EXPECT_GT(r.spilledVRegs, 0u);
 }
 
 TEST(RegAlloc, NoSpillsWithoutPressure) {

@@ -1,4 +1,5 @@
-// Static checks of the sm_90 form table, and the sampled encode/decode round trip of every form.
+// Static checks of the form tables (sm_90 and the Blackwell tables derived from it), and the
+// sampled encode/decode round trip of every form.
 #include "optxas/sass/Codec.h"
 #include "optxas/sass/Sampler.h"
 #include "sass/FormTable.h"
@@ -26,6 +27,8 @@ bool disjointByField(const Form &a, const Form &b) {
     }
   return false;
 }
+// Every table: sm_90 and the derived sm_100/sm_120 tables.
+const Target kTargets[] = {Target::SM90, Target::SM100, Target::SM120};
 bool compatible(const Form &a, const Form &b) {
   for (int i = 0; i < 2; ++i)
     if ((a.fixedBits[i] ^ b.fixedBits[i]) & a.fixedMask[i] & b.fixedMask[i])
@@ -39,11 +42,17 @@ TEST(FormTable, Sm90Exists) {
   ASSERT_NE(t, nullptr);
   EXPECT_GT(t->forms().size(), 50u);
   EXPECT_EQ(tableFor(Target::SM80), nullptr);
+  for (Target tg : {Target::SM100, Target::SM120}) {
+    const FormTable *b = tableFor(tg);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->urzRaw, 255);
+  }
 }
 
 TEST(FormTable, FixedBitsDoNotOverlapFields) {
   // A field of a form must not also be a fixed bit of the same form.
-  for (const Form &f : tableFor(Target::SM90)->forms()) {
+  for (Target tg : kTargets)
+  for (const Form &f : tableFor(tg)->forms()) {
     Word fields{0, 0};
     for (const Elem &e : f.elems) {
       for (Field x : {e.field, e.fieldHi, e.selField, e.mem.base, e.mem.ur, e.mem.offset,
@@ -63,7 +72,8 @@ TEST(FormTable, OverlappingFormsAreStrictlyOrdered) {
   // Two forms a word could match must differ in specificity (the decoder tries the form with
   // more fixed bits first) or in the values of a shared modifier field, so that the decoder is
   // never left to guess.
-  const auto &forms = tableFor(Target::SM90)->forms();
+  for (Target tg : kTargets) {
+  const auto &forms = tableFor(tg)->forms();
   for (size_t i = 0; i < forms.size(); ++i)
     for (size_t j = i + 1; j < forms.size(); ++j) {
       const Form &a = forms[i], &b = forms[j];
@@ -73,35 +83,39 @@ TEST(FormTable, OverlappingFormsAreStrictlyOrdered) {
       EXPECT_NE(popcount(a.fixedMask), popcount(b.fixedMask))
           << "ambiguous forms: " << a.syntax << " / " << b.syntax;
     }
+  }
 }
 
 TEST(FormTable, EveryFormRoundTripsThroughEncodeDecode) {
-  auto samples = sampleForms(Target::SM90, 7, 8);
+  for (Target tg : kTargets) {
+  auto samples = sampleForms(tg, 7, 8);
   ASSERT_FALSE(samples.empty());
   size_t n = 0;
   for (const Sample &s : samples) {
-    EncodeResult e = encode(s.inst);
+    EncodeResult e = encode(s.inst, tg);
     ASSERT_TRUE(e) << s.form << ": " << e.error;
-    DecodeResult d = decode(e.bits);
+    DecodeResult d = decode(e.bits, tg);
     ASSERT_TRUE(d) << s.form << ": " << d.error;
-    EXPECT_EQ(d.inst, s.inst) << s.form << " decodes differently: " << print(d.inst).text
-                              << " vs " << print(s.inst).text;
-    EncodeResult e2 = encode(d.inst);
+    EXPECT_EQ(d.inst, s.inst) << s.form << " decodes differently: " << print(d.inst, tg).text
+                              << " vs " << print(s.inst, tg).text;
+    EncodeResult e2 = encode(d.inst, tg);
     ASSERT_TRUE(e2);
     EXPECT_EQ(e2.bits, e.bits) << s.form;
     ++n;
   }
   EXPECT_EQ(n, samples.size());
+  }
 }
 
 TEST(FormTable, PrintedTextParsesBack) {
-  for (const Sample &s : sampleForms(Target::SM90, 11, 4)) {
-    TextResult t = print(s.inst, Target::SM90, 0x100);
+  for (Target tg : kTargets)
+  for (const Sample &s : sampleForms(tg, 11, 4)) {
+    TextResult t = print(s.inst, tg, 0x100);
     ASSERT_TRUE(t) << s.form << ": " << t.error;
-    ParseResult p = parse(t.text, Target::SM90, 0x100);
+    ParseResult p = parse(t.text, tg, 0x100);
     ASSERT_TRUE(p) << s.form << ": " << p.error << " in '" << t.text << "'";
     p.inst.ctrl = s.inst.ctrl;
-    TextResult t2 = print(p.inst, Target::SM90, 0x100);
+    TextResult t2 = print(p.inst, tg, 0x100);
     ASSERT_TRUE(t2) << t2.error;
     EXPECT_EQ(t2.text, t.text) << s.form;
   }

@@ -1,0 +1,50 @@
+// The sm_100 and sm_120 machine models: the sm_90 model with Blackwell's tables. Facts from
+// ptxas 13.0's sm_100a/sm_120 output for the same PTX as sm_90 (the corpus, and probe kernels
+// that read every special register and address window):
+//  - constant bank 0 moved: stack pointer 0x37c, global descriptor 0x358, parameters at 0x380,
+//    %ntid 0x360.., %nctaid 0x370.., %nsmid 0x2d0, %gridid 0x140, the local window 0x2f8, the
+//    constant window 0x120, SR_SMEMSZ's reserved part 0x16c; %reserved_smem_offset_0 is 0x40;
+//  - the cluster sizes, the dynamic and aggregate shared-memory sizes and the reserved-smem
+//    bounds are read through an index computed from SR_CgaSize (not generated yet: kNoSlot);
+//  - the uniform constant load (LDCU) is variable-latency: ptxas gives it a scoreboard;
+//  - on sm_120, FP64 arithmetic is variable-latency too (DMUL sets a scoreboard; sm_100 keeps
+//    sm_90's coupled FP64 pipe).
+#include "sm90/Sm90Model.h"
+
+namespace optxas::target::sm100 {
+
+using isa::Opcode;
+
+namespace {
+constexpr DriverBank kBlackwellBank = {
+    .stackInit = 0x37c, .globalDesc = 0x358, .paramBase = 0x380,
+    .ntid = {0x360, 0x364, 0x368}, .nctaid = {0x370, 0x374, 0x378},
+    .nsmid = 0x2d0, .gridid = 0x140, .dynamicSmemSize = kNoSlot,
+    .reservedSmem = 0x16c, .smemLimit = kNoSlot,
+    .clusterNctaid = {kNoSlot, kNoSlot, kNoSlot}, .nclusterid = {kNoSlot, kNoSlot, kNoSlot},
+    .clusterNctarank = kNoSlot,
+    .reservedSmemEnd = kNoSlot, .reservedSmem1 = kNoSlot,
+    .localWindow = 0x2f8, .constWindow = 0x120, .reservedSmemOffset0 = 0x40,
+};
+} // namespace
+
+const sm90::ArchTables &sm100Tables() {
+  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}};
+  return t;
+}
+
+const sm90::ArchTables &sm120Tables() {
+  static const sm90::ArchTables t = {
+      120,
+      kBlackwellBank,
+      {{Opcode::ULDC, Pipe::Variable},
+       {Opcode::DADD, Pipe::Variable},
+       {Opcode::DMUL, Pipe::Variable},
+       {Opcode::DFMA, Pipe::Variable},
+       {Opcode::DSETP, Pipe::Variable},
+       {Opcode::DMNMX, Pipe::Variable}},
+  };
+  return t;
+}
+
+} // namespace optxas::target::sm100

@@ -1,0 +1,215 @@
+// The sm_100 and sm_120 (Blackwell) SASS tables: the sm_90 forms with Blackwell's encoding
+// differences applied as data. Established like the sm_90 facts, by encoding candidate bits and
+// reading them back with nvdisasm 13.5 (`-b SM100` / `-b SM120`) and by comparing ptxas 13.0's
+// sm_90 and sm_100a/sm_120 code for the same PTX (tests/encoding/encode_oracle.py --arch checks
+// every form against nvdisasm):
+//  - uniform-register fields are 8 bits wide (UR0..UR254) and URZ is 255, not 63;
+//  - ULDC is gone: the uniform constant-bank load is LDCU (opcode 0x7ac, a variable-latency
+//    load), with a 17-bit byte offset at 37 and an optional uniform index register at 24;
+//  - HFMA2.MMA is gone (ptxas uses HFMA2 or MOV instead);
+//  - ALU instructions lost their c[bank][offset] source (ptxas loads constants with LDC/LDCU
+//    and uses the register): every form with a constant-bank source except LDC/LDCU is gone;
+//  - the atomics' desc[UR] field is 8 bits wide too (sm_90 fixed its top two bits), and their
+//    addressing mode moved (not modelled: no atomics on Blackwell yet);
+//  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
+//    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF.
+// Everything else the sm_90 table encodes is bit for bit the same on both.
+#include "sm90/Sm90.h"
+
+namespace optxas::sass {
+
+namespace blackwell {
+
+using namespace tbl;
+using namespace tbl::dsl;
+
+// One architecture's edits of the sm_90 forms.
+struct EncodingDelta {
+  Target target;
+  uint8_t urFieldBits;                       // width of every uniform-register field
+  uint8_t urzRaw;                            // URZ's raw value in those fields
+  std::vector<isa::Opcode> droppedOpcodes;   // opcodes whose sm_90 forms do not exist
+  std::vector<isa::ModSlot> droppedFlags;    // forms that set one of these slots do not exist
+  bool constLoadIsLdcu;                      // ULDC is spelled and encoded as LDCU
+  bool noAluConstBank;                       // ALU instructions take no c[][] source operand
+  std::vector<isa::Opcode> printsOptional;   // nvdisasm spells every optional operand out
+  // A modifier whose default nvdisasm spells out: in the field of `op` that can spell `sibling`,
+  // the unprinted value is printed as `text` (sm_120's VIMNMX.S32, VIADD.32).
+  struct Respell {
+    isa::Opcode op;
+    std::string_view sibling, text;
+  };
+  std::vector<Respell> respell;
+  std::vector<isa::Opcode> noReuse;          // forms without operand-reuse slots
+};
+
+using O = isa::Opcode;
+// The atomics (ATOMG/ATOM/REDG) moved their addressing-mode and semantics bits on Blackwell (bit 76
+// selects desc[UR]); until their layout is modelled they are not encodable there.
+const EncodingDelta kSm100 = {
+    Target::SM100, 8, 255,
+    {O::ULDC, O::ATOMG, O::ATOM, O::REDG},
+    {isa::ModSlot::mmaPipe}, true, true,
+    {O::IADD3, O::UIADD3},
+    {},
+    {}};
+// sm_120 also lacks VIADDMNMX and the VABSDIFF family, spells VIMNMX's and VIADD's defaults,
+// and its (variable-latency) FP64 instructions have no operand reuse.
+const EncodingDelta kSm120 = {
+    Target::SM120, 8, 255,
+    {O::ULDC, O::ATOMG, O::ATOM, O::REDG, O::VIADDMNMX, O::VABSDIFF, O::VABSDIFF4},
+    {isa::ModSlot::mmaPipe}, true, true,
+    {O::IADD3, O::UIADD3},
+    {{O::VIMNMX, ".U32", ".S32"}, {O::VIADD, ".16x2", ".32"}},
+    {O::DADD, O::DMUL, O::DFMA, O::DSETP}};
+
+// A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
+bool aluConstBankSource(const Form &f) {
+  if (f.op == isa::Opcode::LDC || f.op == isa::Opcode::ULDC) return false;
+  for (const Elem &e : f.elems)
+    if (e.kind == ElemKind::Opd && e.type == OpdType::CBank) return true;
+  return false;
+}
+
+// Widens a 6-bit uniform-register field; sm_90 forms that fixed the two bits above it (the
+// atomics' desc field) lose those fixed bits, which are part of the register on Blackwell.
+void widen(Form &f, Field &fld, uint8_t bitsWide) {
+  if (!fld.valid() || fld.width != 6) return;
+  fld.width = bitsWide;
+  Word m = fieldMask(fld);
+  for (int i = 0; i < 2; ++i) {
+    f.fixedMask[i] &= ~m[i];
+    f.fixedBits[i] &= ~m[i];
+  }
+}
+
+// Whether two operand/modifier fields of a form overlap (a widened register field running into
+// a neighbour: such a form is not known to exist on Blackwell and is dropped).
+bool fieldsOverlap(const Form &f) {
+  Word seen{0, 0};
+  auto add = [&](Field x) {
+    if (!x.valid()) return false;
+    Word m = fieldMask(x);
+    bool clash = (m[0] & seen[0]) || (m[1] & seen[1]);
+    seen[0] |= m[0];
+    seen[1] |= m[1];
+    return clash;
+  };
+  for (const Elem &e : f.elems) {
+    bool clash = add(e.field) | add(e.fieldHi) | add(e.selField) | add(e.mem.base) | add(e.mem.ur) |
+                 add(e.mem.offset) | add(e.mem.scale) | add(e.cb.bank) | add(e.cb.offset) | add(e.cb.index) |
+                 add(e.cb.urIndex);
+    if (clash) return true;
+  }
+  return false;
+}
+
+// A form that fixes a dropped slot to a nonzero value (HFMA2.MMA's ".MMA").
+bool setsSlot(const Form &f, isa::ModSlot s) {
+  for (const Elem &e : f.elems)
+    if (e.kind == ElemKind::Mod && e.slot == s && !e.field.valid() && !e.values.empty() && e.values[0].value)
+      return true;
+  return false;
+}
+
+// LDCU{.size} URd, c[bank][{URa+}imm17]: the form without an index register fixes the index field
+// to URZ (nvdisasm then prints no index), the other names it.
+void addLdcu(FormTable &t, uint8_t urzRaw) {
+  Builder b(t);
+  // (nvdisasm rejects the sub-word sizes)
+  auto size = [] {
+    return mod(S::memType, bits(73, 3),
+               {ModValue{4, static_cast<uint8_t>(isa::MemType::B32), ""}, ModValue{4, static_cast<uint8_t>(isa::MemType::None), ""},
+                ModValue{5, static_cast<uint8_t>(isa::MemType::B64), ".64"},
+                ModValue{6, static_cast<uint8_t>(isa::MemType::B128), ".128"}});
+  };
+  CBankLayout plain;
+  plain.bank = bits(54, 5);
+  plain.offset = bits(37, 17);
+  plain.offsetSigned = true;
+  plain.sizeAligned = true;   // (nvdisasm rejects an offset not aligned to the access size)
+  Form &f = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(plain)});
+  f.mnemonic = "LDCU";
+  b.fix(bits(24, 8), urzRaw);
+  b.fix(bits(91, 1), 1);
+  CBankLayout indexed = plain;
+  indexed.urIndex = bits(24, 8);
+  indexed.urIndexNotZero = true;
+  Form &g = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(indexed)});
+  g.mnemonic = "LDCU";
+  b.fix(bits(91, 1), 1);
+  // nvdisasm rejects a read scoreboard on LDCU (it releases only its write scoreboard).
+  b.scoreboardsOf(isa::Opcode::ULDC, true, false);
+}
+
+const FormTable *build(const EncodingDelta &d) {
+  auto *t = new FormTable(d.target);
+  sm90::addAllForms(*t);
+  t->urzRaw = d.urzRaw;
+  t->removeForms([&](const Form &f) {
+    for (isa::Opcode op : d.droppedOpcodes)
+      if (f.op == op) return true;
+    for (isa::ModSlot s : d.droppedFlags)
+      if (setsSlot(f, s)) return true;
+    return false;
+  });
+  if (d.constLoadIsLdcu) addLdcu(*t, d.urzRaw);
+  for (size_t i = 0; i < t->forms().size(); ++i) {
+    Form &f = t->formAt(i);
+    for (isa::Opcode op : d.printsOptional)
+      if (f.op == op) f.printsOptional = true;
+    for (const EncodingDelta::Respell &r : d.respell)
+      if (f.op == r.op)
+        for (Elem &e : f.elems) {
+          if (e.kind != ElemKind::Mod) continue;
+          bool has = false;
+          for (const ModValue &v : e.values) has |= v.text == r.sibling;
+          if (has)
+            for (ModValue &v : e.values)
+              if (v.text.empty()) v.text = r.text;
+        }
+    // sm_100's VIMNMX has two predicate results that nvdisasm prints as "PT, PT" after the
+    // destination (the sm_90 encoding leaves them at PT); they are spelled, not modelled.
+    if (d.target == Target::SM100 && f.op == isa::Opcode::VIMNMX) {
+      auto it = f.elems.begin();
+      while (it != f.elems.end() && it->kind != ElemKind::Opd) ++it;
+      if (it != f.elems.end()) f.elems.insert(it + 1, {lit("PT"), lit("PT")});
+    }
+    for (isa::Opcode op : d.noReuse)
+      if (f.op == op)
+        for (Elem &e : f.elems) e.reuse = -1;
+    for (Elem &e : f.elems) {
+      if (e.kind != ElemKind::Opd) continue;
+      if (e.type == OpdType::UGpr) widen(f, e.field, d.urFieldBits);
+      widen(f, e.mem.ur, d.urFieldBits);
+      widen(f, e.cb.cxUr, d.urFieldBits);
+      widen(f, e.cb.urIndex, d.urFieldBits);
+    }
+    // A uniform form that fixes its absent third source to URZ (ULEA without c) stores the
+    // family's URZ there.
+    const Field c = bits(64, 8);
+    if (isa::hasFlag(f.op, isa::Uniform) && getField(f.fixedMask, c) == 0xff && getField(f.fixedBits, c) == URZ)
+      setField(f.fixedBits, c, d.urzRaw);
+  }
+  t->removeForms([&](const Form &f) { return fieldsOverlap(f) || (d.noAluConstBank && aluConstBankSource(f)); });
+  t->finalize();
+  return t;
+}
+
+} // namespace blackwell
+
+namespace sm100 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = blackwell::build(blackwell::kSm100);
+  return *t;
+}
+} // namespace sm100
+
+namespace sm120 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = blackwell::build(blackwell::kSm120);
+  return *t;
+}
+} // namespace sm120
+
+} // namespace optxas::sass
