@@ -24,6 +24,12 @@ uint8_t isaClassOf(const ori::Module &m) {
     case Opcode::UBLKCP: case Opcode::UTMALDG: case Opcode::UTMACCTL: c = std::max<uint8_t>(c, 2); break;
     case Opcode::WARPGROUP: c = std::max<uint8_t>(c, 3); break;
     case Opcode::HGMMA: c = std::max<uint8_t>(c, 4); break;
+    case Opcode::F2FP: {
+      // FP8 conversions (F2FP .E4M3/.E5M2) are class 2 as well (fp8_conversions.sm_90).
+      auto fp8 = [](isa::FloatType t) { return t == isa::FloatType::E4M3 || t == isa::FloatType::E5M2; };
+      if (fp8(i.mods().floatType) || fp8(i.mods().srcFloatType)) c = std::max<uint8_t>(c, 2);
+      break;
+    }
     default: break;
     }
   });

@@ -325,7 +325,9 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
   // no descriptor): [R2] is R2:R3.
   // CCTL.E likewise: the .E is the 64-bit address ([R6] is R6:R7).
-  if ((out.op == Opcode::ATOMG && out.mods.atom == isa::AtomOp::CAS) || (out.op == Opcode::CCTL && out.mods.wide))
+  // Generic ATOM.E.CAS / .CAST.SPIN too ([R2] is R2:R3, checked with ptxas's f16 atom loops).
+  const bool casForm = out.mods.atom == isa::AtomOp::CAS || out.mods.atom == isa::AtomOp::CAST_SPIN;
+  if (((out.op == Opcode::ATOMG || out.op == Opcode::ATOM) && casForm) || (out.op == Opcode::CCTL && out.mods.wide))
     for (sass::Operand &o : out.ops)
       if (o.kind == sass::OperandKind::Mem) o.base64 = false;
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).

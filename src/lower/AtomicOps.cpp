@@ -41,36 +41,24 @@ bool atomTypeOf(ptx::Type t, isa::Modifiers &m) {
   case ptx::Type::U64:
   case ptx::Type::B64: m.atomType = isa::AtomType::U64; return true;
   case ptx::Type::S64: m.atomType = isa::AtomType::S64; return true;
-  case ptx::Type::F32:
-    m.atomType = isa::AtomType::F32;
-    m.ftz = true;
-    m.round = isa::Round::RN;
-    return true;
-  case ptx::Type::F64:
-    m.atomType = isa::AtomType::F64;
-    m.round = isa::Round::RN;
-    return true;
-  case ptx::Type::F16x2:
-    m.atomType = isa::AtomType::F16x2;
-    m.round = isa::Round::RN;
-    return true;
-  case ptx::Type::BF16x2:
-    m.atomType = isa::AtomType::BF16x2;
-    m.round = isa::Round::RN;
-    return true;
+  // The float types spell their rounding in the type (.F32.FTZ.RN, .F64.RN, .F16x2.RN, ...).
+  case ptx::Type::F32: m.atomType = isa::AtomType::F32; return true;
+  case ptx::Type::F64: m.atomType = isa::AtomType::F64; return true;
+  case ptx::Type::F16x2: m.atomType = isa::AtomType::F16x2; return true;
+  case ptx::Type::BF16x2: m.atomType = isa::AtomType::BF16x2; return true;
   default: return false;
   }
 }
 
 isa::Scope scopeOf(ptx::Mod m) {
   switch (m) {
-  case ptx::Mod::Cta: return isa::Scope::CTA;
+  case ptx::Mod::Cta: return isa::Scope::SM;   // .STRONG.SM
   case ptx::Mod::Sys: return isa::Scope::SYS;
   default: return isa::Scope::GPU;
   }
 }
 
-// Shared-memory atomics ATOMS lacks (f32/f64 add, 64-bit add/min/max/inc/dec), as ptxas does:
+// Shared-memory atomics ATOMS lacks (f32/f64/f16x2/bf16x2 add, 64-bit add/min/max), as ptxas does:
 //   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
 //         @!p BRA loop
 // (without the BSSY/BSYNC ptxas puts around it: the .sync instructions after it WARPSYNC anyway).
@@ -78,7 +66,8 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
                    const Operand &v, const Operand &d) {
   const unsigned words = LowerCtx::wordsOf(t);
   const bool add = op == isa::AtomOp::ADD;
-  if (!(add && (t == ptx::Type::F32 || t == ptx::Type::F64)) && !(words == 2 && !ptx::isFloat(t)))
+  const bool packedHalf = t == ptx::Type::F16x2 || t == ptx::Type::BF16x2;
+  if (!(add && (t == ptx::Type::F32 || t == ptx::Type::F64 || packedHalf)) && !(words == 2 && !ptx::isFloat(t)))
     return cx.unsupported(std::string("atom.shared.") + std::string(ptx::typeName(t)) + " with this operation");
   if (words == 2 && (op == isa::AtomOp::INC || op == isa::AtomOp::DEC))
     return cx.unsupported("64-bit atom.shared.inc/dec");
@@ -97,6 +86,11 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   cx.emit(Opcode::LDS, {old}, {ma.addr}, lm);
   if (t == ptx::Type::F32) {
     cx.emit(Opcode::FADD, {nw}, {old, v}, {}, ori::DataType::F32);
+  } else if (packedHalf) {
+    // .noftz: HADD2 keeps f16 subnormals (ptxas: HFMA2.MMA old, 1, 1, v / HADD2.BF16_V2).
+    isa::Modifiers hm;
+    if (t == ptx::Type::BF16x2) hm.floatType = isa::FloatType::BF16x2;
+    cx.emit(Opcode::HADD2, {nw}, {old, v}, hm, t == ptx::Type::BF16x2 ? ori::DataType::BF16x2 : ori::DataType::F16x2);
   } else if (t == ptx::Type::F64) {
     cx.emit(Opcode::DADD, {nw}, {old, v}, {}, ori::DataType::F64);
   } else if (add) {
@@ -113,18 +107,105 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   } else {
     return cx.unsupported("this 64-bit shared-memory atomic");
   }
-  Operand ok = cx.tempOp();
+  // The status is as wide as the data (ATOMS.CAST.SPIN.64 writes a pair: 1 = stored).
+  Operand ok = cx.tempOp(RegClass::R, words);
   isa::Modifiers cm;
   cm.atom = isa::AtomOp::CAST_SPIN;
   if (words == 2) cm.atomType = isa::AtomType::U64;
   cx.emit(Opcode::ATOMS, {ok}, {ma.addr, old, nw}, cm);
   Operand p = cx.tempOp(RegClass::P);
-  isetp(cx, p, Cmp::EQ, true, ok, imm(1));
+  isetp(cx, p, Cmp::EQ, true, cx.word(ok, 0), imm(1));
+  if (words == 2) isetpEx(cx, p, Cmp::EQ, true, cx.word(ok, 1), RZ(), BoolOp::AND, PT(), p);
   ori::Instr *back = cx.emit(Opcode::BRA, {}, {Operand::label(loop)});
   back->setGuard(Operand(p).setFlag(ori::OpNot));
   cx.fn().moveBlockAfter(after, cx.block());
   cx.setBlock(after);
   if (d.kind == ori::OperandKind::Reg) cx.copy(d, old);
+  return true;
+}
+
+// Scalar f16/bf16 atom/red.add.noftz: a CAS loop on the aligned 32-bit word, as ptxas does
+// (global, generic and shared alike):
+//   w = a & ~2; half = a & 2; shift = half * 8; sel = half == 0 ? 0x3254 : 0x7610
+//   old = LD [w]
+//   vv = PRMT v, 0x5410, v                        (v in both lanes)
+//   loop: sum = HADD2{.BF16_V2} old, vv           (both lanes: the one at `half` is wanted)
+//         new = PRMT old, sel, sum                (that lane of sum, the other from old)
+//         cur = CAS [w], old, new; p = cur != old; old = cur; @p BRA loop
+//   d = old >> shift
+bool halfCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, const isa::Modifiers &am,
+                 ptx::Type t, const Operand &v, const Operand &d) {
+  if (in.atomOp() != ptx::Mod::Add) return cx.unsupported(std::string("atom.") + std::string(ptx::typeName(t)) + " other than add");
+  const bool shared = ma.unit == MemUnit::Shared;
+  const bool global = ma.unit == MemUnit::Global;
+  Operand guard = cx.guard();
+  LowerCtx::GuardScope unguarded(cx, Operand{});
+  ori::BasicBlock *after = cx.fn().createBlock();
+  if (guard.kind == ori::OperandKind::Reg) {
+    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
+    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
+  }
+  // The full address in a register (pair), then the aligned word's address.
+  const unsigned aw = shared ? 1 : 2;
+  Operand full = cx.tempOp(RegClass::R, aw), word = cx.tempOp(RegClass::R, aw);
+  const Operand &base = ma.addr;
+  const int64_t off = base.value;
+  Operand baseReg = base.reg == ori::kNoVReg ? RZ() : Operand::vreg(base.reg, base.cls);
+  if (base.reg != ori::kNoVReg) { baseReg.subOff = base.subOff; baseReg.subWidth = base.subWidth; }
+  if (aw == 1) {
+    iadd3(cx, full, base.reg == ori::kNoVReg ? RZ() : cx.word(baseReg, 0), imm(off));
+  } else if (base.reg == ori::kNoVReg) {
+    cx.copy(cx.word(full, 0), imm(off));
+    cx.copy(cx.word(full, 1), imm(off >> 32));
+  } else {
+    Operand carry = cx.tempOp(RegClass::P);
+    iadd3co(cx, cx.word(full, 0), carry, cx.word(baseReg, 0), imm(static_cast<int32_t>(off)));
+    iadd3x(cx, cx.word(full, 1), cx.word(baseReg, 1), imm(off >> 32), RZ(), carry);
+  }
+  lop3(cx, cx.word(word, 0), cx.word(full, 0), imm(static_cast<int32_t>(0xfffffffd)), RZ(), 0xc0);
+  if (aw == 2) cx.copy(cx.word(word, 1), cx.word(full, 1));
+  Operand half = cx.tempOp(), shift = cx.tempOp(), selector = cx.tempOp(), isLow = cx.tempOp(RegClass::P);
+  lop3(cx, half, cx.word(full, 0), imm(2), RZ(), 0xc0);
+  shf(cx, shift, ShiftDir::L, IntType::U32, false, half, imm(3), RZ());
+  isetp(cx, isLow, Cmp::EQ, true, half, RZ());
+  Operand lowSel = cx.tempOp();
+  cx.copy(lowSel, imm(0x3254));
+  sel(cx, selector, lowSel, imm(0x7610), isLow);
+  // v in both lanes (ptxas reads it as .H0_H0; the Ori half selection does not reach SASS).
+  Operand vv = cx.tempOp();
+  cx.emit(Opcode::PRMT, {vv}, {v, imm(0x5410), v});
+  Operand wordAddr = Operand::addr(word.reg, RegClass::R, 0);
+  Operand old = cx.tempOp();
+  if (shared) cx.emit(Opcode::LDS, {old}, {wordAddr});
+  else cx.emit(global ? Opcode::LDG : Opcode::LD, {old}, {cx.memDescriptor(), wordAddr});
+
+  ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.setBlock(loop);
+  Operand sum = cx.tempOp(), nw = cx.tempOp(), cur = cx.tempOp();
+  isa::Modifiers hm;
+  if (t == ptx::Type::BF16) hm.floatType = isa::FloatType::BF16x2;
+  cx.emit(Opcode::HADD2, {sum}, {old, vv}, hm, t == ptx::Type::BF16 ? ori::DataType::BF16x2 : ori::DataType::F16x2);
+  cx.emit(Opcode::PRMT, {nw}, {old, selector, sum});
+  if (shared) {
+    isa::Modifiers cm;
+    cm.atom = isa::AtomOp::CAS;
+    cx.emit(Opcode::ATOMS, {cur}, {wordAddr, old, nw}, cm);
+  } else {
+    isa::Modifiers cm = am;
+    cm.atom = isa::AtomOp::CAS;
+    cm.atomType = isa::AtomType::None;
+    cm.round = isa::Round::None;
+    cm.ftz = false;
+    cx.emit(global ? Opcode::ATOMG : Opcode::ATOM, {PT(), cur}, {wordAddr, old, nw}, cm);
+  }
+  Operand p = cx.tempOp(RegClass::P);
+  isetp(cx, p, Cmp::NE, true, cur, old);
+  cx.copy(old, cur);
+  ori::Instr *back = cx.emit(Opcode::BRA, {}, {Operand::label(loop)});
+  back->setGuard(p);
+  cx.fn().moveBlockAfter(after, cx.block());
+  cx.setBlock(after);
+  if (d.kind == ori::OperandKind::Reg) shf(cx, d, ShiftDir::R, IntType::U32, true, RZ(), shift, old);
   return true;
 }
 
@@ -134,6 +215,37 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   isa::Modifiers m;
   if (!atomOpOf(in.atomOp(), m.atom)) return cx.unsupported(std::string(in.opcodeName()) + " operation");
+  if (t == ptx::Type::F16 || t == ptx::Type::BF16) {
+    if (in.vectorWidth() > 1) return cx.unsupported("vector atomics");
+    if (in.has(ptx::Mod::L2CacheHint)) return cx.unsupported("atomics with an L2 cache hint");
+    const unsigned addrIdx = isRed ? 0 : 1;
+    MemAddr ma;
+    if (!resolveAddress(cx, ops[addrIdx], in.space(), ma)) return false;
+    if (ma.unit != MemUnit::Global && ma.unit != MemUnit::Generic && ma.unit != MemUnit::Shared)
+      return cx.unsupported(std::string(in.opcodeName()) + " in this state space");
+    Operand v = cx.srcReg(ops[addrIdx + 1], t);
+    Operand d = isRed ? RZ() : cx.dst(ops[0], t);
+    m.wide = true;
+    m.order = isa::MemOrder::RELAXED;
+    m.scope = scopeOf(in.scope());
+    ptx::Mod sem = in.semantics();
+    const bool release = sem == ptx::Mod::Release || sem == ptx::Mod::AcqRel;
+    const bool acquire = sem == ptx::Mod::Acquire || sem == ptx::Mod::AcqRel;
+    const bool shared = ma.unit == MemUnit::Shared;
+    if (release && !shared) {
+      isa::Modifiers f;
+      f.fence = isa::FenceMode::ALL;
+      f.scope = m.scope;
+      cx.emit(Opcode::MEMBAR, {}, {}, f);
+    }
+    if (!halfCasLoop(cx, in, ma, m, t, v, d)) return false;
+    if (acquire && !shared && m.scope != isa::Scope::SM) {
+      isa::Modifiers f;
+      f.cctl = isa::CctlOp::IVALL;
+      cx.emit(Opcode::CCTL, {}, {}, f);
+    }
+    return true;
+  }
   if (!atomTypeOf(t, m)) return cx.unsupported(std::string(in.opcodeName()) + "." + std::string(ptx::typeName(t)));
   if (in.vectorWidth() > 1) return cx.unsupported("vector atomics");
   if (in.has(ptx::Mod::L2CacheHint)) return cx.unsupported("atomics with an L2 cache hint");
@@ -184,7 +296,7 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
   } else {
     cx.emit(global ? Opcode::ATOMG : Opcode::ATOM, {PT(), d}, {cx.memDescriptor(), ma.addr, b}, m);
   }
-  if (acquire && m.scope != isa::Scope::CTA) {
+  if (acquire && m.scope != isa::Scope::SM) {
     isa::Modifiers f;
     f.cctl = isa::CctlOp::IVALL;
     cx.emit(Opcode::CCTL, {}, {}, f);

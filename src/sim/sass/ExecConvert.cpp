@@ -1,4 +1,4 @@
-// Conversions: F2I, I2F, I2FP, F2F, F2FP (PACK_AB), I2I. Rounding and NaN/saturation rules
+// Conversions: F2I, I2F, I2FP, F2F, F2FP (PACK_AB, FP8 packing), I2I. Rounding and NaN/saturation rules
 // follow PTX's cvt (Float.h does the rounding); half-precision values live in the low 16 bits
 // of a register.
 #include <cmath>
@@ -71,6 +71,62 @@ uint64_t toFloat(double v, FloatType t, fp::Round r, bool ftz, bool satfinite = 
   return b;
 }
 
+bool isFp8(FloatType t) { return t == FloatType::E4M3 || t == FloatType::E5M2; }
+const fp::Format &fp8Format(FloatType t) { return t == FloatType::E4M3 ? fp::kE4M3 : fp::kE5M2; }
+
+// A value rounded to FP8 as cvt does: NaN -> the format's NaN, .RELU clamps negatives (not NaN)
+// to +0, .SATFINITE clamps overflow to the largest finite value.
+uint32_t toFp8(double v, FloatType t, bool relu, bool satfinite) {
+  if (relu && !std::isnan(v) && (v < 0 || std::signbit(v))) v = 0;
+  return uint32_t(fp::roundToFormat(v, 0, fp8Format(t), fp::Round::RN, satfinite)) & 0xff;
+}
+
+// The FP8 forms of F2FP:
+//   .{E4M3|E5M2}.F32.PACK_AB_MERGE_C Rd, a, b, c   byte 1 from a, byte 0 from b, high half of c
+//   .{E4M3|E5M2}.F16.UNPACK_B_MERGE_C Rd, b, c     the two halves of b -> bytes 1/0, high half of c
+//   .F16.{E4M3|E5M2}.UNPACK_B Rd, b                bytes 1/0 of b -> halves (exact; .RELU clamps)
+bool execFp8Pack(Exec &e) {
+  const isa::Modifiers &m = e.in.mods;
+  switch (m.pack) {
+  case isa::PackMode::PACK_AB_MERGE_C:
+  case isa::PackMode::UNPACK_B_MERGE_C: {
+    if (!isFp8(m.floatType)) return false;
+    const bool fromF32 = m.pack == isa::PackMode::PACK_AB_MERGE_C;
+    e.forLanes([&](unsigned l) {
+      double hi, lo;
+      if (fromF32) {
+        hi = floatValue(e, e.S(0), l, FloatType::F32, false);
+        lo = floatValue(e, e.S(1), l, FloatType::F32, false);
+      } else {
+        uint32_t b = e.src(e.S(0), l);
+        hi = fp::decode(b >> 16, fp::kF16);
+        lo = fp::decode(b & 0xffff, fp::kF16);
+      }
+      uint32_t merge = e.src(e.S(fromF32 ? 2 : 1), l) & 0xffff0000u;
+      uint32_t r = toFp8(hi, m.floatType, m.relu, m.satfinite) << 8 |
+                   toFp8(lo, m.floatType, m.relu, m.satfinite);
+      e.setDst(e.D(0), l, merge | r);
+    });
+    return true;
+  }
+  case isa::PackMode::UNPACK_B: {
+    if (!isFp8(m.srcFloatType) || m.floatType != FloatType::F16) return false;
+    e.forLanes([&](unsigned l) {
+      uint32_t b = e.src(e.S(0), l), r = 0;
+      for (unsigned i = 0; i < 2; ++i) {
+        double v = fp::decode((b >> (8 * i)) & 0xff, fp8Format(m.srcFloatType));
+        if (m.relu && !std::isnan(v) && (v < 0 || std::signbit(v))) v = 0;
+        r |= uint32_t(fp::roundToFormat(v, 0, fp::kF16, fp::Round::RN)) << (16 * i);
+      }
+      e.setDst(e.D(0), l, r);
+    });
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 bool execConvert(Exec &e) {
@@ -125,6 +181,7 @@ bool execConvert(Exec &e) {
     return true;
   }
   case Opcode::F2FP: {
+    if (isFp8(m.floatType) || isFp8(m.srcFloatType)) return execFp8Pack(e);
     // F2FP{.RELU}{.SATFINITE}.{F16|BF16}.F32.PACK_AB{.RZ} Rd, a, b: high half from a, low from b.
     FloatType dst = m.floatType;
     if (m.pack != isa::PackMode::PACK_AB || !formatOf(dst)) return false;

@@ -252,7 +252,7 @@ bool atomic(Exec &e) {
   if (mi == ops.size() || mi + 1 >= ops.size()) return false;
   AtomOp op = in.mods.atom;
   AtomType t = in.mods.atomType;
-  if (op == AtomOp::CAST_SPIN || t == AtomType::B128 || t == AtomType::F32x2) {
+  if (t == AtomType::B128 || t == AtomType::F32x2) {
     e.unsupported("atomic flavour not modelled");
     return true;
   }
@@ -273,6 +273,16 @@ bool atomic(Exec &e) {
     if (!p) return;
     uint64_t old = 0;
     std::memcpy(&old, p, size);
+    if (op == AtomOp::CAST_SPIN) {
+      // CAST.SPIN d, [a], cmp, new: store new if memory still holds cmp; d = 1 when stored.
+      bool stored = old == bv;
+      if (stored) std::memcpy(p, &cv, size);
+      if (dst) {
+        if (size == 8) e.setDst64(*dst, l, stored ? 1 : 0);
+        else e.setDst(*dst, l, stored ? 1 : 0);
+      }
+      return;
+    }
     uint64_t nv = atomicApply(op, t, old, bv, cv, shared);
     std::memcpy(p, &nv, size);
     if (dst) {

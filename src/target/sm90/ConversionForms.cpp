@@ -146,6 +146,58 @@ void addF2F(Builder &b) {
   form(0x110, {kF64}, kF32);
 }
 
+// FP8 pairs (cvt e4m3x2/e5m2x2): the 8-bit formats set bit 87; bit 76 picks E4M3 (1) or E5M2
+// (0) whichever side is the FP8 one. Bits 72..74 name the 16-bit/fp8 source of the UNPACK
+// forms; bits 78, 89, 90 select the packing (each combination checked with nvdisasm). nvdisasm
+// spells every immediate source as an f32 (even the f16x2 and fp8 ones).
+void addFp8(Builder &b) {
+  auto fp8 = [](S slot, int bit) {
+    return mod(slot, bits(bit, 1),
+               {V(1, FloatType::E4M3, ".E4M3"), V(0, FloatType::E5M2, ".E5M2")});
+  };
+  const E satfinite = flag(S::satfinite, 77, ".SATFINITE"), relu = flag(S::relu, 75, ".RELU");
+  // F2FP{.SATFINITE}{.RELU}.{E4M3|E5M2}.F32.PACK_AB_MERGE_C Rd, Ra, b, Rc
+  //   (a -> byte 1, b -> byte 0, the high half from Rc)
+  b.alu(Op::F2FP, 0x03e, kBSources,
+        {satfinite, relu, fp8(S::floatType, 76),
+         fixed(S::srcFloatType, static_cast<uint8_t>(FloatType::F32), ".F32"),
+         fixed(S::pack, static_cast<uint8_t>(isa::PackMode::PACK_AB_MERGE_C), ".PACK_AB_MERGE_C"),
+         R(16).def(), R(24).reuse(0), srcB(ImmFmt::F32).reuse(1), R(64).reuse(2)});
+  b.fix(bits(72, 3), 0);
+  b.fix(bits(78, 1), 1);
+  b.fix(bits(79, 3), 0);
+  b.fix(bits(84, 4), 8);
+  b.fix(bits(89, 2), 2);
+  // F2FP{.SATFINITE}{.RELU}.{E4M3|E5M2}.F16.UNPACK_B_MERGE_C Rd, b, Rc   (f16x2 -> fp8x2)
+  b.alu(Op::F2FP, 0x03e, kBSources,
+        {satfinite, relu, fp8(S::floatType, 76),
+         fixed(S::srcFloatType, static_cast<uint8_t>(FloatType::F16), ".F16"),
+         fixed(S::pack, static_cast<uint8_t>(isa::PackMode::UNPACK_B_MERGE_C), ".UNPACK_B_MERGE_C"),
+         R(16).def(), srcB(ImmFmt::F32).reuse(1), R(64).reuse(2)});
+  b.fix(bits(24, 8), RZ);
+  b.fix(bits(72, 3), 2);
+  b.fix(bits(78, 1), 0);
+  b.fix(bits(79, 3), 0);
+  b.fix(bits(84, 4), 8);
+  b.fix(bits(89, 2), 2);
+  // F2FP{.RELU}.F16.{E4M3|E5M2}.UNPACK_B Rd, b   (fp8x2 in the low half -> f16x2)
+  b.alu(Op::F2FP, 0x03e, kBSources,
+        {relu, fixed(S::floatType, static_cast<uint8_t>(FloatType::F16), ".F16"),
+         mod(S::srcFloatType, bits(73, 1),
+             {V(1, FloatType::E4M3, ".E4M3"), V(0, FloatType::E5M2, ".E5M2")}),
+         fixed(S::pack, static_cast<uint8_t>(isa::PackMode::UNPACK_B), ".UNPACK_B"),
+         R(16).def(), srcB(ImmFmt::F32).reuse(1).spacedBank()});
+  b.fix(bits(24, 8), RZ);
+  b.fix(bits(64, 8), RZ);
+  b.fix(bits(72, 1), 0);
+  b.fix(bits(74, 1), 1);
+  b.fix(bits(76, 2), 0);
+  b.fix(bits(78, 1), 0);
+  b.fix(bits(79, 3), 0);
+  b.fix(bits(84, 5), 0);
+  b.fix(bits(89, 2), 1);
+}
+
 void addPack(Builder &b) {
   // F2FP{.RELU}{.SATFINITE}.{F16|BF16}.F32.PACK_AB{.RZ} Rd, Ra, b
   b.alu(Op::F2FP, 0x03e, kBSources,
@@ -161,6 +213,8 @@ void addPack(Builder &b) {
   b.fix(bits(72, 3), 0);
   b.fix(bits(78, 1), 0);
   b.fix(bits(86, 2), 0);
+  b.fix(bits(89, 2), 0);
+  addFp8(b);
   // I2I.{dst}.S32.SAT Rd, b   (saturating narrowing)
   b.alu(Op::I2I, 0x038, kBSources,
         {mod(S::intType, bits(76, 2),

@@ -30,9 +30,8 @@ TEST(AtomicOps, GlobalAtomicsSelectAtomgWithTypeAndScope) {
   EXPECT_EQ(a[1]->numUses(), 3u);
   EXPECT_EQ(a[2]->mods().atomType, isa::AtomType::S64);
   EXPECT_EQ(widthOf(l.fn(), a[2]->def(1)), 2u);
-  EXPECT_EQ(a[3]->mods().atomType, isa::AtomType::F32);
-  EXPECT_TRUE(a[3]->mods().ftz);
-  EXPECT_EQ(a[3]->mods().round, isa::Round::RN);
+  EXPECT_EQ(a[3]->mods().atomType, isa::AtomType::F32);   // spelled .F32.FTZ.RN by the type
+  EXPECT_EQ(a[3]->mods().round, isa::Round::None);
   EXPECT_EQ(a[4]->mods().scope, isa::Scope::SYS);
   EXPECT_EQ(a[4]->prev()->opcode(), Opcode::MEMBAR);   // release half
   EXPECT_EQ(a[4]->next()->opcode(), Opcode::CCTL);     // acquire half
@@ -54,6 +53,29 @@ TEST(AtomicOps, SharedAtomicsAndCasLoops) {
   EXPECT_EQ(a[3]->mods().atomType, isa::AtomType::U64);
   EXPECT_EQ(l.count(Opcode::FADD), 1u);
   // Each loop branches back to its own block.
+  int backEdges = 0;
+  for (auto *b : l.find(Opcode::BRA))
+    if (b->use(0).block == b->parent()) ++backEdges;
+  EXPECT_EQ(backEdges, 2);
+}
+
+TEST(AtomicOps, HalfAtomicsAreCasLoopsOnTheAlignedWord) {
+  Lowered l(kernel(".param .u64 p",
+                   "  ld.param.u64 %rd1, [p];\n  mov.b16 %h1, 0x3c00;\n"
+                   "  atom.global.add.noftz.f16 %h2, [%rd1+2], %h1;\n  red.add.noftz.bf16 [%rd1], %h1;\n"
+                   "  atom.global.cta.add.u32 %r1, [%rd1], 1;"));
+  auto cas = l.find(Opcode::ATOMG);
+  ASSERT_EQ(cas.size(), 2u) << l.text();
+  EXPECT_EQ(cas[0]->mods().atom, isa::AtomOp::CAS);
+  EXPECT_EQ(cas[1]->mods().scope, isa::Scope::SM);   // .cta -> .STRONG.SM
+  auto gen = l.find(Opcode::ATOM);
+  ASSERT_EQ(gen.size(), 1u);
+  EXPECT_EQ(gen[0]->mods().atom, isa::AtomOp::CAS);
+  auto adds = l.find(Opcode::HADD2);
+  ASSERT_EQ(adds.size(), 2u);
+  EXPECT_EQ(adds[1]->mods().floatType, isa::FloatType::BF16x2);
+  EXPECT_EQ(l.count(Opcode::LDG), 1u);   // the first value of the global loop
+  EXPECT_EQ(l.count(Opcode::LD), 1u);    // and of the generic one
   int backEdges = 0;
   for (auto *b : l.find(Opcode::BRA))
     if (b->use(0).block == b->parent()) ++backEdges;
@@ -166,10 +188,10 @@ TEST(Extras, IsspacepElectDpPrmtModes) {
 }
 
 TEST(Diagnostics, UnsupportedInstructionsAreReportedAtTheirLine) {
-  Lowered l(kernel(".param .u64 p", "  ld.param.u64 %rd1, [p];\n  fns.b32 %r1, %r2, 0, 1;"), false);
+  Lowered l(kernel(".param .u64 p", "  ld.param.u64 %rd1, [p];\n  vmax4.u32.u32.u32 %r1, %r2, %r3, %r4;"), false);
   EXPECT_FALSE(l.module);
   ASSERT_EQ(l.messages.size(), 1u) << l.all();
-  EXPECT_EQ(l.messages[0], "ptxas t.ptx, line 12; error   : instruction 'fns.b32' is not yet supported by optxas");
+  EXPECT_EQ(l.messages[0], "ptxas t.ptx, line 12; error   : instruction 'vmax4.u32.u32.u32' is not yet supported by optxas");
 }
 
 } // namespace

@@ -101,6 +101,29 @@ TEST(BitOps, CountingComputes) {
   EXPECT_EQ(r.u32(44), 3u);   // 0xfffffff0: highest bit that differs from the sign
 }
 
+// fns: mask 0x0f0f00a5 (bits 0 2 5 7 16..19 24..27).
+TEST(BitOps, FindNthSetComputes) {
+  Exec r("  fns.b32 %r3, %r1, 0, 1;\n  st.global.u32 [%rd0], %r3;\n"
+         "  fns.b32 %r3, %r1, 3, 2;\n  st.global.u32 [%rd0+4], %r3;\n"
+         "  fns.b32 %r3, %r1, 31, -3;\n  st.global.u32 [%rd0+8], %r3;\n"
+         "  fns.b32 %r3, %r1, 20, -5;\n  st.global.u32 [%rd0+12], %r3;\n"
+         "  fns.b32 %r3, %r1, 2, 0;\n  st.global.u32 [%rd0+16], %r3;\n"
+         "  fns.b32 %r3, %r1, 3, 0;\n  st.global.u32 [%rd0+20], %r3;\n"
+         "  fns.b32 %r3, %r1, 0, 13;\n  st.global.u32 [%rd0+24], %r3;\n"
+         "  fns.b32 %r3, %r1, %r2, -12;\n  st.global.u32 [%rd0+28], %r3;\n"
+         "  fns.b32 %r3, %r1, %r2, -4;\n  st.global.u32 [%rd0+32], %r3;",
+         0x0f0f00a5ull, 31);
+  EXPECT_EQ(r.u32(0), 0u);
+  EXPECT_EQ(r.u32(4), 7u);            // from bit 3 up: 5, 7
+  EXPECT_EQ(r.u32(8), 25u);           // from bit 31 down: 27, 26, 25
+  EXPECT_EQ(r.u32(12), 7u);           // from bit 20 down: 19 18 17 16 7
+  EXPECT_EQ(r.u32(16), 2u);           // offset 0: bit 2 is set
+  EXPECT_EQ(r.u32(20), 0xffffffffu);  // offset 0: bit 3 is clear
+  EXPECT_EQ(r.u32(24), 0xffffffffu);  // only 12 bits set
+  EXPECT_EQ(r.u32(28), 0u);
+  EXPECT_EQ(r.u32(32), 24u);
+}
+
 TEST(BitOps, BitFieldsCompute) {
   Exec r("  bfe.u32 %r3, %r1, 4, 8;\n  st.global.u32 [%rd0], %r3;\n"
          "  bfe.s32 %r3, %r1, 28, 8;\n  st.global.u32 [%rd0+4], %r3;\n"
