@@ -16,7 +16,6 @@ void addAllForms(FormTable &t) {
   addUniformForms(b);
   addControlForms(b);
   addWarpForms(b);
-  addAsyncForms(b);
   addSpecialRegisters(t);
   t.noSpacingOps_ = {Op::I2I, Op::R2UR};
 }
@@ -25,6 +24,10 @@ const FormTable &table() {
   static const FormTable *t = [] {
     auto *ft = new FormTable(Target::SM90);
     addAllForms(*ft);
+    // Hopper's asynchronous units (mbarrier, bulk copies, wgmma): sm_90 only; the Blackwell
+    // tables do not inherit them until their encodings are checked there.
+    Builder b(*ft);
+    addAsyncForms(b);
     ft->finalize();
     return ft;
   }();
