@@ -2,6 +2,7 @@
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
+#include "optxas/isa/Mma.h"
 
 #include <algorithm>
 
@@ -33,13 +34,24 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   return a;
 }
 
+// Whether the code uses IMMA.8816 (mma.m8n8k16 on 8-bit integers): ptxas 13.0 then writes ISA
+// class 4 into .nv.compat, as for sm_90a (IMMA.16816/16832, HMMA and LDSM leave it at 1).
+bool usesImma8816(const ori::Module &m) {
+  for (const auto &f : m.functions())
+    for (ori::BasicBlock *bb : f->blocks())
+      for (ori::Instr *i : *bb)
+        if (i->opcode() == isa::Opcode::IMMA && i->mods().extra == static_cast<uint8_t>(isa::MmaShape::M8N8K16))
+          return true;
+  return false;
+}
+
 // .nv.compat as ptxas 13.0 writes it for sm_90 / sm_90a.
-std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o) {
+std::vector<elf::NvInfoRecord> compatRecords(const CubinOptions &o, bool imma8816) {
   using elf::NvInfoRecord;
   bool archSpecific = o.archSuffix == 'a';
   std::vector<NvInfoRecord> r;
   r.push_back(NvInfoRecord::byte(0x9, archSpecific ? 1 : 0));  // CUDA_ACCELERATOR_TARGET
-  r.push_back(NvInfoRecord::byte(0x2, archSpecific ? 4 : 1));  // ISA_CLASS
+  r.push_back(NvInfoRecord::byte(0x2, archSpecific || imma8816 ? 4 : 1));  // ISA_CLASS
   r.push_back(NvInfoRecord::byte(0x5, 5));                     // INST_TCGEN05_MMA
   r.push_back(NvInfoRecord::half(0x7, 0x101));
   r.push_back(NvInfoRecord::byte(0x3, 0));                     // INST_TENSORMAP_V1
@@ -146,7 +158,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   c.toolkit.commandLine = opts.commandLine;
   c.cudaNote.virtualSm = static_cast<uint16_t>(opts.virtualSm);
   c.cudaNote.toolkitVersion = 130;
-  c.compat = compatRecords(opts);
+  c.compat = compatRecords(opts, usesImma8816(m));
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
   elf::ReservedSymbol offset0;

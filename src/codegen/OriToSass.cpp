@@ -302,8 +302,9 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   }
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
   // no descriptor): [R2] is R2:R3.
-  // CCTL.E likewise: the .E is the 64-bit address ([R6] is R6:R7).
-  if ((out.op == Opcode::ATOMG && out.mods.atom == isa::AtomOp::CAS) || (out.op == Opcode::CCTL && out.mods.wide))
+  // CCTL.E and QSPC.E likewise: the .E is the 64-bit address ([R6] is R6:R7).
+  if ((out.op == Opcode::ATOMG && out.mods.atom == isa::AtomOp::CAS) ||
+      ((out.op == Opcode::CCTL || out.op == Opcode::QSPC) && out.mods.wide))
     for (sass::Operand &o : out.ops)
       if (o.kind == sass::OperandKind::Mem) o.base64 = false;
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).

@@ -22,6 +22,7 @@ void addMemoryForms(Builder &b);
 void addUniformForms(Builder &b);
 void addControlForms(Builder &b);
 void addWarpForms(Builder &b);
+void addTensorForms(Builder &b);
 void addSpecialRegisters(FormTable &t);
 
 // Value maps shared by several families.

@@ -17,6 +17,7 @@ const FormTable &table() {
     addUniformForms(b);
     addControlForms(b);
     addWarpForms(b);
+    addTensorForms(b);
     addSpecialRegisters(*ft);
     ft->noSpacingOps_ = {Op::I2I, Op::R2UR};
     ft->finalize();
