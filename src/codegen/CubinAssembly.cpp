@@ -40,8 +40,19 @@ bool usesImma8816(const ori::Module &m) {
   for (const auto &f : m.functions())
     for (ori::BasicBlock *bb : f->blocks())
       for (ori::Instr *i : *bb)
-        if (i->opcode() == isa::Opcode::IMMA && i->mods().extra == static_cast<uint8_t>(isa::MmaShape::M8N8K16))
+        if (i->opcode() == isa::Opcode::IMMA &&
+            (i->mods().extra & ~isa::kMmaFromWmma) == static_cast<uint8_t>(isa::MmaShape::M8N8K16))
           return true;
+  return false;
+}
+
+// Whether a function uses wmma (its tensor instructions carry isa::kMmaFromWmma).
+bool usesWmma(const ori::Function &f) {
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb)
+      if ((i->opcode() == isa::Opcode::HMMA || i->opcode() == isa::Opcode::IMMA || i->opcode() == isa::Opcode::DMMA) &&
+          (i->mods().extra & isa::kMmaFromWmma))
+        return true;
   return false;
 }
 
@@ -227,6 +238,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
     ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    if (usesWmma(f)) {
+      elf::Attribute wmma;
+      wmma.kind = NvInfoKind::WMMA_USED;
+      wmma.format = NvInfoFormat::None;
+      ef.attributes.push_back(wmma);
+    }
     if (f.isEntry())
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));

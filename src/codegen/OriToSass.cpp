@@ -1,5 +1,6 @@
 // One Ori instruction -> one sass::Inst (see Emit.h for the conventions).
 #include "optxas/codegen/Emit.h"
+#include "optxas/isa/Mma.h"
 
 #include <fmt/format.h>
 
@@ -307,6 +308,9 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
       ((out.op == Opcode::CCTL || out.op == Opcode::QSPC) && out.mods.wide))
     for (sass::Operand &o : out.ops)
       if (o.kind == sass::OperandKind::Mem) o.base64 = false;
+  // The wmma marker of tensor instructions (isa::kMmaFromWmma) is for the cubin, not the encoding.
+  if (out.op == Opcode::HMMA || out.op == Opcode::IMMA || out.op == Opcode::DMMA)
+    out.mods.extra &= static_cast<uint8_t>(~isa::kMmaFromWmma);
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).
   if (out.op == Opcode::MATCH && out.mods.match == isa::MatchMode::ANY && out.ops.size() == 3 &&
       out.ops[0].kind == sass::OperandKind::Pred && out.ops[0].reg == sass::PT)

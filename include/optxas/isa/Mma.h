@@ -17,6 +17,10 @@ enum class MmaShape : uint8_t {
   M8N8K4,    // DMMA.8x8x4
 };
 
+// Set in Modifiers::extra of HMMA/IMMA/DMMA made for wmma.mma: the cubin then records
+// EIATTR_WMMA_USED for the function (codegen clears the bit before encoding).
+constexpr uint8_t kMmaFromWmma = 0x80;
+
 // Modifiers::extra of LDSM: 1 = .MT88 (ldmatrix .trans). The matrix count (.x1/.x2/.x4) is the
 // per-thread result width, Modifiers::memType B32/B64/B128.
 constexpr uint8_t kLdsmTrans = 1;

@@ -20,6 +20,7 @@ const FormTable &table() {
     addTensorForms(b);
     addSpecialRegisters(*ft);
     ft->noSpacingOps_ = {Op::I2I, Op::R2UR};
+    ft->spacingOps_ = {Op::HMMA, Op::IMMA};
     ft->finalize();
     return ft;
   }();
