@@ -1,6 +1,7 @@
 // EICOMPAT_ATTR_ISA_CLASS / INST_TENSORMAP_V1 and the mbarrier attributes, as ptxas 13.0 writes
 // them for sm_90(a) (observed on small kernels: docs/elf.md, "Hopper asynchronous units").
 #include "optxas/codegen/AsyncAttributes.h"
+#include "optxas/isa/Mma.h"
 
 #include <algorithm>
 
@@ -24,6 +25,10 @@ uint8_t isaClassOf(const ori::Module &m) {
     case Opcode::UBLKCP: case Opcode::UTMALDG: case Opcode::UTMACCTL: c = std::max<uint8_t>(c, 2); break;
     case Opcode::WARPGROUP: c = std::max<uint8_t>(c, 3); break;
     case Opcode::HGMMA: c = std::max<uint8_t>(c, 4); break;
+    // IMMA.8816 (mma.m8n8k16 on 8-bit integers) is class 4 too; the other tensor forms leave it.
+    case Opcode::IMMA:
+      if ((i.mods().extra & ~isa::kMmaFromWmma) == static_cast<uint8_t>(isa::MmaShape::M8N8K16)) c = std::max<uint8_t>(c, 4);
+      break;
     case Opcode::F2FP: {
       // FP8 conversions (F2FP .E4M3/.E5M2) are class 2 as well (fp8_conversions.sm_90).
       auto fp8 = [](isa::FloatType t) { return t == isa::FloatType::E4M3 || t == isa::FloatType::E5M2; };

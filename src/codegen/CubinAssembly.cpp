@@ -3,6 +3,7 @@
 #include "optxas/codegen/AsyncAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
+#include "optxas/isa/Mma.h"
 
 #include <algorithm>
 #include <map>
@@ -34,6 +35,16 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   a.format = NvInfoFormat::Sized;
   a.words = std::move(words);
   return a;
+}
+
+// Whether a function uses wmma (its tensor instructions carry isa::kMmaFromWmma).
+bool usesWmma(const ori::Function &f) {
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb)
+      if ((i->opcode() == isa::Opcode::HMMA || i->opcode() == isa::Opcode::IMMA || i->opcode() == isa::Opcode::DMMA) &&
+          (i->mods().extra & isa::kMmaFromWmma))
+        return true;
+  return false;
 }
 
 // .nv.compat as ptxas 13.0 writes it (elf::defaultCompat holds the per-target records).
@@ -290,6 +301,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
     ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    if (usesWmma(f)) {
+      elf::Attribute wmma;
+      wmma.kind = NvInfoKind::WMMA_USED;
+      wmma.format = NvInfoFormat::None;
+      ef.attributes.push_back(wmma);
+    }
     if (f.isEntry())
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));

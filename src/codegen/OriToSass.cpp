@@ -1,5 +1,6 @@
 // One Ori instruction -> one sass::Inst (see Emit.h for the conventions).
 #include "optxas/codegen/Emit.h"
+#include "optxas/isa/Mma.h"
 
 #include <fmt/format.h>
 
@@ -324,12 +325,16 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   }
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
   // no descriptor): [R2] is R2:R3.
-  // CCTL.E likewise: the .E is the 64-bit address ([R6] is R6:R7).
+  // CCTL.E and QSPC.E likewise: the .E is the 64-bit address ([R6] is R6:R7).
   // Generic ATOM.E.CAS / .CAST.SPIN too ([R2] is R2:R3, checked with ptxas's f16 atom loops).
   const bool casForm = out.mods.atom == isa::AtomOp::CAS || out.mods.atom == isa::AtomOp::CAST_SPIN;
-  if (((out.op == Opcode::ATOMG || out.op == Opcode::ATOM) && casForm) || (out.op == Opcode::CCTL && out.mods.wide))
+  if (((out.op == Opcode::ATOMG || out.op == Opcode::ATOM) && casForm) ||
+      ((out.op == Opcode::CCTL || out.op == Opcode::QSPC) && out.mods.wide))
     for (sass::Operand &o : out.ops)
       if (o.kind == sass::OperandKind::Mem) o.base64 = false;
+  // The wmma marker of tensor instructions (isa::kMmaFromWmma) is for the cubin, not the encoding.
+  if (out.op == Opcode::HMMA || out.op == Opcode::IMMA || out.op == Opcode::DMMA)
+    out.mods.extra &= static_cast<uint8_t>(~isa::kMmaFromWmma);
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).
   if (out.op == Opcode::MATCH && out.mods.match == isa::MatchMode::ANY && out.ops.size() == 3 &&
       out.ops[0].kind == sass::OperandKind::Pred && out.ops[0].reg == sass::PT)

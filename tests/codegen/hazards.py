@@ -74,8 +74,10 @@ def min_latency(producer, file, reader_kind):
         return BOUNDED[queue_of(producer[8:])]
     if producer in ("VARPRED", "QSPC"):
         return 2
-    if producer in ("HMMA", "IMMA", "HGMMA"):
+    if producer in ("HMMA", "HGMMA"):
         return 15
+    if producer == "IMMA":
+        return 12  # IMMA.8816 -> STG (ptxas, tests/encoding/inputs/tensor.ptx)
     if file in ("R",):
         if producer in FP64:
             return 8 if reader_kind == "fp64" else 6
@@ -165,11 +167,25 @@ class Instr:
         self.defs, self.uses = self._roles()
 
     def _width(self):
+        if self.base == "LDSM":
+            return 4 if "4" in self.mods else 2 if "2" in self.mods else 1
         if "128" in self.mods:
             return 4
         if "64" in self.mods or self.base in FP64 or "WIDE" in self.mods:
             return 2
         return 1
+
+    def _mma_widths(self):
+        """(D and C, A, B) register counts of HMMA/IMMA/DMMA, from the shape and types."""
+        m = self.mods
+        if self.base == "DMMA":
+            return 4, 2, 2
+        if self.base == "IMMA":
+            return {"8816": (2, 1, 1), "16816": (4, 2, 1), "16832": (4, 4, 2)}.get(m[0] if m else "", (4, 4, 2))
+        d = 4 if "F32" in m else 2
+        if "16816" in m or ("1688" in m and "TF32" in m):
+            return d, 4, 2
+        return d, 2, 1
 
     def _roles(self):
         ops = self.operands
@@ -200,7 +216,7 @@ class Instr:
                 if b in ("CS2R",):
                     dw = 2 if ".32" not in self.opcode else 1
                 if b in ("HMMA", "IMMA", "DMMA"):
-                    dw = 4 if ("F32" in self.mods or "16832" in self.mods or "DMMA" == b) else 2
+                    dw = self._mma_widths()[0]
                 if re.fullmatch(r"U?P(\d|T)", o):
                     dw = 1
                 defs += regs_in(o, dw)
@@ -213,7 +229,8 @@ class Instr:
                 if b in ("IMAD",) and "WIDE" in self.mods and k == 3:
                     sw = 2
                 if b in ("HMMA", "IMMA", "DMMA"):
-                    sw = 4 if k in (1, 3) else 2
+                    dc, da, db = self._mma_widths()
+                    sw = {1: da, 2: db}.get(k, dc)
                 uses += regs_in(o, sw)
         return defs, uses
 

@@ -37,6 +37,7 @@ enum class Pipe : uint8_t {
   ToUniform,    // R2UR: coupled on sm_90, long latency to uniform readers
   Uniform,      // uniform datapath ALU (UIADD3, ULOP3, USEL, ...)
   UniformMove,  // ULDC, UMOV, VOTEU, S2UR-free uniform moves with short latency
+  Tensor,       // HMMA/IMMA: coupled, results after 13..25 cycles depending on the shape
   Variable,     // no fixed latency: results are tracked with a scoreboard
   Warpgroup,    // HGMMA: accumulators land after WARPGROUP.DEPBAR; readers keep the MMA bound
 };

@@ -115,7 +115,7 @@ void FormTable::finalize() {
   byOpcode_.assign(static_cast<size_t>(isa::Opcode::NumOpcodes), {});
   for (Form &f : forms_)
     if (!noSpacingOps_.count(f.op))
-      f.scoreboardSpacing = isa::hasFlag(f.op, isa::VarLatency);
+      f.scoreboardSpacing = isa::hasFlag(f.op, isa::VarLatency) || spacingOps_.count(f.op);
   byLow12_.assign(4096, {});
   for (Form &f : forms_) {
     f.slotsUsed = 0;

@@ -196,6 +196,8 @@ public:
 
   // Variable-latency opcodes whose spacing nvdisasm treats like fixed-latency ones.
   std::set<isa::Opcode> noSpacingOps_;
+  // Fixed-latency opcodes whose spacing nvdisasm treats like variable-latency ones.
+  std::set<isa::Opcode> spacingOps_;
   // Special registers: index <-> nvdisasm name.
   std::vector<std::pair<uint8_t, std::string_view>> specialRegs;
 

@@ -20,13 +20,14 @@ using isa::Opcode;
 
 namespace {
 
-constexpr unsigned kPipes = 11, kFiles = 4, kReads = 4;
+constexpr unsigned kPipes = 12, kFiles = 4, kReads = 4;
 using Row = std::array<uint8_t, kReads>;  // Coupled, Decoupled, Uniform, Guard
 
 // rawTable[pipe][file] = {Coupled, Decoupled, Uniform, Guard}; 0 = "cannot happen".
 // Observed minima on sm_90 (ptxas): ALU/FMA -> ALU 4, -> LDG/STG address 5..9, P -> guard or
 // branch 13, FP64 -> FP64 8, FP64 P -> guard 14, R2UR -> readers 13..15, uniform ALU -> uniform
-// 4, -> vector 6, -> LDS address 9, UP -> guard 12, ULDC/UMOV -> readers 2..3.
+// 4, -> vector 6, -> LDS address 9, UP -> guard 12, ULDC/UMOV -> readers 2..3,
+// HMMA/IMMA -> readers 13..22 by shape (one conservative row).
 constexpr std::array<std::array<Row, kFiles>, kPipes> kRaw = {{
     /* Alu         */ {{{6, 9, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
     /* Fma         */ {{{6, 9, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
@@ -37,6 +38,7 @@ constexpr std::array<std::array<Row, kFiles>, kPipes> kRaw = {{
     /* ToUniform   */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {15, 15, 15, 0}, {15, 15, 15, 15}}},
     /* Uniform     */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {7, 12, 5, 0}, {7, 13, 5, 13}}},
     /* UniformMove */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {4, 5, 4, 0}, {6, 7, 5, 7}}},
+    /* Tensor      */ {{{26, 26, 26, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
     /* Variable    */ {{{1, 1, 1, 0}, {1, 1, 1, 1}, {1, 1, 1, 0}, {1, 1, 1, 1}}},
     /* Warpgroup   */ {{{15, 15, 15, 0}, {15, 15, 15, 15}, {15, 15, 15, 0}, {15, 15, 15, 15}}},
 }};
@@ -63,6 +65,11 @@ Pipe basePipe(Opcode op) {
   // tensor-core bound of 15 cycles for readers on top of that.
   case Opcode::HGMMA:
     return Pipe::Warpgroup;
+  // HMMA/IMMA are coupled on sm_90 (ptxas sets no scoreboard). The shortest distances ptxas
+  // leaves to a reader of the result: IMMA.8816 13, IMMA.16816/16832 15, HMMA.1688 15,
+  // HMMA.16816 21, HMMA.1688.TF32 22 (tests/codegen hazards.py has its own table).
+  case Opcode::HMMA: case Opcode::IMMA:
+    return Pipe::Tensor;
   // Spill code encodes as STL/LDL: local memory, tracked with scoreboards.
   case Opcode::PSEUDO_SPILL: case Opcode::PSEUDO_FILL:
     return Pipe::Variable;

@@ -322,15 +322,17 @@ void addAtomics(Builder &b) {
 } // namespace
 
 void addQspc(Builder &b) {
-  // QSPC.E.{S|D} Pd, Rd, [Ra+imm]   (is the generic address in shared / distributed shared?)
+  // QSPC.E.{G|L|S|D} Pd, Rd, [Ra+imm]   (is the generic address in global / local / shared /
+  // distributed shared?). The address is 64-bit (lowering marks it `wide`); nvdisasm prints no .64.
   MemLayout a = addr(0, U::None, -1, false);
   a.ur = Field{};
   b.form(Op::QSPC, 0x3aa,
-         {text(".E"), mod(S::space, bits(73, 1),
-                          {V(0, isa::Space::SHARED, ".S"), V(1, isa::Space::DSMEM, ".D")}),
+         {text(".E"), fixed(S::wide, 1, ""),
+          mod(S::space, bits(73, 2),
+              {V(0, isa::Space::GLOBAL, ".G"), V(1, isa::Space::LOCAL, ".L"),
+               V(2, isa::Space::SHARED, ".S"), V(3, isa::Space::DSMEM, ".D")}),
           P(81).def(), R(16).def(), Mem(a)});
   b.fix(bits(72, 1), 1);
-  b.fix(bits(74, 1), 1);
 }
 
 void addAsyncCopy(Builder &b) {

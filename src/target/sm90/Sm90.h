@@ -26,6 +26,7 @@ void addUniformForms(Builder &b);
 void addControlForms(Builder &b);
 void addWarpForms(Builder &b);
 void addAsyncForms(Builder &b);
+void addTensorForms(Builder &b);
 void addSpecialRegisters(FormTable &t);
 
 // Value maps shared by several families.

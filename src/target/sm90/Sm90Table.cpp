@@ -24,10 +24,12 @@ const FormTable &table() {
   static const FormTable *t = [] {
     auto *ft = new FormTable(Target::SM90);
     addAllForms(*ft);
-    // Hopper's asynchronous units (mbarrier, bulk copies, wgmma): sm_90 only; the Blackwell
-    // tables do not inherit them until their encodings are checked there.
+    // Hopper's asynchronous units (mbarrier, bulk copies, wgmma) and the tensor-core forms:
+    // sm_90 only; the Blackwell tables do not inherit them until their encodings are checked there.
     Builder b(*ft);
     addAsyncForms(b);
+    addTensorForms(b);
+    ft->spacingOps_ = {Op::HMMA, Op::IMMA};
     ft->finalize();
     return ft;
   }();

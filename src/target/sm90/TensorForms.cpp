@@ -1,0 +1,114 @@
+// sm_90 tensor-core forms: HMMA, IMMA, DMMA (mma.sync / wmma.mma) and LDSM (ldmatrix).
+//
+// Fields (nvdisasm bit probes of ptxas 13.0 output):
+//   HMMA 0x23c  Rd 16, Ra 24, Rb 32, Rc 64; 75 = k16 (16816), 78 = k4 (1684), 76 = f32
+//               accumulator, 82..83 = source type (F16, BF16, TF32).
+//   IMMA 0x237  Rd 16, Ra 24 (.ROW: 73 = 0), Rb 32 (.COL: 74 = 1), Rc 64; 86 = m16, 75 = k32,
+//               76..77 = A type, 78..79 = B type (U8, S8), 82 = .SAT.
+//   DMMA 0x23f  Rd 16, Ra 24, Rb 32, Rc 64; 76/77 pick the larger shapes, 78..79 rounding.
+//   LDSM 0x83b  Rd 16, [Ra 24 + URb 32 (91 = present) + imm 40..63]; 72..73 = matrix count
+//               (.x1 .x2 .x4), 78 = .MT88 (transposed), 79 = .M816.
+// Bits 87..90 (a uniform predicate operand, UPT when zero) stay zero. A, B and C have the
+// usual operand-reuse bits (122..124).
+// The register widths follow the shape, so each shape is its own form.
+#include "optxas/isa/Mma.h"
+#include "sm90/Sm90.h"
+
+namespace optxas::sass::sm90 {
+
+using isa::FloatType;
+using isa::IntType;
+using isa::MmaShape;
+
+namespace {
+
+E shape(MmaShape s, std::string_view text) { return fixed(S::extra, static_cast<uint8_t>(s), text); }
+
+struct HmmaForm {
+  MmaShape shape;
+  const char *shapeText;
+  FloatType dst, src;
+  uint8_t d, a, b;   // register widths of D (= C), A, B
+};
+
+void addHmma(Builder &b) {
+  const HmmaForm forms[] = {
+      {MmaShape::M16N8K16, ".16816", FloatType::F32, FloatType::F16, 4, 4, 2},
+      {MmaShape::M16N8K16, ".16816", FloatType::F32, FloatType::BF16, 4, 4, 2},
+      {MmaShape::M16N8K16, ".16816", FloatType::F16, FloatType::F16, 2, 4, 2},
+      {MmaShape::M16N8K8, ".1688", FloatType::F32, FloatType::F16, 4, 2, 1},
+      {MmaShape::M16N8K8, ".1688", FloatType::F32, FloatType::BF16, 4, 2, 1},
+      {MmaShape::M16N8K8, ".1688", FloatType::F16, FloatType::F16, 2, 2, 1},
+      {MmaShape::M16N8K8, ".1688", FloatType::F32, FloatType::TF32, 4, 4, 2},
+      {MmaShape::M16N8K4, ".1684", FloatType::F32, FloatType::TF32, 4, 2, 1},
+  };
+  for (const HmmaForm &f : forms) {
+    const bool f32 = f.dst == FloatType::F32;
+    const char *srcText = f.src == FloatType::BF16 ? ".BF16" : f.src == FloatType::TF32 ? ".TF32" : "";
+    b.form(Op::HMMA, 0x23c,
+           {shape(f.shape, f.shapeText), fixed(S::floatType, static_cast<uint8_t>(f.dst), f32 ? ".F32" : ".F16"),
+            fixed(S::srcFloatType, static_cast<uint8_t>(f.src), srcText), R(16).def().w(f.d),
+            R(24).w(f.a).reuse(0), R(32).w(f.b).reuse(1), R(64).w(f.d).reuse(2)});
+    b.fix(bits(75, 1), f.shape == MmaShape::M16N8K16);
+    b.fix(bits(78, 1), f.shape == MmaShape::M16N8K4);
+    b.fix(bits(76, 1), f32);
+    b.fix(bits(82, 2), f.src == FloatType::BF16 ? 1 : f.src == FloatType::TF32 ? 2 : 0);
+  }
+}
+
+void addImma(Builder &b) {
+  struct Shape {
+    MmaShape shape;
+    const char *text;
+    uint8_t d, a, b;
+  };
+  const Shape shapes[] = {{MmaShape::M8N8K16, ".8816", 2, 1, 1},
+                          {MmaShape::M16N8K16, ".16816", 4, 2, 1},
+                          {MmaShape::M16N8K32, ".16832", 4, 4, 2}};
+  auto type = [](S slot, int pos) {
+    return mod(slot, bits(pos, 2),
+               {ModValue{0, static_cast<uint8_t>(IntType::U8), ".U8"},
+                ModValue{1, static_cast<uint8_t>(IntType::S8), ".S8"}});
+  };
+  for (const Shape &s : shapes) {
+    b.form(Op::IMMA, 0x237,
+           {shape(s.shape, s.text), type(S::intType, 76), type(S::srcIntType, 78), flag(S::sat, 82, ".SAT"),
+            R(16).def().w(s.d), R(24).w(s.a).reuse(0).sel(bits(73, 1), {ModValue{0, 0, ".ROW"}}),
+            R(32).w(s.b).reuse(1).sel(bits(74, 1), {ModValue{1, 0, ".COL"}}), R(64).w(s.d).reuse(2)});
+    b.fix(bits(86, 1), s.shape != MmaShape::M8N8K16);
+    b.fix(bits(75, 1), s.shape == MmaShape::M16N8K32);
+  }
+}
+
+void addDmma(Builder &b) {
+  b.form(Op::DMMA, 0x23f,
+         {shape(MmaShape::M8N8K4, ".8x8x4"), R(16).def().w(4), R(24).w(2).reuse(0), R(32).w(2).reuse(1), R(64).w(4).reuse(2)});
+}
+
+void addLdsm(Builder &b) {
+  MemLayout l;
+  l.base = bits(24, 8);
+  l.ur = bits(32, 6);
+  l.urUse = MemLayout::UrUse::AddIfBit;
+  l.urBit = 91;
+  l.offset = bits(40, 24);
+  b.form(Op::LDSM, 0x83b,
+         {text(".16"),
+          mod(S::extra, bits(78, 1), {ModValue{0, 0, ".M88"}, ModValue{1, isa::kLdsmTrans, ".MT88"}}),
+          mod(S::memType, bits(72, 2),
+              {ModValue{0, static_cast<uint8_t>(isa::MemType::B32), ""},
+               ModValue{1, static_cast<uint8_t>(isa::MemType::B64), ".2"},
+               ModValue{2, static_cast<uint8_t>(isa::MemType::B128), ".4"}}),
+          R(16).def().wslot(S::memType), Mem(l)});
+}
+
+} // namespace
+
+void addTensorForms(Builder &b) {
+  addHmma(b);
+  addImma(b);
+  addDmma(b);
+  addLdsm(b);
+}
+
+} // namespace optxas::sass::sm90
