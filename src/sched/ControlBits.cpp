@@ -380,7 +380,13 @@ ControlBitsStats assignControlBits(Function &f, const target::MachineModel &m) {
   // that stall four cycles or more (raw bit 109 clear); never on variable-latency ones.
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb) {
-      if (!isEncoded(*i) || i->opcode() == isa::Opcode::NOP) continue;
+      if (!isEncoded(*i)) continue;
+      if (i->opcode() == isa::Opcode::NOP) {
+        // Delay NOPs carry the hint as inserted (a stall above 11 needs it); a later pass may
+        // have lengthened the stall of one inserted by an earlier pass.
+        i->ctrl().yield = true;
+        continue;
+      }
       bool var = m.timing(i->opcode(), i->mods()).variable();
       i->ctrl().yield = !var && !isControlTransfer(*i) && i->ctrl().stall >= 4;
     }
