@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace optxas::sched {
 
@@ -38,18 +40,125 @@ public:
     nsb_ = std::min(6u, m.numScoreboards());
   }
 
+  // Walks the function until the states carried along branches settle (each pass re-derives
+  // every control bit); if they do not within a few passes, one last pass makes every branch
+  // wait for everything, which needs no carried state at all.
   ControlBitsStats run() {
-    for (BasicBlock *bb : f_.blocks())
-      for (Instr *i = bb->front(); i;) {
-        Instr *next = i->next();
-        if (isEncoded(*i)) visit(*i);
-        i = next;
-      }
+    constexpr unsigned kMaxPasses = 6;
+    for (unsigned pass = 0; pass <= kMaxPasses; ++pass) {
+      conservative_ = pass == kMaxPasses;
+      walk();
+      if (!changed_) break;
+    }
     stats_.cycles = static_cast<uint64_t>(cycle_);
     return stats_;
   }
 
 private:
+  // Pending fixed-latency facts a direct branch carries to its target, relative to the branch's
+  // issue cycle: the write in flight on each register unit and its last coupled read.
+  struct Carried {
+    int64_t writeRel = kNever;
+    Pipe writePipe = Pipe::Alu;
+    int64_t readRel = kNever;
+  };
+  using Snapshot = std::vector<Carried>;
+
+  void walk() {
+    changed_ = false;
+    units_.fill(Unit{});
+    sbSet_.fill(kNever);
+    active_ = 0;
+    cycle_ = 0;
+    prev_ = nullptr;
+    stats_ = ControlBitsStats{};
+    for (BasicBlock *bb : f_.blocks()) {
+      enterBlock(*bb);
+      for (Instr *i = bb->front(); i;) {
+        Instr *next = i->next();
+        if (isEncoded(*i)) visit(*i);
+        i = next;
+      }
+    }
+  }
+
+  // Merges what the branches to bb carry into the state that falls through into it: the branch is
+  // taken to have issued one cycle before bb's first instruction (its stall covers the rest).
+  void enterBlock(BasicBlock &bb) {
+    block_ = &bb;
+    first_ = true;
+    auto it = carried_.find(&bb);
+    if (it == carried_.end() || conservative_) return;
+    int64_t base = cycle_ - 1;
+    for (unsigned fi = 0; fi < 4; ++fi)
+      for (unsigned r = 0; r < kFileSize[fi]; ++r) {
+        const Carried &c = it->second[kFileBase[fi] + r];
+        Unit &u = units_[kFileBase[fi] + r];
+        if (c.writeRel != kNever)
+          mergeWrite(static_cast<RegFile>(fi), u.writeIssue, u.writePipe, base + c.writeRel, c.writePipe);
+        if (c.readRel != kNever) u.coupledRead = std::max(u.coupledRead, base + c.readRel);
+      }
+  }
+
+  // Replaces (issue, pipe) by a pair whose results are ready no earlier than either pair's for
+  // every kind of reader and later writer.
+  void mergeWrite(RegFile file, int64_t &issue, Pipe &pipe, int64_t issue2, Pipe pipe2) const {
+    if (issue2 == kNever) return;
+    if (issue == kNever) {
+      issue = issue2;
+      pipe = pipe2;
+      return;
+    }
+    auto ready = [&](int64_t t, Pipe p, ReadKind k) { return t + static_cast<int64_t>(m_.rawLatency(p, file, k)); };
+    constexpr ReadKind kinds[] = {ReadKind::Coupled, ReadKind::Decoupled, ReadKind::Uniform, ReadKind::Guard};
+    if (ready(issue2, pipe2, ReadKind::Coupled) > ready(issue, pipe, ReadKind::Coupled)) {
+      std::swap(issue, issue2);
+      std::swap(pipe, pipe2);
+    }
+    int64_t shift = std::max<int64_t>(0, issue2 - issue);
+    for (ReadKind k : kinds) shift = std::max(shift, ready(issue2, pipe2, k) - ready(issue, pipe, k));
+    auto fp64 = [&](int64_t t, Pipe p) {
+      return t + static_cast<int64_t>(m_.rawLatencyTo(p, file, ReadKind::Coupled, Pipe::Fp64));
+    };
+    shift = std::max(shift, fp64(issue2, pipe2) - fp64(issue, pipe));
+    issue += shift;
+  }
+
+  // A direct branch whose target's entry state this walk tracks (everything else settles).
+  BasicBlock *carriedTarget(const Instr &i) const {
+    if (conservative_ || i.opcode() != isa::Opcode::BRA || settle_.count(&i)) return nullptr;
+    for (const Operand &o : i.uses())
+      if (o.kind == OperandKind::Label && o.block) return o.block;
+    return nullptr;
+  }
+
+  // Records the pending fixed-latency state at branch i (issued at t) for its target.
+  void carry(const Instr &i, BasicBlock *target, int64_t t) {
+    auto [it, fresh] = carried_.try_emplace(target, Snapshot(kUnits));
+    if (fresh) changed_ = true;
+    Snapshot &snap = it->second;
+    for (unsigned fi = 0; fi < 4; ++fi)
+      for (unsigned r = 0; r < kFileSize[fi]; ++r) {
+        const Unit &u = units_[kFileBase[fi] + r];
+        Carried &c = snap[kFileBase[fi] + r];
+        if (u.writeIssue != kNever) {
+          int64_t rel = u.writeIssue - t, oldRel = c.writeRel;
+          Pipe oldPipe = c.writePipe;
+          // Facts older than any latency cannot matter; dropping them keeps the state finite.
+          if (rel + 16 > 0) mergeWrite(static_cast<RegFile>(fi), c.writeRel, c.writePipe, rel, u.writePipe);
+          if (c.writeRel != oldRel || c.writePipe != oldPipe) changed_ = true;
+        }
+        if (u.coupledRead != kNever) {
+          int64_t rel = u.coupledRead - t;
+          if (rel + 16 > 0 && rel > c.readRel) {
+            c.readRel = rel;
+            changed_ = true;
+          }
+        }
+      }
+    (void)i;
+  }
+
   unsigned unitIndex(RegFile file, unsigned reg) const {
     return kFileBase[static_cast<unsigned>(file)] + reg;
   }
@@ -120,7 +229,7 @@ private:
         if (!a.write) {
           wait |= u.writeSB;
           if (u.writeIssue != kNever)
-            earliest = std::max(earliest, u.writeIssue + m_.rawLatency(u.writePipe, a.file, a.kind));
+            earliest = std::max(earliest, u.writeIssue + m_.rawLatencyTo(u.writePipe, a.file, a.kind, tm.pipe));
           if (var && a.kind != ReadKind::Guard) readsLate = true;
         } else {
           writesRegs = true;
@@ -131,9 +240,10 @@ private:
             earliest = std::max(earliest, u.coupledRead + m_.warLatency());
         }
       }
+    BasicBlock *target = transfer ? carriedTarget(i) : nullptr;
     if (transfer) {
       wait |= active_;
-      earliest = std::max(earliest, allComplete());
+      if (!target) earliest = std::max(earliest, allComplete());
     }
     // Hopper bulk copies: fence.proxy.tensormap waits for every memory operation in flight
     // (ptxas: DEPBAR {5,4,3,2,1,0} before UTMACCTL); cp.async.bulk.wait_group 0 empties SB0.
@@ -164,6 +274,17 @@ private:
     for (unsigned b = 0; b < nsb_; ++b)
       if (wait & (1u << b)) earliest = std::max(earliest, sbSet_[b] + m_.scoreboardSetupCycles());
 
+    if (first_) {
+      // The first instruction of a block: branches to the block must stall as long as the
+      // fall-through path does (noted here, applied to them on the next pass).
+      first_ = false;
+      int64_t need = std::max<int64_t>(0, earliest - t0);
+      int64_t &n = entryNeed_[block_];
+      if (need > n) {
+        n = need;
+        changed_ = true;
+      }
+    }
     if (earliest > t0) delay(i, earliest - t0);
     int64_t t = std::max(earliest, t0);
 
@@ -209,14 +330,33 @@ private:
       else c.readBarrier = static_cast<uint8_t>(sb);
       ++stats_.scoreboardsSet;
     }
-    if (transfer) {
+    int64_t stall = 1;
+    if (target) {
+      // Scoreboards were all waited for; fixed-latency results still in flight go to the target
+      // with the branch, which stalls long enough for the target's first instruction.
+      auto need = entryNeed_.find(target);
+      if (need != entryNeed_.end()) stall = 1 + need->second;
+      if (stall > 11) {
+        settle_.insert(&i);   // too long for a branch's stall: settle this branch instead
+        changed_ = true;
+        stall = 11;
+      }
+      c.stall = static_cast<uint8_t>(stall);
+      carry(i, target, t);
+      if (i.guard().kind == OperandKind::None) {
+        // Nothing falls through an unconditional branch: the next block starts from what the
+        // branches to it carry.
+        units_.fill(Unit{});
+        active_ = 0;
+      }
+    } else if (transfer || (i.opcode() == isa::Opcode::EXIT && i.guard().kind == OperandKind::None)) {
       // Everything was waited for: the targets start from a clean state.
       units_.fill(Unit{});
       active_ = 0;
     }
     c.yield = false;
     prev_ = &i;
-    cycle_ = t + 1;
+    cycle_ = t + stall;
   }
 
   Function &f_;
@@ -229,6 +369,14 @@ private:
   Instr *prev_ = nullptr;
   std::vector<RegAccess> acc_;
   ControlBitsStats stats_;
+  // Carried along branches, kept from pass to pass (facts only grow).
+  std::unordered_map<const BasicBlock *, Snapshot> carried_;
+  std::unordered_map<const BasicBlock *, int64_t> entryNeed_;
+  std::unordered_set<const Instr *> settle_;
+  BasicBlock *block_ = nullptr;
+  bool first_ = false;
+  bool changed_ = false;
+  bool conservative_ = false;
 };
 
 } // namespace
@@ -240,7 +388,13 @@ ControlBitsStats assignControlBits(Function &f, const target::MachineModel &m) {
   // that stall four cycles or more (raw bit 109 clear); never on variable-latency ones.
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb) {
-      if (!isEncoded(*i) || i->opcode() == isa::Opcode::NOP) continue;
+      if (!isEncoded(*i)) continue;
+      if (i->opcode() == isa::Opcode::NOP) {
+        // Delay NOPs carry the hint as inserted (a stall above 11 needs it); a later pass may
+        // have lengthened the stall of one inserted by an earlier pass.
+        i->ctrl().yield = true;
+        continue;
+      }
       bool var = m.timing(i->opcode(), i->mods()).variable();
       i->ctrl().yield = !var && !isControlTransfer(*i) && i->ctrl().stall >= 4;
     }

@@ -106,6 +106,11 @@ public:
   virtual Timing timing(isa::Opcode op, const isa::Modifiers &mods) const = 0;
   // Cycles from a coupled producer's issue to a reader's issue (read after write).
   virtual unsigned rawLatency(Pipe producer, RegFile file, ReadKind reader) const = 0;
+  // The same for a reader issued on a given pipe (some pipes read their sources later).
+  virtual unsigned rawLatencyTo(Pipe producer, RegFile file, ReadKind reader, Pipe readerPipe) const {
+    (void)readerPipe;
+    return rawLatency(producer, file, reader);
+  }
   // Cycles a later writer must wait after an earlier coupled writer of the same register.
   virtual unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const = 0;
   // Cycles a variable-latency writer must wait after a coupled reader of its destination.

@@ -29,10 +29,10 @@ using Row = std::array<uint8_t, kReads>;  // Coupled, Decoupled, Uniform, Guard
 // 4, -> vector 6, -> LDS address 9, UP -> guard 12, ULDC/UMOV -> readers 2..3,
 // HMMA/IMMA -> readers 13..22 by shape (one conservative row).
 constexpr std::array<std::array<Row, kFiles>, kPipes> kRaw = {{
-    /* Alu         */ {{{6, 9, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
-    /* Fma         */ {{{6, 9, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
-    /* Half        */ {{{7, 9, 7, 0}, {7, 13, 7, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
-    /* Wide        */ {{{7, 10, 7, 0}, {7, 14, 7, 14}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Alu         */ {{{5, 7, 5, 0}, {5, 13, 5, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Fma         */ {{{5, 7, 5, 0}, {5, 13, 5, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Half        */ {{{6, 7, 6, 0}, {6, 13, 6, 13}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
+    /* Wide        */ {{{6, 7, 6, 0}, {6, 14, 6, 14}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
     /* Fp64        */ {{{10, 12, 10, 0}, {10, 15, 10, 15}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
     /* MmaLite     */ {{{12, 14, 12, 0}, {12, 15, 12, 15}, {0, 0, 0, 0}, {0, 0, 0, 0}}},
     /* ToUniform   */ {{{0, 0, 0, 0}, {0, 0, 0, 0}, {15, 15, 15, 0}, {15, 15, 15, 15}}},
@@ -102,6 +102,15 @@ unsigned Sm90Model::rawLatency(Pipe producer, RegFile file, ReadKind reader) con
     v = *std::max_element(row.begin(), row.end());
     if (v == 0) v = 15;
   }
+  return v;
+}
+
+// FP64 instructions read their register sources a cycle later than the ALU and FMA pipes:
+// an ALU/FMA/half result needs 6 cycles before a DFMA may read it (the simulator's table, from
+// NAK's sm80 facts), where another ALU or FMA instruction needs 5.
+unsigned Sm90Model::rawLatencyTo(Pipe producer, RegFile file, ReadKind reader, Pipe readerPipe) const {
+  unsigned v = rawLatency(producer, file, reader);
+  if (reader == ReadKind::Coupled && readerPipe == Pipe::Fp64 && producer != Pipe::Fp64) v = std::max(v, 6u);
   return v;
 }
 

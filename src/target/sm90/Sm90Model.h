@@ -40,6 +40,7 @@ public:
 
   Timing timing(isa::Opcode op, const isa::Modifiers &mods) const override;
   unsigned rawLatency(Pipe producer, RegFile file, ReadKind reader) const override;
+  unsigned rawLatencyTo(Pipe producer, RegFile file, ReadKind reader, Pipe readerPipe) const override;
   unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const override;
   unsigned warLatency() const override;
   unsigned scoreboardSetupCycles() const override;

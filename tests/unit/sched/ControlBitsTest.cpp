@@ -258,4 +258,52 @@ bb0:
   EXPECT_TRUE(waitedBetween(c, 1, 2, true)) << c.listing();
 }
 
+TEST(ControlBits, BranchesCarryFixedLatencyResultsToTheirTarget) {
+  // The branch does not wait for the IADD3 to land: the result travels with it, and the branch
+  // stalls just long enough for the target's first instruction to read it.
+  Case c(std::string(kHeader) + R"(.reg %r7 -> R7
+.reg %r8 -> R8
+.reg %r2 -> R2 x2
+.reg %ur5 -> UR4 x2
+bb0:
+  [1] %r2 = LDC.64 c[0x0][0x210]
+  [2] %ur5 = ULDC.64 c[0x0][0x208]
+  [3] %r7 = IADD3 RZ, 0x5, RZ
+  [4] BRA bb2
+bb1:
+  [5] EXIT
+bb2:
+  [6] %r8 = IADD3 %r7, 0x1, RZ
+  [7] STG.E %ur5, [%r2], %r8
+  [8] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  // Taken path: issue distance IADD3 -> BRA plus the branch's stall reaches the target.
+  EXPECT_GE(distance(c, 3, 4) + c.byId(4)->ctrl().stall, 4) << c.listing();
+  // ... and no more than the ALU latency plus the model's margin: the branch does not settle
+  // the predicate-guard latency (13) of everything in flight.
+  EXPECT_LE(distance(c, 3, 4) + c.byId(4)->ctrl().stall, 6) << c.listing();
+}
+
+TEST(ControlBits, LoopBackEdgesCarryResultsToTheLoopHead) {
+  // The loop-carried IADD3 issues just before the back edge; the loop head reads it first thing.
+  Case c(std::string(kHeader) + R"(.reg %r7 -> R7
+.reg %p0 -> P0
+bb0:
+  [1] %r7 = IADD3 RZ, RZ, RZ
+bb1:
+  [2] %r7 = IADD3 %r7, 0x1, RZ
+  [3] %p0, PT = ISETP.LT.AND.S32 %r7, 0x10, PT
+  [4] @%p0 BRA bb1
+bb2:
+  [5] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  // Around the back edge: from [2] to the branch, the branch's stall, then [2] again.
+  EXPECT_GE(distance(c, 2, 4) + c.byId(4)->ctrl().stall, 4) << c.listing();
+  EXPECT_GE(distance(c, 3, 4), 13) << c.listing();
+}
+
 } // namespace
