@@ -163,7 +163,11 @@ bool LowerCtx::lowerStatement(const ptx::Stmt *s) {
     const ptx::Variable *v = static_cast<const ptx::VarDeclStmt *>(s)->var;
     if (v->space == ptx::StateSpace::Local) localOffset(v);
     // A call sequence's .param: assembled in an ordinary register until the call (Calls.cpp).
-    if (v->space == ptx::StateSpace::Param && !paramHome(v)) setParamHome(v, registerHome(v->sizeInBytes()));
+    if (v->space == ptx::StateSpace::Param) {
+      const ParamHome *h = paramHome(v);
+      if (!h) h = setParamHome(v, registerHome(v->sizeInBytes()));
+      h->written.assign(h->words.size(), false);
+    }
     return true;
   }
   default:
@@ -239,6 +243,7 @@ ParamHome LowerCtx::registerHome(uint64_t bytes) {
   h.kind = ParamHome::Registers;
   unsigned n = std::max<unsigned>(1, static_cast<unsigned>((bytes + 3) / 4));
   for (unsigned i = 0; i < n; ++i) h.words.push_back(temp(RegClass::R, 1));
+  h.written.assign(n, true);
   return h;
 }
 

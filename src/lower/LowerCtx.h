@@ -39,6 +39,9 @@ struct ParamHome {
   } kind = KernelCBank;
   uint32_t cbankOffset = 0;
   std::vector<VRegId> words;   // Registers: word i holds bytes [4i, 4i + 4)
+  // Registers: whether word i holds bytes a smaller store must keep. A call sequence's .param
+  // starts empty at its declaration, so its first byte/half store merges into zero.
+  mutable std::vector<bool> written;
   uint32_t stackOffset = 0;    // Stack
 };
 

@@ -402,8 +402,10 @@ bool storeParam(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, ptx
   if (off < 0 || static_cast<size_t>(off) + total > 4 * h->words.size()) return cx.error("parameter access out of bounds");
   Operand data = gatherStored(cx, in.operands[1], t, vec);
   if (off % 4 == 0 && total >= 4) {
-    for (unsigned w = 0; w < total / 4; ++w)
+    for (unsigned w = 0; w < total / 4; ++w) {
       cx.copy(cx.whole(h->words[static_cast<size_t>(off / 4) + w]), total == 4 ? data : cx.word(data, w));
+      h->written[static_cast<size_t>(off / 4) + w] = true;
+    }
     return true;
   }
   if ((off % 4) + total > 4) return cx.unsupported("an unaligned multi-word parameter store");
@@ -414,8 +416,10 @@ bool storeParam(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, ptx
   Operand shifted = cx.tempOp();
   shf(cx, shifted, ShiftDir::L, IntType::U32, false, cx.inReg(data), imm(8 * byte), RZ());
   Operand merged = cx.tempOp();
-  lop3(cx, merged, shifted, imm(static_cast<int32_t>(mask)), w, 0xe2);
+  const bool keep = h->written[static_cast<size_t>(off / 4)];
+  lop3(cx, merged, shifted, imm(static_cast<int32_t>(mask)), keep ? w : RZ(), 0xe2);
   cx.copy(w, merged);
+  h->written[static_cast<size_t>(off / 4)] = true;
   return true;
 }
 

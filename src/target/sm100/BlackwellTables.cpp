@@ -41,6 +41,9 @@ struct EncodingDelta {
   };
   std::vector<Respell> respell;
   std::vector<isa::Opcode> noReuse;          // forms without operand-reuse slots
+  // Special registers named differently from sm_90 (read back from nvdisasm for every number);
+  // an empty name: unnamed here (printed SR<n>).
+  std::vector<std::pair<uint8_t, std::string_view>> specialRegs;
 };
 
 using O = isa::Opcode;
@@ -52,7 +55,8 @@ const EncodingDelta kSm100 = {
     {isa::ModSlot::mmaPipe}, true, true,
     {O::IADD3, O::UIADD3},
     {},
-    {}};
+    {},
+    {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}}};
 // sm_120 also lacks VIADDMNMX and the VABSDIFF family, spells VIMNMX's and VIADD's defaults,
 // and its (variable-latency) FP64 instructions have no operand reuse.
 const EncodingDelta kSm120 = {
@@ -61,7 +65,9 @@ const EncodingDelta kSm120 = {
     {isa::ModSlot::mmaPipe}, true, true,
     {O::IADD3, O::UIADD3},
     {{O::VIMNMX, ".U32", ".S32"}, {O::VIADD, ".16x2", ".32"}},
-    {O::DADD, O::DMUL, O::DFMA, O::DSETP}};
+    {O::DADD, O::DMUL, O::DFMA, O::DSETP},
+    {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}, {0x8e, "SR_CONTEXT_SAVE_ADDR_LO"},
+     {0x8f, "SR_CONTEXT_SAVE_ADDR_HI"}}};
 
 // A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
 bool aluConstBankSource(const Form &f) {
@@ -146,6 +152,10 @@ const FormTable *build(const EncodingDelta &d) {
   auto *t = new FormTable(d.target);
   sm90::addAllForms(*t);
   t->urzRaw = d.urzRaw;
+  for (const auto &[n, name] : d.specialRegs) {
+    std::erase_if(t->specialRegs, [n = n](const auto &r) { return r.first == n; });
+    if (!name.empty()) t->specialRegs.emplace_back(n, name);
+  }
   t->removeForms([&](const Form &f) {
     for (isa::Opcode op : d.droppedOpcodes)
       if (f.op == op) return true;

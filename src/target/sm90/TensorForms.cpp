@@ -8,8 +8,8 @@
 //   DMMA 0x23f  Rd 16, Ra 24, Rb 32, Rc 64; 76/77 pick the larger shapes, 78..79 rounding.
 //   LDSM 0x83b  Rd 16, [Ra 24 + URb 32 (91 = present) + imm 40..63]; 72..73 = matrix count
 //               (.x1 .x2 .x4), 78 = .MT88 (transposed), 79 = .M816.
-// Bits 87..90 (a uniform predicate operand, UPT when zero) stay zero. A, B and C have the
-// usual operand-reuse bits (122..124).
+// Bits 87..90 (a uniform predicate operand, UPT when zero) stay zero. A and B have the
+// usual operand-reuse bits (122, 123); nvdisasm rejects reuse on C.
 // The register widths follow the shape, so each shape is its own form.
 #include "optxas/isa/Mma.h"
 #include "sm90/Sm90.h"
@@ -48,7 +48,7 @@ void addHmma(Builder &b) {
     b.form(Op::HMMA, 0x23c,
            {shape(f.shape, f.shapeText), fixed(S::floatType, static_cast<uint8_t>(f.dst), f32 ? ".F32" : ".F16"),
             fixed(S::srcFloatType, static_cast<uint8_t>(f.src), srcText), R(16).def().w(f.d),
-            R(24).w(f.a).reuse(0), R(32).w(f.b).reuse(1), R(64).w(f.d).reuse(2)});
+            R(24).w(f.a).reuse(0), R(32).w(f.b).reuse(1), R(64).w(f.d)});
     b.fix(bits(75, 1), f.shape == MmaShape::M16N8K16);
     b.fix(bits(78, 1), f.shape == MmaShape::M16N8K4);
     b.fix(bits(76, 1), f32);
@@ -74,7 +74,7 @@ void addImma(Builder &b) {
     b.form(Op::IMMA, 0x237,
            {shape(s.shape, s.text), type(S::intType, 76), type(S::srcIntType, 78), flag(S::sat, 82, ".SAT"),
             R(16).def().w(s.d), R(24).w(s.a).reuse(0).sel(bits(73, 1), {ModValue{0, 0, ".ROW"}}),
-            R(32).w(s.b).reuse(1).sel(bits(74, 1), {ModValue{1, 0, ".COL"}}), R(64).w(s.d).reuse(2)});
+            R(32).w(s.b).reuse(1).sel(bits(74, 1), {ModValue{1, 0, ".COL"}}), R(64).w(s.d)});
     b.fix(bits(86, 1), s.shape != MmaShape::M8N8K16);
     b.fix(bits(75, 1), s.shape == MmaShape::M16N8K32);
   }
@@ -82,7 +82,7 @@ void addImma(Builder &b) {
 
 void addDmma(Builder &b) {
   b.form(Op::DMMA, 0x23f,
-         {shape(MmaShape::M8N8K4, ".8x8x4"), R(16).def().w(4), R(24).w(2).reuse(0), R(32).w(2).reuse(1), R(64).w(4).reuse(2)});
+         {shape(MmaShape::M8N8K4, ".8x8x4"), R(16).def().w(4), R(24).w(2).reuse(0), R(32).w(2).reuse(1), R(64).w(4)});
 }
 
 void addLdsm(Builder &b) {

@@ -359,13 +359,15 @@ bb0:
   [7] EXIT
 .end
 )");
-  // Through allocation: one MOV fewer in the final code.
+  // Through allocation: no MOV in the final code (the allocator's copy coalescing would also
+  // remove this copy on its own, so the phase must never leave more than it does).
   auto movesAfterAllocation = [](const std::string &recipe) {
     Result a = runRecipe(recipe + "+AllocateRegisters+PostExpansion", kPairFromCopies);
     EXPECT_TRUE(a.ok) << a.diags;
     return countOf(a.ir, " MOV ");
   };
-  EXPECT_EQ(movesAfterAllocation("BackPropagateVEC2D") + 1, movesAfterAllocation("NOP"));
+  EXPECT_EQ(movesAfterAllocation("BackPropagateVEC2D"), 0u);
+  EXPECT_LE(movesAfterAllocation("BackPropagateVEC2D"), movesAfterAllocation("NOP"));
 }
 
 TEST(BackPropagateVEC2D, KeepsCopiesWhoseMoveWouldChangeAValue) {
