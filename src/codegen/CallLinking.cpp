@@ -14,22 +14,13 @@
 
 #include <fmt/format.h>
 
+#include "optxas/codegen/CodeWords.h"
 #include "optxas/sass/Codec.h"
 #include "optxas/target/CallingConvention.h"
 
 namespace optxas::codegen {
 
 namespace {
-
-sass::Word wordAt(const std::vector<uint8_t> &code, size_t off) {
-  sass::Word w{0, 0};
-  for (unsigned b = 0; b < 16; ++b) w[b / 8] |= static_cast<uint64_t>(code[off + b]) << (8 * (b % 8));
-  return w;
-}
-
-void putWord(std::vector<uint8_t> &code, size_t off, const sass::Word &w) {
-  for (unsigned b = 0; b < 16; ++b) code[off + b] = static_cast<uint8_t>(w[b / 8] >> (8 * (b % 8)));
-}
 
 bool isDirectCall(const sass::Inst &in) {
   if (in.op != isa::Opcode::CALL || in.mods.absolute) return false;
@@ -358,13 +349,7 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
             externSyms.insert(static_cast<uint32_t>(o.value));
       }
   for (uint32_t sym : externSyms) externs.push_back(m.symbol(sym).name);
-  if (!externs.empty()) {
-    elf::Attribute a;
-    a.kind = elf::NvInfoKind::EXTERNS;
-    a.format = elf::NvInfoFormat::Sized;
-    a.symbols = externs;
-    ef.attributes.push_back(a);
-  }
+  addExternsAttribute(ef, externs);
   if (!syscallOffsets.empty()) {
     elf::Attribute a;
     a.kind = elf::NvInfoKind::SYSCALL_OFFSETS;

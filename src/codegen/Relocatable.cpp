@@ -15,24 +15,20 @@
 
 #include <fmt/format.h>
 
+#include "optxas/codegen/CodeWords.h"
 #include "optxas/sass/Codec.h"
 #include "optxas/target/CallingConvention.h"
 
 namespace optxas::codegen {
 
-namespace {
-
-sass::Word wordAt(const std::vector<uint8_t> &code, size_t off) {
-  sass::Word w{0, 0};
-  for (unsigned b = 0; b < 16; ++b) w[b / 8] |= static_cast<uint64_t>(code[off + b]) << (8 * (b % 8));
-  return w;
+void addExternsAttribute(elf::Function &ef, const std::vector<std::string> &externs) {
+  if (externs.empty()) return;
+  elf::Attribute a;
+  a.kind = elf::NvInfoKind::EXTERNS;
+  a.format = elf::NvInfoFormat::Sized;
+  a.symbols = externs;
+  ef.attributes.push_back(a);
 }
-
-void putWord(std::vector<uint8_t> &code, size_t off, const sass::Word &w) {
-  for (unsigned b = 0; b < 16; ++b) code[off + b] = static_cast<uint8_t>(w[b / 8] >> (8 * (b % 8)));
-}
-
-} // namespace
 
 void addExternalSymbol(elf::Cubin &c, const std::string &name, elf::ExternalSymbol::Kind kind) {
   for (const auto &e : c.externals)
@@ -117,13 +113,7 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
   std::stable_sort(relocs.begin(), relocs.end(),
                    [](const elf::Relocation &a, const elf::Relocation &b) { return a.offset < b.offset; });
   ef.relocations.insert(ef.relocations.end(), relocs.begin(), relocs.end());
-  if (!externs.empty()) {
-    elf::Attribute a;
-    a.kind = elf::NvInfoKind::EXTERNS;
-    a.format = elf::NvInfoFormat::Sized;
-    a.symbols = externs;
-    ef.attributes.push_back(a);
-  }
+  addExternsAttribute(ef, externs);
   return true;
 }
 

@@ -58,6 +58,17 @@ isa::Scope scopeOf(ptx::Mod m) {
   }
 }
 
+// A CAS loop cannot be predicated: under a guard, a branch skips it to the returned block (the
+// loop's exit) when the guard is false.
+ori::BasicBlock *branchAroundUnlessGuarded(LowerCtx &cx, const Operand &guard) {
+  ori::BasicBlock *after = cx.fn().createBlock();
+  if (guard.kind == ori::OperandKind::Reg) {
+    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
+    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
+  }
+  return after;
+}
+
 // Shared-memory atomics ATOMS lacks (f32/f64/f16x2/bf16x2 add, 64-bit add/min/max), as ptxas does:
 //   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
 //         @!p BRA loop
@@ -73,11 +84,7 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
     return cx.unsupported("64-bit atom.shared.inc/dec");
   Operand guard = cx.guard();
   LowerCtx::GuardScope unguarded(cx, Operand{});
-  ori::BasicBlock *after = cx.fn().createBlock();
-  if (guard.kind == ori::OperandKind::Reg) {
-    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
-    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
-  }
+  ori::BasicBlock *after = branchAroundUnlessGuarded(cx, guard);
   ori::BasicBlock *loop = cx.newBlockAfterCurrent();
   cx.setBlock(loop);
   Operand old = cx.tempOp(RegClass::R, words), nw = cx.tempOp(RegClass::R, words);
@@ -140,11 +147,7 @@ bool halfCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, co
   const bool global = ma.unit == MemUnit::Global;
   Operand guard = cx.guard();
   LowerCtx::GuardScope unguarded(cx, Operand{});
-  ori::BasicBlock *after = cx.fn().createBlock();
-  if (guard.kind == ori::OperandKind::Reg) {
-    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
-    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
-  }
+  ori::BasicBlock *after = branchAroundUnlessGuarded(cx, guard);
   // The full address in a register (pair), then the aligned word's address.
   const unsigned aw = shared ? 1 : 2;
   Operand full = cx.tempOp(RegClass::R, aw), word = cx.tempOp(RegClass::R, aw);

@@ -102,6 +102,8 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
                   DiagEngine &diags);
 // Adds an undefined symbol to the model once.
 void addExternalSymbol(elf::Cubin &c, const std::string &name, elf::ExternalSymbol::Kind kind);
+// EIATTR_EXTERNS naming `externs` on function `ef`, when there are any.
+void addExternsAttribute(elf::Function &ef, const std::vector<std::string> &externs);
 
 // Builds the model. Functions must carry their code in Function::sassCode.
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
