@@ -41,7 +41,8 @@ def read(path):
     return out
 
 
-def symbols(secs):
+def symbol_entries(secs):
+    """(name, info, other, shndx, value, size) of each symbol, in symbol-table order."""
     st = next((s for s in secs if s["type"] == 2), None)
     if not st:
         return []
@@ -49,24 +50,19 @@ def symbols(secs):
     out = []
     for k in range(0, len(st["data"]), 24):
         name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", st["data"], k)
-        n = strs[name:strs.index(b"\0", name)].decode()
-        sec = secs[shndx]["name"] if 0 < shndx < len(secs) else shndx
-        out.append((n, info, other, sec))
+        out.append((strs[name:strs.index(b"\0", name)].decode(), info, other, shndx, value, size))
     return out
+
+
+def symbols(secs):
+    return [(n, info, other, secs[shndx]["name"] if 0 < shndx < len(secs) else shndx)
+            for n, info, other, shndx, _, _ in symbol_entries(secs)]
 
 
 def symbol_table(secs):
     """[(name, value, size, section name)] in symbol-table order."""
-    st = next((s for s in secs if s["type"] == 2), None)
-    if not st:
-        return []
-    strs = secs[st["link"]]["data"]
-    out = []
-    for k in range(0, len(st["data"]), 24):
-        name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", st["data"], k)
-        n = strs[name:strs.index(b"\0", name)].decode()
-        out.append((n, value, size, secs[shndx]["name"] if 0 < shndx < len(secs) else None))
-    return out
+    return [(n, value, size, secs[shndx]["name"] if 0 < shndx < len(secs) else None)
+            for n, _, _, shndx, value, size in symbol_entries(secs)]
 
 
 def relocations(secs, target):
