@@ -155,7 +155,10 @@ void addModuleVariables(const ori::Module &m, bool relocatable, const std::map<s
             d[off + r.offset + b] = static_cast<uint8_t>(value >> (8 * b));
           anyFunctionAddress = true;
         } else {
-          dataRelocs.push_back({off + r.offset, elf::RelocType::R_CUDA_G64, t.name, r.addend, true});
+          // mask(...) bytes: R_CUDA_G8_0 .. R_CUDA_G8_56 (generic or not, as ptxas).
+          elf::RelocType type = r.size == 1 ? static_cast<elf::RelocType>(static_cast<uint32_t>(elf::RelocType::R_CUDA_G8_0) + r.maskShift / 8)
+                                            : elf::RelocType::R_CUDA_G64;
+          dataRelocs.push_back({off + r.offset, type, t.name, r.addend, true});
         }
       }
     }

@@ -39,7 +39,10 @@ FunctionFacts collectFacts(const Function &f, const target::MachineModel &m) {
         // BAR.SYNC <id>: barriers 0..id are in use; with the id in a register, all 16 (ptxas).
         unsigned id = i->mods().barrierId;
         for (const Operand &o : i->uses())
-          if (o.kind == OperandKind::Imm) id = static_cast<unsigned>(o.value);
+          if (o.kind == OperandKind::Imm) {   // the first immediate is the id (then the count)
+            id = static_cast<unsigned>(o.value);
+            break;
+          }
         if (i->numUses() > 0 && i->use(0).isReg()) id = 15;
         facts.barriers = std::max(facts.barriers, id + 1);
         break;

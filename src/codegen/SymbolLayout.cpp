@@ -199,7 +199,9 @@ bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignme
     if (s.kind != SymbolKind::Global) return reject(fmt::format("an address, and is a {} variable", spaceName(s.kind)));
     for (const Symbol::Reloc &r : s.relocs) {
       const Symbol &t = m.symbol(r.target);
-      if (r.size != 8) return reject(fmt::format("a {}-byte address of '{}'", r.size, t.name));
+      if (r.size == 1 && t.kind != SymbolKind::Global)   // mask(...): a byte of a .global address
+        return reject(fmt::format("a byte of the address of '{}'", t.name));
+      if (r.size != 8 && r.size != 1) return reject(fmt::format("a {}-byte address of '{}'", r.size, t.name));
       if (t.kind == SymbolKind::Function) {
         std::string problem = functionAddressProblem(m, relocatable);
         if (!problem.empty()) return reject(fmt::format("the address of function '{}' in {}", t.name, problem));

@@ -212,6 +212,51 @@ bool halfCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, co
   return true;
 }
 
+// atom/red.global.add{.sem}{.scope}.v2.f32: one ATOMG/REDG.E.ADD.F32x2.FTZ.RN on a register pair
+// (as ptxas); the other vector forms are not done yet.
+bool lowerVectorAtom(LowerCtx &cx, const ptx::Instruction &in, isa::Modifiers m) {
+  const bool isRed = in.op == ptx::Opcode::Red;
+  const auto &ops = in.operands;
+  const unsigned addrIdx = isRed ? 0 : 1;
+  if (in.type() != ptx::Type::F32 || in.vectorWidth() != 2 || m.atom != isa::AtomOp::ADD ||
+      in.has(ptx::Mod::L2CacheHint))
+    return cx.unsupported("this vector atomic");
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[addrIdx], in.space(), ma)) return false;
+  if (ma.unit != MemUnit::Global) return cx.unsupported("vector atomics outside .global");
+  const ptx::Operand &src = ops[addrIdx + 1];
+  if (src.kind != ptx::OperandKind::Vector || src.elems.size() != 2) return cx.error("expected a two-element vector");
+  Operand b = cx.tempOp(RegClass::R, 2);
+  for (unsigned i = 0; i < 2; ++i) cx.copy(cx.word(b, i), cx.inReg(cx.src(src.elems[i], ptx::Type::F32)));
+  m.atomType = isa::AtomType::F32x2;
+  m.wide = true;
+  m.order = isa::MemOrder::RELAXED;
+  m.scope = scopeOf(in.scope());
+  ptx::Mod sem = in.semantics();
+  if (sem == ptx::Mod::Release || sem == ptx::Mod::AcqRel) {
+    isa::Modifiers f;
+    f.fence = isa::FenceMode::ALL;
+    f.scope = m.scope;
+    cx.emit(Opcode::MEMBAR, {}, {}, f);
+  }
+  if (isRed) {
+    cx.emit(Opcode::REDG, {}, {cx.memDescriptor(), ma.addr, b}, m);
+  } else {
+    Operand d = cx.tempOp(RegClass::R, 2);
+    cx.emit(Opcode::ATOMG, {PT(), d}, {cx.memDescriptor(), ma.addr, b}, m);
+    const ptx::Operand &dst = ops[0];
+    if (dst.kind != ptx::OperandKind::Vector || dst.elems.size() != 2) return cx.error("expected a two-element vector");
+    for (unsigned i = 0; i < 2; ++i)
+      if (dst.elems[i].kind != ptx::OperandKind::Sink) cx.copy(cx.dst(dst.elems[i], ptx::Type::F32), cx.word(d, i));
+  }
+  if ((sem == ptx::Mod::Acquire || sem == ptx::Mod::AcqRel) && m.scope != isa::Scope::SM) {
+    isa::Modifiers f;
+    f.cctl = isa::CctlOp::IVALL;
+    cx.emit(Opcode::CCTL, {}, {}, f);
+  }
+  return true;
+}
+
 bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
   const bool isRed = in.op == ptx::Opcode::Red;
   const ptx::Type t = in.type();
@@ -250,7 +295,7 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
     return true;
   }
   if (!atomTypeOf(t, m)) return cx.unsupported(std::string(in.opcodeName()) + "." + std::string(ptx::typeName(t)));
-  if (in.vectorWidth() > 1) return cx.unsupported("vector atomics");
+  if (in.vectorWidth() > 1) return lowerVectorAtom(cx, in, m);
   if (in.has(ptx::Mod::L2CacheHint)) return cx.unsupported("atomics with an L2 cache hint");
   const bool isCas = m.atom == isa::AtomOp::CAS;
   const unsigned words = LowerCtx::wordsOf(t);

@@ -34,7 +34,81 @@ Operand srcExtended(LowerCtx &cx, const ptx::Operand &o, ptx::Type t) {
 
 namespace {
 
+IntType narrowType(unsigned bits, bool isSigned) {
+  if (bits == 8) return isSigned ? IntType::S8 : IntType::U8;
+  return isSigned ? IntType::S16 : IntType::U16;
+}
+
+// I2I.{U8,S8,U16,S16}.S32.SAT: a signed 32-bit value clamped to a narrower type (sign-extended).
+Operand i2iSat(LowerCtx &cx, Operand a, unsigned bits, bool isSigned) {
+  isa::Modifiers m;
+  m.intType = narrowType(bits, isSigned);
+  m.srcIntType = IntType::S32;
+  m.sat = true;
+  Operand d = cx.tempOp();
+  cx.emit(Opcode::I2I, {d}, {a}, m);
+  return d;
+}
+
+// cvt.sat.dtype.atype between 8/16/32-bit integers: clamp to dtype's range. A signed source
+// narrowing to 8/16 bits is one I2I (as ptxas); other pairs clamp with VIMNMX.
+bool lowerIntCvtSat(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Type dt = in.type(0), at = in.type(1);
+  const unsigned dBits = ptx::typeBits(dt), aBits = ptx::typeBits(at);
+  const bool dSigned = ptx::isSigned(dt), aSigned = ptx::isSigned(at);
+  if (dBits == 64 || aBits == 64) return cx.unsupported("cvt.sat with 64-bit integer types");
+  const auto &ops = in.operands;
+  Operand a = srcExtended(cx, ops[1], at);   // its 32-bit value, signed if aSigned
+  Operand d = cx.dst(ops[0], dt);
+  if (aSigned && dBits < 32) {
+    cx.copy(d, i2iSat(cx, a, dBits, dSigned));
+    return true;
+  }
+  const int64_t lo = dSigned ? -(int64_t(1) << (dBits - 1)) : 0;
+  const int64_t hi = dSigned ? (int64_t(1) << (dBits - 1)) - 1 : (int64_t(1) << dBits) - 1;
+  isa::Modifiers m;
+  m.intType = aSigned ? IntType::S32 : IntType::U32;
+  Operand x = a;
+  // VIMNMX's third source: PT selects the minimum, !PT the maximum.
+  if (aSigned && lo > INT32_MIN) {
+    Operand y = cx.tempOp();
+    cx.emit(Opcode::VIMNMX, {y}, {cx.inReg(x), imm(lo), notPT()}, m);
+    x = y;
+  }
+  const int64_t srcMax = aSigned ? INT32_MAX : UINT32_MAX;
+  if (hi < srcMax) {
+    Operand y = cx.tempOp();
+    cx.emit(Opcode::VIMNMX, {y}, {cx.inReg(x), imm(hi), PT()}, m);
+    x = y;
+  }
+  cx.copy(d, x);
+  return true;
+}
+
+// cvt.pack.sat.{u16,s16}.s32 d, a, b  /  cvt.pack.sat.{u8,s8}.s32.b32 d, a, b, c: a and b
+// saturated and packed (a above b); for bytes, c's low half-word fills the upper half.
+bool lowerCvtPack(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Type dt = in.type(0);
+  const unsigned bits = ptx::typeBits(dt);
+  const auto &ops = in.operands;
+  if (bits != 8 && bits != 16) return cx.unsupported("cvt.pack to 2- or 4-bit types");
+  if (in.type(1) != ptx::Type::S32) return cx.error("cvt.pack requires .s32 sources");
+  Operand ta = i2iSat(cx, cx.src(ops[1], ptx::Type::S32), bits, ptx::isSigned(dt));
+  Operand tb = i2iSat(cx, cx.src(ops[2], ptx::Type::S32), bits, ptx::isSigned(dt));
+  Operand d = cx.dst(ops[0], ptx::Type::B32);
+  if (bits == 16) {
+    cx.emit(Opcode::PRMT, {d}, {tb, Operand::imm(0x5410), ta});
+    return true;
+  }
+  if (ops.size() < 4) return cx.error("cvt.pack to 8-bit types takes a fourth operand");
+  Operand ab = cx.tempOp();
+  cx.emit(Opcode::PRMT, {ab}, {tb, Operand::imm(0x0040), ta});
+  cx.emit(Opcode::PRMT, {d}, {ab, Operand::imm(0x5410), cx.srcReg(ops[3], ptx::Type::B32)});
+  return true;
+}
+
 bool isIntCvt(const ptx::Instruction &in) {
+  if (in.has(ptx::Mod::Pack)) return true;
   return in.numTypes == 2 && (ptx::isInteger(in.type(0)) || ptx::isBits(in.type(0))) &&
          (ptx::isInteger(in.type(1)) || ptx::isBits(in.type(1)));
 }
@@ -44,7 +118,8 @@ bool lowerIntCvt(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Type dt = in.type(0), at = in.type(1);
   const unsigned dBits = ptx::typeBits(dt), aBits = ptx::typeBits(at);
   const auto &ops = in.operands;
-  if (in.has(ptx::Mod::Sat)) return cx.unsupported("cvt.sat between integer types");
+  if (in.has(ptx::Mod::Pack)) return lowerCvtPack(cx, in);
+  if (in.has(ptx::Mod::Sat)) return lowerIntCvtSat(cx, in);
   if (dBits == 64) {
     Operand lo, hi;
     if (aBits == 64) {

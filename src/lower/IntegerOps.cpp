@@ -16,13 +16,35 @@ namespace {
 
 // ---- add / sub -------------------------------------------------------------------------------
 
+// d = a + b (or a - b) clamped to [INT_MIN, INT_MAX] (add.sat / sub.sat / mad.hi.sat, s32 only).
+// Signed overflow happened when the result's sign differs from both addends' (add) or from a's
+// with a and b of different signs (sub); it then saturates towards a's sign.
+void addSat32(LowerCtx &cx, Operand d, Operand a, Operand b, bool isSub) {
+  a = cx.inReg(a);
+  b = cx.inReg(b);
+  Operand r = cx.tempOp(), t = cx.tempOp(), s0 = cx.tempOp(), s = cx.tempOp();
+  Operand p = cx.tempOp(RegClass::P);
+  iadd3(cx, r, a, isSub ? neg(b) : b);
+  // (x ^ y) & (x ^ z): LUT 0x18 over x = 0xF0, y = 0xCC, z = 0xAA.
+  if (isSub) lop3(cx, t, a, b, r, 0x18);
+  else lop3(cx, t, r, a, b, 0x18);
+  isetp(cx, p, Cmp::LT, false, t, RZ());
+  shf(cx, s0, ShiftDir::R, IntType::S32, true, RZ(), imm(31), a);
+  lop3(cx, s, s0, imm(0x7fffffff), RZ(), 0x3c);   // a < 0 ? INT_MIN : INT_MAX
+  sel(cx, d, s, r, p);
+}
+
 // add/sub{.cc}{.sat}.{s,u,b}{16,32,64}
 bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
   const bool isSub = in.op == ptx::Opcode::Sub;
   const bool cc = in.has(ptx::Mod::Cc);
   const ptx::Type t = in.type();
   const auto &ops = in.operands;
-  if (in.has(ptx::Mod::Sat)) return cx.unsupported(std::string(in.opcodeName()) + ".sat");
+  if (in.has(ptx::Mod::Sat)) {
+    if (t != ptx::Type::S32 || cc) return cx.error(std::string(in.opcodeName()) + ".sat requires .s32 and no .cc");
+    addSat32(cx, cx.dst(ops[0], t), cx.src(ops[1], t), cx.src(ops[2], t), isSub);
+    return true;
+  }
   if (ptx::typeBits(t) == 64) {
     Operand aLo = cx.srcReg(ops[1], t, 0), aHi = cx.srcReg(ops[1], t, 1);
     Operand bLo, bHi;
@@ -138,7 +160,16 @@ bool lowerMulMad(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const bool hi = in.has(ptx::Mod::Hi), wide = in.has(ptx::Mod::Wide);
   const bool cc = in.has(ptx::Mod::Cc);
-  if (in.has(ptx::Mod::Sat)) return cx.unsupported("mad.sat");
+  if (in.has(ptx::Mod::Sat)) {
+    // mad.hi.sat.s32 only: d = sat(hi(a * b) + c)
+    if (!isMad || !hi || t != ptx::Type::S32 || cc) return cx.error("mad.sat requires .hi and .s32");
+    Operand a, b;
+    factors(cx, in, t, a, b);
+    Operand h = cx.tempOp();
+    imad(cx, h, a, b, RZ(), Variant::HI, IntType::S32);
+    addSat32(cx, cx.dst(ops[0], t), h, cx.src(ops[3], t), false);
+    return true;
+  }
 
   if (bits == 64) {
     if (wide) return cx.error("mul.wide is not defined for 64-bit types");
@@ -271,11 +302,12 @@ bool lowerMadc(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
-// mul24.lo / mad24.lo: the factors are the low 24 bits, sign- or zero-extended.
+// mul24.{lo,hi} / mad24.{lo,hi}: the factors are the low 24 bits, sign- or zero-extended; .lo
+// keeps bits 31..0 of the 48-bit product, .hi bits 47..16.
 bool lowerMul24(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Type t = in.type();
   const auto &ops = in.operands;
-  if (in.has(ptx::Mod::Hi)) return cx.unsupported(std::string(in.opcodeName()) + ".hi");
+  const bool hi = in.has(ptx::Mod::Hi);
   isa::Modifiers m;
   m.intType = ptx::isSigned(t) ? IntType::S32 : IntType::U32;
   Operand x[2];
@@ -284,6 +316,18 @@ bool lowerMul24(LowerCtx &cx, const ptx::Instruction &in) {
     cx.emit(Opcode::SGXT, {x[k]}, {cx.srcReg(ops[1 + k], t), Operand::imm(24)}, m);
   }
   Operand c = in.op == ptx::Opcode::Mad24 ? cx.srcReg(ops[3], t) : RZ();
+  if (hi) {
+    Operand w = cx.tempOp(RegClass::R, 2);
+    imad(cx, w, x[0], x[1], RZ(), Variant::WIDE, m.intType);
+    if (c.kind == ori::OperandKind::Zero) {
+      shf(cx, cx.dst(ops[0], t), ShiftDir::R, IntType::U64, false, cx.word(w, 0), imm(16), cx.word(w, 1));
+      return true;
+    }
+    Operand h = cx.tempOp();
+    shf(cx, h, ShiftDir::R, IntType::U64, false, cx.word(w, 0), imm(16), cx.word(w, 1));
+    iadd3(cx, cx.dst(ops[0], t), h, c);
+    return true;
+  }
   imad(cx, cx.dst(ops[0], t), x[0], x[1], c);
   return true;
 }

@@ -93,10 +93,31 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, int symIndex) {
       bits = 0;
       break;
     }
-    case ptx::InitKind::Mask:
-      diags_.error(in.loc, "mask(...) address initializers are not yet supported by optxas");
-      ok = false;
-      return;
+    case ptx::InitKind::Mask: {
+      // 0xFF << 8k (sym): one byte of the address, written by the loader (R_CUDA_G8_<8k>).
+      unsigned shift = in.mask ? static_cast<unsigned>(__builtin_ctzll(in.mask)) : 1;
+      if (shift % 8 != 0 || in.mask != (uint64_t(0xff) << shift)) {
+        diags_.error(in.loc, "mask(...) initializers take a byte mask (0xFF, 0xFF00, ..., 0xFF00000000000000)");
+        ok = false;
+        return;
+      }
+      int target = symbolOf(in.sym);
+      if (target < 0) {
+        diags_.error(in.loc, "initializer refers to '{}', which has no address", in.symName.str());
+        ok = false;
+        return;
+      }
+      ori::Symbol::Reloc r;
+      r.offset = pos;
+      r.target = static_cast<uint32_t>(target);
+      r.addend = in.offset;
+      r.size = 1;
+      r.generic = in.genericInner;
+      r.maskShift = static_cast<uint8_t>(shift);
+      s.relocs.push_back(r);
+      bits = 0;
+      break;
+    }
     default:
       return;
     }

@@ -153,8 +153,8 @@ isa::Scope scopeOf(ptx::Mod m) {
 Ordering memoryOrder(const ptx::Instruction &in, isa::Modifiers &m, bool isStore) {
   Ordering o;
   auto strong = [&](isa::Scope s) {
-    m.order = isa::MemOrder::RELAXED;   // printed .STRONG
-    m.scope = s;
+    m.order = isa::MemOrder::RELAXED;   // printed .STRONG; CTA scope is spelled .STRONG.SM
+    m.scope = s == isa::Scope::CTA ? isa::Scope::SM : s;
   };
   ptx::Mod sem = in.semantics();
   switch (sem) {
@@ -162,12 +162,12 @@ Ordering memoryOrder(const ptx::Instruction &in, isa::Modifiers &m, bool isStore
   case ptx::Mod::Volatile: strong(isa::Scope::SYS); break;
   case ptx::Mod::Acquire:
     strong(scopeOf(in.scope()));
-    o.acquire = m.scope != isa::Scope::CTA;
+    o.acquire = m.scope != isa::Scope::SM;
     break;
   case ptx::Mod::Release:
     strong(scopeOf(in.scope()));
     o.release = true;
-    o.fenceScope = m.scope;
+    o.fenceScope = scopeOf(in.scope());
     break;
   default: break;
   }
@@ -522,6 +522,8 @@ bool lowerPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.has(ptx::Mod::Tensormap) || in.has(ptx::Mod::L2EvictNormal)) return cx.unsupported("this prefetch form");
   MemAddr ma;
   if (!resolveAddress(cx, in.operands[0], in.space(), ma)) return false;
+  // prefetch.local: a hint, dropped (ptxas writes CCTLL.PF1, a form optxas does not encode yet).
+  if (ma.unit == MemUnit::Local) return true;
   if (ma.unit != MemUnit::Global && ma.unit != MemUnit::Generic) return cx.unsupported("prefetch outside global memory");
   isa::Modifiers m;
   m.wide = true;
@@ -537,6 +539,7 @@ void registerMemoryOps(Registry &r) {
   r.add(ptx::Opcode::Ldu, lowerLd);
   r.add(ptx::Opcode::St, lowerSt);
   r.add(ptx::Opcode::Prefetch, lowerPrefetch);
+  r.add(ptx::Opcode::Prefetchu, lowerPrefetch);   // prefetchu.L1 [generic]: CCTL.E.PF1 (as ptxas)
 }
 
 } // namespace optxas::lower

@@ -99,7 +99,22 @@ bool lowerMembar(LowerCtx &cx, const ptx::Instruction &in) {
 bool lowerFence(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.has(ptx::Mod::MbarrierInit)) return true;   // ptxas emits nothing on sm_90
   if (in.has(ptx::Mod::Proxy)) {
+    if (in.has(ptx::Mod::Alias)) {
+      // ptxas picks MEMBAR.SC.GPU or .SYS from a driver flag (c[0x0][0x18c]) before
+      // CCTL.IVALL; the .SYS fence is the stronger of the two and always correct.
+      membar(cx, isa::FenceMode::SC, isa::Scope::SYS);
+      isa::Modifiers c;
+      c.cctl = isa::CctlOp::IVALL;
+      cx.emit(Opcode::CCTL, {}, {}, c);
+      return true;
+    }
     if (!in.has(ptx::Mod::Async)) return cx.unsupported("this fence.proxy form");
+    if (in.space() == ptx::StateSpace::Global) {   // fence.proxy.async.global: FENCE.VIEW.ASYNC.G alone
+      isa::Modifiers v;
+      v.fence = isa::FenceMode::VIEW_ASYNC_G;
+      cx.emit(Opcode::FENCE, {}, {}, v);
+      return true;
+    }
     isa::Modifiers m;
     m.fence = isa::FenceMode::ALL;
     m.scope = in.has(ptx::Mod::SharedCta) ? isa::Scope::CTA : isa::Scope::GPU;

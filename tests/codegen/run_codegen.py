@@ -166,6 +166,9 @@ def run_corpus(args):
     files = sorted(os.path.join(ROOT, "tests", "corpus", "ptx", f)
                    for f in os.listdir(os.path.join(ROOT, "tests", "corpus", "ptx")) if f.endswith(".ptx"))
     files.append(os.path.join(ROOT, "examples", "vecadd.ptx"))
+    # The hand-written benchmark inputs (tests/corpus/handwritten) go through the same checks.
+    hand = os.path.join(ROOT, "tests", "corpus", "handwritten")
+    files += sorted(os.path.join(hand, f) for f in os.listdir(hand) if f.endswith(".ptx"))
     if args.only:   # a developer's subset (ctest always runs the whole corpus)
         files = [f for f in files if any(fnmatch.fnmatchcase(os.path.basename(f)[:-4], g) for g in args.only)]
     expected = set()

@@ -29,6 +29,7 @@ struct Symbol {
     int64_t addend = 0;
     uint8_t size = 8;          // bytes patched (4 or 8)
     bool generic = false;      // generic(sym) rather than the state-space address
+    uint8_t maskShift = 0;     // size 1: mask(...), the address byte at bits maskShift..+7
   };
   std::vector<Reloc> relocs;
   bool isExtern = false;       // declared, defined in another module

@@ -69,8 +69,16 @@ void applyDataReloc(std::vector<uint8_t> &bytes, const elf::Relocation &r, const
   case elf::RelocType::R_CUDA_32_HI:
     put64(bytes, r.offset, v >> 32, 4);
     break;
-  default:
+  default: {
+    // R_CUDA_8_<8k> / R_CUDA_G8_<8k> (mask(...) initializers): byte k of the address.
+    auto t = static_cast<uint32_t>(r.type);
+    for (uint32_t base : {static_cast<uint32_t>(elf::RelocType::R_CUDA_8_0), static_cast<uint32_t>(elf::RelocType::R_CUDA_G8_0)})
+      if (t >= base && t < base + 8) {
+        put64(bytes, r.offset, (v >> (8 * (t - base))) & 0xff, 1);
+        return;
+      }
     error = fmt::format("unsupported data relocation {}", elf::relocTypeName(r.type));
+  }
   }
 }
 
