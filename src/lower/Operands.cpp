@@ -150,6 +150,19 @@ Operand LowerCtx::srcPred(const ptx::Operand &o) {
     if (o.bits == 0) p.setFlag(ori::OpNot);
     return p;
   }
+  if (o.kind == ptx::OperandKind::SReg && o.sreg == ptx::SReg::IsExplicitCluster) {
+    // ptxas 13.0 (sm_90): ISETP.EQ on the driver's cluster-launch word c[0x0][0x140] == 1.
+    Operand p = tempOp(RegClass::P);
+    isa::Modifiers m;
+    m.cmp = isa::Cmp::EQ;
+    m.intType = isa::IntType::U32;
+    m.boolOp = isa::BoolOp::AND;
+    Operand w = tempOp();
+    emit(Opcode::LDC, {w}, {Operand::cbank(0, 0x140)});
+    emit(Opcode::ISETP, {p, Operand::truePred()}, {w, Operand::imm(1), Operand::truePred()}, m);
+    if (o.negated) p.setFlag(ori::OpNot);
+    return p;
+  }
   error("a predicate operand is required");
   return Operand::truePred();
 }

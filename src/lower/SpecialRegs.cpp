@@ -80,6 +80,36 @@ bool lookup(SReg r, const target::DriverBank &b, SRegInfo &out) {
   return false;
 }
 
+// %clusterid.c = %ctaid.c / %cluster_nctaid.c and %cluster_ctaid.c = %ctaid.c - %clusterid.c *
+// %cluster_nctaid.c, as ptxas 13.0 computes them on sm_90: the quotient is the f32 product of
+// %ctaid.c with the driver's f32 reciprocal of %cluster_nctaid.c, which sits 12 bytes after
+// the %cluster_nctaid slots (c[0x0][0x150..0x158]), truncated (I2FP; FMUL; F2I.U32.TRUNC.NTZ).
+Operand clusterIndex(LowerCtx &cx, bool wantClusterId, unsigned comp) {
+  const SpecialReg ctaidSr[3] = {SpecialReg::CTAID_X, SpecialReg::CTAID_Y, SpecialReg::CTAID_Z};
+  const uint32_t nSlot = cx.bank().clusterNctaid[comp], recipSlot = nSlot + 0xc;
+  Operand ctaid = cx.tempOp(), f = cx.tempOp(), q = cx.tempOp(), id = cx.tempOp();
+  cx.emit(Opcode::S2R, {ctaid}, {Operand::sreg(ctaidSr[comp])});
+  isa::Modifiers i2f;
+  i2f.floatType = isa::FloatType::F32;
+  i2f.srcIntType = isa::IntType::U32;
+  cx.emit(Opcode::I2FP, {f}, {ctaid}, i2f, ori::DataType::F32);
+  Operand recip = cx.tempOp();
+  cx.emit(Opcode::LDC, {recip}, {Operand::cbank(0, recipSlot)});
+  cx.emit(Opcode::FMUL, {q}, {f, recip}, isa::Modifiers{}, ori::DataType::F32);
+  isa::Modifiers f2i;
+  f2i.intType = isa::IntType::U32;
+  f2i.srcFloatType = isa::FloatType::F32;
+  f2i.round = isa::Round::RZ;
+  f2i.ntz = true;
+  cx.emit(Opcode::F2I, {id}, {q}, f2i);
+  if (wantClusterId) return id;
+  Operand n = cx.tempOp(), negId = cx.tempOp(), d = cx.tempOp();
+  cx.emit(Opcode::LDC, {n}, {Operand::cbank(0, nSlot)});
+  cx.emit(Opcode::IADD3, {negId}, {Operand(id).setFlag(ori::OpNeg), Operand::zero(), Operand::zero()});
+  cx.emit(Opcode::IMAD, {d}, {n, negId, ctaid});
+  return d;
+}
+
 } // namespace
 
 Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
@@ -180,7 +210,8 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
   default:
     break;
   }
-  // %clusterid / %cluster_ctaid need a float reciprocal sequence (I2FP/FMUL/F2I) in ptxas.
+  if ((o.sreg == SReg::Clusterid || o.sreg == SReg::ClusterCtaid) && cx.options().smVersion == 90)
+    return clusterIndex(cx, o.sreg == SReg::Clusterid, comp);
   cx.unsupported(std::string("special register ") + std::string(ptx::sregName(o.sreg)));
   return Operand::zero();
 }

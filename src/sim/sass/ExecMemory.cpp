@@ -211,6 +211,15 @@ uint64_t atomicApply(AtomOp op, AtomType t, uint64_t old, uint64_t b, uint64_t c
     if (op == AtomOp::MAX) return fp::maxF32(a, x, {o.ftz});
     return old;
   }
+  case AtomType::F32x2: {
+    // ATOMG/REDG.E.ADD.F32x2.FTZ.RN: two independent f32 additions on a 64-bit pair.
+    if (op != AtomOp::ADD) return old;
+    fp::FOpts o;
+    o.ftz = true;
+    uint64_t lo = fp::addF32(uint32_t(old), uint32_t(b), o);
+    uint64_t hi = fp::addF32(uint32_t(old >> 32), uint32_t(b >> 32), o);
+    return (hi << 32) | (lo & 0xffffffffu);
+  }
   case AtomType::F64:
     if (op == AtomOp::ADD) return fp::addF64(old, b, fp::Round::RN);
     if (op == AtomOp::MIN) return fp::minF64(old, b);
@@ -252,7 +261,7 @@ bool atomic(Exec &e) {
   if (mi == ops.size() || mi + 1 >= ops.size()) return false;
   AtomOp op = in.mods.atom;
   AtomType t = in.mods.atomType;
-  if (t == AtomType::B128 || t == AtomType::F32x2) {
+  if (t == AtomType::B128) {
     e.unsupported("atomic flavour not modelled");
     return true;
   }
