@@ -262,10 +262,25 @@ bool lowerMapa(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// getctarank.shared::cluster.u32 d, a: the rank is bits 24..31 of the shared::cluster address
+// (mapa's inverse; ptxas shifts it down the same way). The generic form is not done yet.
+bool lowerGetctarank(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.space() != ptx::StateSpace::SharedCluster) return cx.unsupported("getctarank of a generic address");
+  isa::Modifiers m;
+  m.shift = isa::ShiftDir::R;
+  m.intType = isa::IntType::U32;
+  m.variant = isa::Variant::HI;
+  cx.emit(Opcode::SHF, {cx.dst(ops[0], ptx::Type::U32)},
+          {Operand::zero(), Operand::imm(24), cx.srcReg(ops[1], ptx::Type::U32)}, m);
+  return true;
+}
+
 } // namespace
 
 void registerAddressOps(Registry &r) {
   r.add(ptx::Opcode::Mapa, lowerMapa);
+  r.add(ptx::Opcode::Getctarank, lowerGetctarank);
   r.add(ptx::Opcode::Cvta, lowerCvta);
   r.add(ptx::Opcode::Isspacep, lowerIsspacep);
 }

@@ -294,8 +294,63 @@ bool lowerMbarrierTryWait(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// mbarrier.test_wait{.shared}.b64 p, [a], state: SYNCS.PHASECHK.TRANS64 p, [a], state.hi
+// (the non-blocking phase check; try_wait adds .TRYWAIT).
+bool lowerMbarrierTestWait(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.has(ptx::Mod::Parity)) return cx.unsupported("mbarrier.test_wait.parity");
+  ptx::Mod scope = in.scope();
+  if (scope != ptx::Mod::NumMods && scope != ptx::Mod::Cta) return cx.unsupported("mbarrier.test_wait with a scope wider than .cta");
+  if (in.semantics() == ptx::Mod::Relaxed) return cx.unsupported("mbarrier.test_wait.relaxed");
+  Operand addr;
+  if (!sharedAddress(cx, in, ops[1], addr)) return false;
+  Operand stateHi = cx.srcReg(ops[2], ptx::Type::B64, 1);
+  cx.emit(Opcode::SYNCS, {cx.dstPred(ops[0])}, {asAddr(addr), stateHi}, extra(5));
+  return true;
+}
+
+// mbarrier.arrive_drop{.shared}.b64 state, [a]: SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 (one arrival
+// that also lowers the expected count).
+bool lowerMbarrierArriveDrop(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.has(ptx::Mod::SharedCluster) || ops.size() != 2 || ops[0].kind == ptx::OperandKind::Address)
+    return cx.unsupported("this mbarrier.arrive_drop form");
+  ptx::Mod scope = in.scope();
+  if (scope != ptx::Mod::NumMods && scope != ptx::Mod::Cta) return cx.unsupported("mbarrier.arrive_drop with a scope wider than .cta");
+  if (in.semantics() == ptx::Mod::Relaxed || in.has(ptx::Mod::ExpectTx)) return cx.unsupported("this mbarrier.arrive_drop form");
+  Operand addr;
+  if (!sharedAddress(cx, in, ops[1], addr)) return false;
+  Operand state = ops[0].kind == ptx::OperandKind::Sink ? RZ() : cx.dstWide(ops[0], ptx::Type::B64, 2);
+  cx.emit(Opcode::SYNCS, {state}, {asAddr(addr), RZ()}, extra(6));
+  return true;
+}
+
+// mbarrier.inval{.shared}.b64 [a]: SYNCS.CCTL.IV [a]
+bool lowerMbarrierInval(LowerCtx &cx, const ptx::Instruction &in) {
+  Operand addr;
+  if (!sharedAddress(cx, in, in.operands[0], addr)) return false;
+  cx.emit(Opcode::SYNCS, {}, {asAddr(addr)}, extra(7));
+  return true;
+}
+
+// mbarrier.pending_count.b64 d, state: 2^20 minus the 20-bit field at bit 11 of the state's high
+// word (mbarrier.init stores 2^20 - count there).
+bool lowerMbarrierPendingCount(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  Operand hi = cx.srcReg(ops[1], ptx::Type::B64, 1);
+  Operand s = cx.tempOp(), f = cx.tempOp();
+  shf(cx, s, ShiftDir::R, IntType::U32, true, RZ(), imm(11), hi);
+  lop3(cx, f, s, imm(0xfffff), RZ(), 0xc0);
+  iadd3(cx, cx.dst(ops[0], ptx::Type::U32), neg(f), imm(0x100000));
+  return true;
+}
+
 bool lowerMbarrier(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.has(ptx::Mod::Init)) return lowerMbarrierInit(cx, in);
+  if (in.has(ptx::Mod::TestWait)) return lowerMbarrierTestWait(cx, in);
+  if (in.has(ptx::Mod::ArriveDrop) && !in.has(ptx::Mod::NoComplete)) return lowerMbarrierArriveDrop(cx, in);
+  if (in.has(ptx::Mod::Inval)) return lowerMbarrierInval(cx, in);
+  if (in.has(ptx::Mod::PendingCount)) return lowerMbarrierPendingCount(cx, in);
   if (in.has(ptx::Mod::TryWait)) return lowerMbarrierTryWait(cx, in);
   if (in.has(ptx::Mod::Arrive) && !in.has(ptx::Mod::ArriveDrop) && !in.has(ptx::Mod::NoComplete))
     return lowerMbarrierArrive(cx, in);

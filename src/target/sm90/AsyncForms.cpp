@@ -45,7 +45,23 @@ void addSyncs(Builder &b) {
   b.fix(bits(91, 1), 1);
   b.form(Op::SYNCS, 0x9a7,
          {fixed(S::extra, 3, ".ARRIVE.TRANS64.A1T0"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
+  b.fix(bits(75, 1), 0);
   b.fix(bits(84, 1), 1);
+  b.fix(bits(91, 1), 1);
+  // SYNCS.ARRIVE.TRANS64.OPTOUT.A1T0 Rd:Rd+1, [Ra+URb], RZ   (mbarrier.arrive_drop)
+  b.form(Op::SYNCS, 0x9a7,
+         {fixed(S::extra, 6, ".ARRIVE.TRANS64.OPTOUT.A1T0"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
+  b.fix(bits(75, 1), 1);
+  b.fix(bits(84, 1), 1);
+  b.fix(bits(91, 1), 1);
+  // SYNCS.PHASECHK.TRANS64 Pd, [Ra+URb], Rc   (mbarrier.test_wait: Rc = the state's high word)
+  b.form(Op::SYNCS, 0x5a7,
+         {fixed(S::extra, 5, ".PHASECHK.TRANS64"), P(81).def(), Mem(regUrAddress()), R(32)});
+  b.fix(bits(70, 1), 1);
+  b.fix(bits(72, 1), 0);
+  b.fix(bits(91, 1), 1);
+  // SYNCS.CCTL.IV [Ra+URb]   (mbarrier.inval)
+  b.form(Op::SYNCS, 0x9b1, {fixed(S::extra, 7, ".CCTL.IV"), Mem(regUrAddress())});
   b.fix(bits(91, 1), 1);
   // SYNCS.PHASECHK.TRANS64.TRYWAIT Pd, [Ra+URb], Rc   (mbarrier.try_wait.parity: Rc = parity << 31)
   b.form(Op::SYNCS, 0x5a7,
