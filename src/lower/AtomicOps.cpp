@@ -352,11 +352,46 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// multimem.st{.weak,.relaxed}{.scope}.global.type [a], b and multimem.red.relaxed.scope.global.op
+// .type [a], b: ptxas 13.0 (sm_90a) writes the plain global store/reduction on the multicast
+// address (STG.E.STRONG.<scope> / REDG.E.<op>.STRONG.<scope>). ld_reduce (LDGMC) and the vector
+// forms are not done yet.
+bool lowerMultimem(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Type t = in.type();
+  const bool isSt = in.has(ptx::Mod::St), isRed = in.has(ptx::Mod::Red);
+  if ((!isSt && !isRed) || in.vectorWidth() > 1) return cx.unsupported("this multimem form");
+  ptx::Mod sem = in.semantics();
+  if (sem != ptx::Mod::Relaxed && !(isSt && (sem == ptx::Mod::NumMods || sem == ptx::Mod::Weak)))
+    return cx.unsupported("multimem with this memory order");
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[0], ptx::StateSpace::Global, ma)) return false;
+  const unsigned words = LowerCtx::wordsOf(t);
+  Operand b = words == 2 ? cx.srcWide(ops[1], t, 2) : cx.srcReg(ops[1], t);
+  isa::Modifiers m;
+  m.wide = true;
+  if (sem == ptx::Mod::Relaxed) {
+    m.order = isa::MemOrder::RELAXED;
+    m.scope = scopeOf(in.scope());
+  }
+  if (isSt) {
+    if (ptx::typeBits(t) < 32) return cx.unsupported("multimem.st of 8/16-bit types");
+    m.memType = memTypeOf(4 * words, false);
+    cx.emit(Opcode::STG, {}, {cx.memDescriptor(), ma.addr, b}, m);
+    return true;
+  }
+  if (!atomOpOf(in.atomOp(), m.atom) || !atomTypeOf(t, m) || in.has(ptx::Mod::AccF32) || in.has(ptx::Mod::AccF16))
+    return cx.unsupported("this multimem.red operation or type");
+  cx.emit(Opcode::REDG, {}, {cx.memDescriptor(), ma.addr, b}, m);
+  return true;
+}
+
 } // namespace
 
 void registerAtomicOps(Registry &r) {
   r.add(ptx::Opcode::Atom, lowerAtom);
   r.add(ptx::Opcode::Red, lowerAtom);
+  r.add(ptx::Opcode::Multimem, lowerMultimem);
 }
 
 } // namespace optxas::lower

@@ -454,6 +454,36 @@ bool lowerTensormapFence(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// prefetch{.global}.tensormap [a]: UTMACCTL.PF [URa] (brings the tensor map into its cache).
+bool lowerTensormapPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.space() != ptx::StateSpace::None && in.space() != ptx::StateSpace::Global)
+    return cx.unsupported("prefetch.tensormap on this state space");
+  if (!requireUniform(cx, in, {&ops[0]})) return false;
+  bool ok;
+  Operand a = globalAddress(cx, ops[0], ok);
+  if (!ok) return false;
+  Operand ua = toUniform(cx, {cx.word(a, 0), cx.word(a, 1)});
+  onceIfAny(cx, [&] { cx.emit(Opcode::UTMACCTL, {}, {asAddr(ua)}, extra(2)); });
+  return true;
+}
+
+// tensormap.replace.tile.global_address.shared::cta.b1024.b64 [a], v: the global address is the
+// tensor map's first 8 bytes (ptxas: STS.64 [a], v). The other fields are not done yet.
+bool lowerTensormapReplace(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (!in.has(ptx::Mod::Replace) || !in.has(ptx::Mod::GlobalAddress))
+    return cx.unsupported("this tensormap.replace field");
+  if (in.space() != ptx::StateSpace::SharedCta && in.space() != ptx::StateSpace::Shared)
+    return cx.unsupported("tensormap.replace outside shared::cta");
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[0], ptx::StateSpace::Shared, ma)) return false;
+  isa::Modifiers m;
+  m.memType = isa::MemType::B64;
+  cx.emit(Opcode::STS, {}, {ma.addr, cx.srcWide(ops[1], ptx::Type::B64, 2)}, m);
+  return true;
+}
+
 // ---- wgmma ----
 
 bool lowerWgmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
@@ -537,6 +567,8 @@ void registerHopperAsync(Registry &r) {
   r.add(ptx::Opcode::Cp, lowerBulkCopy, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && !in.has(ptx::Mod::Prefetch); });
   r.add(ptx::Opcode::Fence, lowerTensormapFence, [](const ptx::Instruction &in) { return in.has(ptx::Mod::TensormapGeneric); });
   r.add(ptx::Opcode::Wgmma, lowerWgmma);
+  r.add(ptx::Opcode::Prefetch, lowerTensormapPrefetch);   // after MemoryOps' (which declines .tensormap)
+  r.add(ptx::Opcode::Tensormap, lowerTensormapReplace, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Replace); });
   r.add(ptx::Opcode::Setmaxnreg, lowerSetmaxnreg);
 }
 

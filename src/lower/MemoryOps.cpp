@@ -519,7 +519,7 @@ bool lowerSt(LowerCtx &cx, const ptx::Instruction &in) {
 
 // prefetch{.space}.level [a]: CCTL.E.PF1 / .PF2 / .PML2 (L2::evict_last) [a]
 bool lowerPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
-  if (in.has(ptx::Mod::Tensormap) || in.has(ptx::Mod::L2EvictNormal)) return cx.unsupported("this prefetch form");
+  if (in.has(ptx::Mod::L2EvictNormal)) return cx.unsupported("this prefetch form");
   MemAddr ma;
   if (!resolveAddress(cx, in.operands[0], in.space(), ma)) return false;
   // prefetch.local: a hint, dropped (ptxas writes CCTLL.PF1, a form optxas does not encode yet).
@@ -538,7 +538,7 @@ void registerMemoryOps(Registry &r) {
   r.add(ptx::Opcode::Ld, lowerLd);
   r.add(ptx::Opcode::Ldu, lowerLd);
   r.add(ptx::Opcode::St, lowerSt);
-  r.add(ptx::Opcode::Prefetch, lowerPrefetch);
+  r.add(ptx::Opcode::Prefetch, lowerPrefetch, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Tensormap); });
   r.add(ptx::Opcode::Prefetchu, lowerPrefetch);   // prefetchu.L1 [generic]: CCTL.E.PF1 (as ptxas)
 }
 
