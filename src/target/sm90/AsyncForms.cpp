@@ -94,6 +94,8 @@ void addTma(Builder &b) {
   // UTMACCTL.IV [URtmap]   (invalidates the tensor-map cache line: fence.proxy.tensormap)
   b.form(Op::UTMACCTL, 0x9b9, {fixed(S::extra, 1, ".IV"), Mem(urAddress(24))});
   b.fix(bits(82, 1), 0);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
   // UTMACCTL.PF [URtmap]   (prefetches the tensor map: prefetch.tensormap)
   b.form(Op::UTMACCTL, 0x9b9, {fixed(S::extra, 2, ".PF"), Mem(urAddress(24))});
   b.fix(bits(82, 1), 1);
