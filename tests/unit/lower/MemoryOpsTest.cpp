@@ -38,7 +38,7 @@ TEST(MemoryOps, CacheHintsAndOrderFollowPtxas) {
   auto strong = [](const ori::Instr *i, isa::Scope s) {
     return i->mods().order == isa::MemOrder::RELAXED && i->mods().scope == s;
   };
-  EXPECT_TRUE(strong(v[0], isa::Scope::CTA));     // .ca -> .STRONG.SM
+  EXPECT_TRUE(strong(v[0], isa::Scope::SM));      // .ca -> .STRONG.SM (scope SM: what encodes)
   EXPECT_TRUE(strong(v[1], isa::Scope::GPU));     // .cg -> .STRONG.GPU
   EXPECT_EQ(v[2]->mods().cache, isa::CacheOp::EF);
   EXPECT_EQ(v[3]->mods().order, isa::MemOrder::CONSTANT);
