@@ -484,6 +484,39 @@ bool lowerTensormapReplace(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+// [dst], [src], 128: the warp copies the 128-byte tensor map, one word per lane, with
+// relaxed-gpu exchanges that the tensor-map proxy observes (as ptxas 13.0: LDS [src + 4 * lane];
+// ATOMG.E.EXCH.STRONG.GPU [dst + 4 * lane]). The copy is its own release: no fence before it.
+bool lowerTensormapCopy(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() != 3 || !ops[2].isImm() || ops[2].bits != 128)
+    return cx.unsupported("tensormap.cp_fenceproxy of other than 128 bytes");
+  if (in.scope() != ptx::Mod::Gpu && in.scope() != ptx::Mod::NumMods)
+    return cx.unsupported("tensormap.cp_fenceproxy with a scope other than .gpu");
+  if (cx.guard().kind == ori::OperandKind::Reg) return cx.unsupported("a guarded tensormap.cp_fenceproxy");
+  MemAddr src;
+  if (!resolveAddress(cx, ops[1], ptx::StateSpace::Shared, src)) return false;
+  bool ok;
+  Operand dst = globalAddress(cx, ops[0], ok);
+  if (!ok) return false;
+  Operand lane = cx.tempOp(), off = cx.tempOp(), s = cx.tempOp(), v = cx.tempOp();
+  cx.emit(Opcode::S2R, {lane}, {Operand::sreg(ori::SpecialReg::LANEID)});
+  shf(cx, off, ShiftDir::L, IntType::U32, false, lane, imm(2), RZ());
+  iadd3(cx, s, addressReg(cx, src, 1), off);
+  cx.emit(Opcode::LDS, {v}, {asAddr(s)});
+  Operand d = cx.tempOp(RegClass::R, 2), carry = cx.tempOp(RegClass::P);
+  iadd3co(cx, cx.word(d, 0), carry, cx.word(dst, 0), off);
+  iadd3x(cx, cx.word(d, 1), cx.word(dst, 1), RZ(), RZ(), carry);
+  isa::Modifiers m;
+  m.atom = isa::AtomOp::EXCH;
+  m.wide = true;
+  m.order = isa::MemOrder::RELAXED;
+  m.scope = isa::Scope::GPU;
+  cx.emit(Opcode::ATOMG, {PT(), RZ()}, {cx.memDescriptor(), asAddr(d), v}, m);
+  return true;
+}
+
 // ---- wgmma ----
 
 bool lowerWgmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
@@ -569,6 +602,7 @@ void registerHopperAsync(Registry &r) {
   r.add(ptx::Opcode::Wgmma, lowerWgmma);
   r.add(ptx::Opcode::Prefetch, lowerTensormapPrefetch);   // after MemoryOps' (which declines .tensormap)
   r.add(ptx::Opcode::Tensormap, lowerTensormapReplace, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Replace); });
+  r.add(ptx::Opcode::Tensormap, lowerTensormapCopy, [](const ptx::Instruction &in) { return in.has(ptx::Mod::CpFenceproxy); });
   r.add(ptx::Opcode::Setmaxnreg, lowerSetmaxnreg);
 }
 
