@@ -386,10 +386,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     cap.size = 4;
     c.reservedSymbols.push_back(cap);
   }
-  if (opts.debug && !opts.declarations.dwarf.empty()) {
-    for (elf::DebugSection &d : dwarfSections(m, opts.declarations.dwarf, c.functions, opts.relocatable)) {
-      if (d.name == ".debug_info") c.headerFlagsHigh += 3;
-      if (d.name == ".debug_loc") c.headerFlagsHigh += 1;
+  if ((opts.debug && !opts.declarations.dwarf.empty()) || opts.declarations.lines.any()) {
+    for (elf::DebugSection &d : dwarfSections(m, opts.declarations, c.functions, opts.relocatable, opts.debug)) {
+      if (opts.debug && d.name == ".debug_info") c.headerFlagsHigh += 3;
+      if (opts.debug && d.name == ".debug_loc") c.headerFlagsHigh += 1;
+      if (opts.debug && d.name == ".debug_line") c.headerFlagsHigh += 4;
+      if (!opts.debug && d.name == ".debug_line") c.headerFlagsHigh = 0x09;   // line info only
       c.debugSections.push_back(std::move(d));
     }
   }
