@@ -15,6 +15,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/lower/Lower.h"
@@ -141,8 +142,15 @@ codegen::LineInfoInput lineInfoOf(std::span<const ptx::Module *const> modules) {
   codegen::LineInfoInput out;
   for (const ptx::Module *pm : modules) {
     if (!pm) continue;
-    for (const ptx::FileEntry &f : pm->files)
-      out.files.emplace(f.index, codegen::LineFile{std::string(f.name), f.timestamp, f.size});
+    for (const ptx::FileEntry &f : pm->files) {
+      codegen::LineFile lf{std::string(f.name), f.timestamp, f.size};
+      // Without them in the .file directive, ptxas records the file's time and size on this
+      // machine (0 where it does not exist).
+      struct stat st;
+      if (!f.hasTimestamp && ::stat(lf.path.c_str(), &st) == 0)
+        lf.timestamp = static_cast<uint64_t>(st.st_mtime), lf.size = static_cast<uint64_t>(st.st_size);
+      out.files.emplace(f.index, std::move(lf));
+    }
     // Offsets of the labels in .debug_str (the `function_name` of inlined .locs).
     std::map<std::string_view, uint64_t> strings;
     for (const ptx::DwarfSection &ds : pm->sections) {

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""The line tables (.debug_line, .nv_debug_line_sass) optxas writes for PTX with .loc, decoded
+(dwarfline.py) and checked:
+  - against the code: every function's sequence covers its whole .text section; every PTX line
+    of .nv_debug_line_sass is an instruction of that function (or its body's '{');
+  - against the IR's source locations: at every instruction address, the .debug_line row in
+    effect names the .loc in effect at that instruction's PTX line (the .loc of the instruction
+    at that address), and an inlined row's inlined-at row is the place the PTX says;
+  - against ptxas (same input): the same header and file table, a sequence for the same
+    functions, and at -O0 the same source and PTX lines.
+
+  line_tables_test.py --optxas BIN
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import dwarfline    # noqa: E402
+import elfcompare   # noqa: E402
+
+# (corpus file, -arch, optimization levels, extra flags)
+CASES = [
+    ("lineinfo_build.sm_90", "sm_90", ("-O0", "-O3"), []),
+    ("lineinfo_math.sm_86", "sm_90", ("-O0", "-O3"), []),
+    ("debug_build.G.sm_80", "sm_90", ("-O0",), []),
+    ("local_memory_structs.G.sm_86", "sm_90", ("-O0",), []),
+]
+
+LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(.*)$")
+FUNC = re.compile(r"\.(entry|func)\b")
+
+
+def ptx_lines(path):
+    """{PTX line: (.loc (file, line, inlined_at (file, line) or None) in effect, or None)} for
+    every line inside a function body, and the set of lines holding instructions."""
+    active, instrs, loc, depth = {}, set(), None, 0
+    for n, text in enumerate(open(path), 1):
+        s = text.split("//")[0].strip()
+        if FUNC.search(s) and depth == 0:
+            loc = None
+        m = LOC.match(s)
+        if m:
+            inl = re.search(r"inlined_at\s+(\d+)\s+(\d+)", m.group(4))
+            loc = (int(m.group(1)), int(m.group(2)), (int(inl.group(1)), int(inl.group(2))) if inl else None)
+        if depth > 0:
+            active[n] = loc
+            if s and not s.startswith((".", "{", "}", "$", "@@")) or s.startswith("@"):
+                if not s.endswith(":"):
+                    instrs.add(n)
+        depth += s.count("{") - s.count("}")
+    return active, instrs
+
+
+def text_sizes(cubin):
+    return {s["name"][6:]: s["size"] for s in elfcompare.read(cubin) if s["name"].startswith(".text.")}
+
+
+def sequences(rows):
+    """{function: [rows]} (the rows of each sequence, its end_sequence row last)."""
+    out, cur = {}, None
+    for r in rows:
+        if cur is None:
+            cur = out.setdefault(r["address"][0], [])
+        cur.append(r)
+        if r["end"]:
+            cur = None
+    return out
+
+
+def check(name, cubin, ptx, problems):
+    active, instrs = ptx_lines(ptx)
+    sizes = text_sizes(cubin)
+    units, rows = dwarfline.read(cubin, ".debug_line")
+    _, prows = dwarfline.read(cubin, ".nv_debug_line_sass")
+    # .debug_line file index -> .file number of the PTX (the table keeps .file order).
+    numbers = {}
+    for line in open(ptx):
+        m = re.match(r'\s*\.file\s+(\d+)\s+"([^"]*)"', line)
+        if m:
+            numbers[os.path.basename(m.group(2))] = int(m.group(1))
+    fileno = {k + 1: numbers.get(f[0]) for k, f in enumerate(units[0]["files"])}
+    src, sass = sequences(rows), sequences(prows)
+    checked = 0
+    for fn, seq in sass.items():
+        if fn not in sizes:
+            problems.append(f"{name}: .nv_debug_line_sass sequence for {fn}, which has no .text section")
+            continue
+        if seq[-1]["address"][1] != sizes[fn]:
+            problems.append(f"{name}: {fn}: .nv_debug_line_sass ends at {seq[-1]['address'][1]:#x}, "
+                            f".text has {sizes[fn]:#x} bytes")
+        for r in seq[:-1]:
+            if r["line"] not in instrs and active.get(r["line"], 0) != 0 and r["line"] not in active:
+                problems.append(f"{name}: {fn}+{r['address'][1]:#x}: PTX line {r['line']} is not in a function")
+        # Address -> PTX line of the instruction there.
+        body = [r for r in seq if not r["end"]]
+        rs = src.get(fn)
+        if rs is None:
+            continue
+        if rs[-1]["address"][1] != sizes[fn]:
+            problems.append(f"{name}: {fn}: .debug_line ends at {rs[-1]['address'][1]:#x}, .text has {sizes[fn]:#x}")
+        # The rows in effect at each address: the last group of rows at or before it.
+        groups = {}
+        for k, r in enumerate(rs[:-1]):
+            groups.setdefault(r["address"][1], []).append((k, r))
+        starts = sorted(groups)
+        all_rows = rows   # 0x90 refers to rows by their number in the whole section
+        for addr in range(0, sizes[fn], 16):
+            pl = max((r for r in body if r["address"][1] <= addr), key=lambda r: r["address"][1])["line"]
+            loc = active.get(pl)
+            if not loc or pl not in instrs:
+                continue
+            at = max(a for a in starts if a <= addr)
+            r = groups[at][-1][1]
+            got = (fileno.get(r["file"]), r["line"])
+            if got != (loc[0], loc[1]):
+                problems.append(f"{name}: {fn}+{addr:#x}: .debug_line row says {got}, "
+                                f"the instruction's .loc (PTX line {pl}) is {loc[:2]}")
+                continue
+            if loc[2]:
+                parent = all_rows[r["inlined_at"] - 1] if 0 < r["inlined_at"] <= len(all_rows) else None
+                if not parent or (fileno.get(parent["file"]), parent["line"]) != loc[2]:
+                    problems.append(f"{name}: {fn}+{addr:#x}: inlined row points at "
+                                    f"{parent and (parent['file'], parent['line'])}, the PTX says {loc[2]}")
+            checked += 1
+    return checked
+
+
+def lines_of(cubin, section):
+    _, rows = dwarfline.read(cubin, section)
+    return {(r["address"][0], r["file"], r["line"]) for r in rows if not r["end"]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--optxas", required=True)
+    args = ap.parse_args()
+    problems, total = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for base, arch, opts, flags in CASES:
+            ptx = os.path.join(ROOT, "tests", "corpus", "ptx", base + ".ptx")
+            theirs = os.path.join(tmp, base + ".ptxas.cubin")
+            opt0 = ["-O0"] if ".G." in base else []
+            subprocess.run(["ptxas", f"-arch={arch}", *opt0, *flags, ptx, "-o", theirs], check=True)
+            for opt in opts:
+                name = f"{base} {opt}"
+                ours = os.path.join(tmp, f"{base}{opt}.cubin")
+                r = subprocess.run([args.optxas, f"-arch={arch}", opt, *flags, ptx, "-o", ours],
+                                   capture_output=True, text=True)
+                if r.returncode != 0:
+                    problems.append(f"{name}: optxas failed: {r.stderr.strip()[:200]}")
+                    continue
+                for sec in (".debug_line", ".nv_debug_line_sass"):
+                    if dwarfline.read(ours, sec) is None:
+                        problems.append(f"{name}: no {sec}")
+                        break
+                    problems += [f"{name}: {d}" for d in elfcompare.line_table_diffs(sec, ours, theirs)]
+                else:
+                    n = check(name, ours, ptx, problems)
+                    total += n
+                    # -O0 keeps the PTX's order: the same source lines and PTX lines as ptxas's,
+                    # except code ptxas keeps in subroutines (its rows are in the caller here).
+                    msg = ""
+                    if opt == "-O0":
+                        for sec in (".debug_line", ".nv_debug_line_sass"):
+                            a, b = lines_of(ours, sec), lines_of(theirs, sec)
+                            missing = sorted(b - a)
+                            share = 1 - len(missing) / max(1, len(b))
+                            msg += f", {sec} {share:.0%} of ptxas's lines"
+                            if share < MIN_SHARE[sec]:
+                                problems.append(f"{name}: {sec}: ptxas's lines {missing[:8]} missing "
+                                                f"({len(missing)} of {len(b)})")
+                    print(f"{name}: {n} instructions checked against their .loc{msg}")
+    for p in problems:
+        print("FAIL", p)
+    print(f"{total} instruction addresses checked, {len(problems)} problem(s)")
+    return 1 if problems or total == 0 else 0
+
+
+# The share of ptxas's (function, file, line) rows ours must have at -O0.
+MIN_SHARE = {".debug_line": 0.9, ".nv_debug_line_sass": 0.8}
+
+if __name__ == "__main__":
+    sys.exit(main())
