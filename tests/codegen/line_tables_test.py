@@ -5,7 +5,10 @@
     of .nv_debug_line_sass is an instruction of that function (or its body's '{');
   - against the IR's source locations: at every instruction address, the .debug_line row in
     effect names the .loc in effect at that instruction's PTX line (the .loc of the instruction
-    at that address), and an inlined row's inlined-at row is the place the PTX says;
+    at that address), and an inlined row's inlined-at row is the place the PTX says; every
+    global/shared memory access (nvdisasm's LDG, STG, LDS, STS, ATOMG, ATOMS, RED) comes from a PTX
+    line that accesses memory (the locations survive lowering, expansion, optimization and
+    scheduling);
   - against ptxas (same input): the same header and file table, a sequence for the same
     functions, and at -O0 the same source and PTX lines.
 
@@ -57,6 +60,26 @@ def ptx_lines(path):
     return active, instrs
 
 
+MEMORY_SASS = re.compile(r"^(@!?U?P\w+\s+)?(LDG|STG|LDS|STS|ATOMG|ATOMS|RED)\b")
+MEMORY_PTX = re.compile(r"^(@!?%\w+\s+)?(ld|st|atom|red|ldu|cp|prefetch|tex|suld|sust|mbarrier)\b")
+
+
+def sass_memory(cubin):
+    """{function: [addresses of global/shared memory instructions]} from nvdisasm."""
+    nvdisasm = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
+    out = subprocess.run([nvdisasm, "-c", cubin], capture_output=True, text=True, check=True).stdout
+    funcs, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
+        if m:
+            cur = funcs.setdefault(m.group(1), [])
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
+        if m and cur is not None and MEMORY_SASS.match(m.group(2)):
+            cur.append(int(m.group(1), 16))
+    return funcs
+
+
 def text_sizes(cubin):
     return {s["name"][6:]: s["size"] for s in elfcompare.read(cubin) if s["name"].startswith(".text.")}
 
@@ -75,6 +98,8 @@ def sequences(rows):
 
 def check(name, cubin, ptx, problems):
     active, instrs = ptx_lines(ptx)
+    source = {n: t.split("//")[0].strip() for n, t in enumerate(open(ptx), 1)}
+    memory = sass_memory(cubin)
     sizes = text_sizes(cubin)
     units, rows = dwarfline.read(cubin, ".debug_line")
     _, prows = dwarfline.read(cubin, ".nv_debug_line_sass")
@@ -99,6 +124,12 @@ def check(name, cubin, ptx, problems):
                 problems.append(f"{name}: {fn}+{r['address'][1]:#x}: PTX line {r['line']} is not in a function")
         # Address -> PTX line of the instruction there.
         body = [r for r in seq if not r["end"]]
+        for addr in memory.get(fn, []):
+            pl = max((r for r in body if r["address"][1] <= addr), key=lambda r: r["address"][1])["line"]
+            if not MEMORY_PTX.match(source.get(pl, "")):
+                problems.append(f"{name}: {fn}+{addr:#x}: a memory instruction from PTX line {pl} "
+                                f"({source.get(pl, '')[:40]!r}), which accesses no memory")
+            checked += 1
         rs = src.get(fn)
         if rs is None:
             continue
