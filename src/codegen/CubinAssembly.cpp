@@ -387,7 +387,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     c.reservedSymbols.push_back(cap);
   }
   if ((opts.debug && !opts.declarations.dwarf.empty()) || opts.declarations.lines.any()) {
-    for (elf::DebugSection &d : dwarfSections(m, opts.declarations, c.functions, opts.relocatable, opts.debug)) {
+    for (elf::DebugSection &d : dwarfSections(m, opts.declarations, c.functions, opts.relocatable)) {
       if (opts.debug && d.name == ".debug_info") c.headerFlagsHigh += 3;
       if (opts.debug && d.name == ".debug_loc") c.headerFlagsHigh += 1;
       // cuobjdump accepts +2 for the line tables; ptxas's +4 also covers the register maps

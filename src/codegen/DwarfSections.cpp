@@ -40,13 +40,12 @@ int rank(const std::string &name) {
 } // namespace
 
 std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const PtxDeclarations &decls,
-                                             const std::vector<elf::Function> &functions, bool relocatable,
-                                             bool debug) {
+                                             const std::vector<elf::Function> &functions, bool relocatable) {
   std::vector<elf::DebugSection> out;
   const target::MachineModel *model = target::machineModel(m.smVersion());
   if (!model) return out;
   const std::vector<DwarfSectionInput> &in = decls.dwarf;
-  std::vector<elf::DebugSection> lines = lineTables(m, decls.lines, functions, debug);
+  std::vector<elf::DebugSection> lines = lineTables(m, decls.lines, functions);
   bool haveLines = !lines.empty();
   std::vector<const DwarfSectionInput *> sorted;
   for (const DwarfSectionInput &s : in) sorted.push_back(&s);

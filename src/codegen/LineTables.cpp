@@ -5,8 +5,9 @@
 //                        opcode 0x90 (row it is inlined at, .debug_str offset of the function);
 //   .nv_debug_line_sass  SASS address -> PTX line (of .nv_debug_ptx_txt, which keeps the lines).
 // Both are DWARF 2 line programs with line_base -5, line_range 14, opcode_base 10; columns are
-// not recorded. One sequence per function section, starting with DW_LNE_set_address (an
-// R_CUDA_64 relocation against the function) and ending at the section's end.
+// not recorded. One sequence per function section (with the device functions whole programs
+// place in it), starting with DW_LNE_set_address (an R_CUDA_64 relocation against the function)
+// and ending at the section's end.
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/Emit.h"
 
@@ -64,7 +65,7 @@ public:
       uleb(o_, files[k].second.size);
     }
     o_.push_back(0);
-    // ptxas leaves four zero bytes after the file table of -lineinfo's .debug_line (not -g's).
+    // ptxas leaves four zero bytes after the file table when the PTX has inlined .locs.
     if (padding) o_.insert(o_.end(), 4, 0);
     put32(o_, 6, static_cast<uint32_t>(o_.size() - 10));
   }
@@ -195,7 +196,7 @@ private:
 } // namespace
 
 std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoInput &in,
-                                          const std::vector<elf::Function> &functions, bool debug) {
+                                          const std::vector<elf::Function> &functions) {
   std::vector<elf::DebugSection> out;
   const target::MachineModel *model = target::machineModel(m.smVersion());
   if (!model || !in.any()) return out;
@@ -219,43 +220,61 @@ std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoIn
   }
   std::vector<std::pair<std::string, LineFile>> ptxFiles;
   if (!in.ptxTextName.empty()) ptxFiles.push_back({in.ptxTextName, {}});
-  LineProgram source(dirs, files, fileDirs, !debug);
+  bool inlining = false;
+  for (const auto &[name, fl] : in.functions)
+    for (const LineLoc &l : fl.locs) inlining |= l.inlined;
+  LineProgram source(dirs, files, fileDirs, inlining);
   LineProgram ptx({}, ptxFiles, std::vector<uint32_t>(ptxFiles.size(), 0), false);
   elf::DebugSection line, sass;
   line.name = ".debug_line";
   sass.name = ".nv_debug_line_sass";
   for (const elf::Function &ef : functions) {
-    const ori::Function *f = m.findFunction(ef.name);
-    auto fl = in.functions.find(ef.name);
-    if (!f || ef.code.empty()) continue;
+    if (ef.code.empty() || !m.findFunction(ef.name)) continue;
+    // The function's own code at 0, then the device functions placed after it (whole programs).
+    std::vector<std::pair<const ori::Function *, uint64_t>> parts{{m.findFunction(ef.name), 0}};
+    for (const elf::Subroutine &s : ef.subroutines) {
+      std::string prefix = "$" + ef.name + "$";
+      if (s.name.starts_with(prefix))
+        if (const ori::Function *callee = m.findFunction(s.name.substr(prefix.size()))) parts.push_back({callee, s.offset});
+    }
     static const FunctionLines none;
-    const FunctionLines &lines = fl != in.functions.end() ? fl->second : none;
-    Layout layout = layoutFunction(*f, *model);
+    auto linesOf = [&](const ori::Function *f) -> const FunctionLines & {
+      auto it = in.functions.find(f->name());
+      return it != in.functions.end() ? it->second : none;
+    };
     const uint64_t step = model->instrBytes(), end = ef.code.size();
     // .nv_debug_line_sass: every function; code without a PTX line in the body belongs to its '{'.
     ptx.begin(ef.name, 0, sass);
-    uint32_t last = 0;
-    for (size_t k = 0; k < layout.order.size(); ++k) {
-      uint32_t l = layout.order[k]->loc().line;
-      if (l < lines.bodyLine) l = lines.bodyLine;   // no line, or the header's (the prologue)
-      if (k == 0 || l != last) ptx.row(k * step, 0, l);
-      last = l;
+    for (const auto &[f, base] : parts) {
+      const FunctionLines &lines = linesOf(f);
+      Layout layout = layoutFunction(*f, *model);
+      uint32_t last = 0;
+      for (size_t k = 0; k < layout.order.size(); ++k) {
+        uint32_t l = layout.order[k]->loc().line;
+        if (l < lines.bodyLine) l = lines.bodyLine;   // no line, or the header's (the prologue)
+        if (k == 0 || l != last) ptx.row(base + k * step, 0, l);
+        last = l;
+      }
     }
     ptx.end(end);
     // .debug_line: functions with .loc only.
-    if (lines.locs.empty()) continue;
-    LineLoc first = lines.locs.front();
+    if (linesOf(parts.front().first).locs.empty()) continue;
+    const LineLoc &first = linesOf(parts.front().first).locs.front();
     source.begin(ef.name, fileNumber.count(first.file) ? fileNumber[first.file] : 1, line);
-    // .loc file numbers -> positions in the table.
-    FunctionLines mapped = lines;
-    for (LineLoc &l : mapped.locs) {
-      if (fileNumber.count(l.file)) l.file = fileNumber[l.file];
-      if (fileNumber.count(l.atFile)) l.atFile = fileNumber[l.atFile];
-    }
-    SourceRows rows(source, mapped);
-    for (size_t k = 0; k < layout.order.size(); ++k) {
-      auto it = mapped.locOfLine.find(layout.order[k]->loc().line);
-      rows.at(k * step, it == mapped.locOfLine.end() ? -1 : static_cast<int32_t>(it->second));
+    for (const auto &[f, base] : parts) {
+      // .loc file numbers -> positions in the table.
+      FunctionLines mapped = linesOf(f);
+      if (mapped.locs.empty()) continue;
+      for (LineLoc &l : mapped.locs) {
+        if (fileNumber.count(l.file)) l.file = fileNumber[l.file];
+        if (fileNumber.count(l.atFile)) l.atFile = fileNumber[l.atFile];
+      }
+      Layout layout = layoutFunction(*f, *model);
+      SourceRows rows(source, mapped);
+      for (size_t k = 0; k < layout.order.size(); ++k) {
+        auto it = mapped.locOfLine.find(layout.order[k]->loc().line);
+        rows.at(base + k * step, it == mapped.locOfLine.end() ? -1 : static_cast<int32_t>(it->second));
+      }
     }
     source.end(end);
   }

@@ -33,7 +33,51 @@ CASES = [
     ("lineinfo_math.sm_86", "sm_90", ("-O0", "-O3"), []),
     ("debug_build.G.sm_80", "sm_90", ("-O0",), []),
     ("local_memory_structs.G.sm_86", "sm_90", ("-O0",), []),
+    ("calls", "sm_90", ("-O0", "-O3"), []),
 ]
+
+# A kernel calling a device function: whole programs place it in the kernel's section, and its
+# rows are part of the kernel's sequences (as ptxas writes them).
+CALLS_PTX = """\
+.version 9.0
+.target sm_90
+.address_size 64
+
+.func (.param .b32 r) twice(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	.loc	1 3 0
+	ld.param.b32 	%r1, [x];
+	.loc	1 4 5
+	add.s32 	%r2, %r1, %r1;
+	st.param.b32 	[r], %r2;
+	.loc	1 5 1
+	ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	.loc	1 8 0
+	ld.param.u64 	%rd1, [out];
+	cvta.to.global.u64 	%rd2, %rd1;
+	.loc	1 9 3
+	mov.u32 	%r1, %tid.x;
+	{
+	.param .b32 a;
+	.param .b32 b;
+	st.param.b32 	[a], %r1;
+	call.uni (b), twice, (a);
+	ld.param.b32 	%r2, [b];
+	}
+	.loc	1 10 3
+	st.global.u32 	[%rd2], %r2;
+	.loc	1 11 1
+	ret;
+}
+	.file	1 "/nonexistent/calls.cu"
+"""
 
 LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(.*)$")
 FUNC = re.compile(r"\.(entry|func)\b")
@@ -175,6 +219,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for base, arch, opts, flags in CASES:
             ptx = os.path.join(ROOT, "tests", "corpus", "ptx", base + ".ptx")
+            if base == "calls":
+                ptx = os.path.join(tmp, "calls.ptx")
+                open(ptx, "w").write(CALLS_PTX)
             theirs = os.path.join(tmp, base + ".ptxas.cubin")
             opt0 = ["-O0"] if ".G." in base else []
             subprocess.run(["ptxas", f"-arch={arch}", *opt0, *flags, ptx, "-o", theirs], check=True)

@@ -149,14 +149,13 @@ bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts
 // writes them: an R_CUDA_64 relocation against the function (addend: the offset, also in the bytes).
 // With line information, also the line tables (.debug_line, .nv_debug_line_sass), in ptxas's order.
 std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const PtxDeclarations &decls,
-                                             const std::vector<elf::Function> &functions, bool relocatable,
-                                             bool debug);
+                                             const std::vector<elf::Function> &functions, bool relocatable);
 
 // The line tables ptxas writes for PTX with .loc (LineTables.cpp): .debug_line (SASS address ->
 // CUDA source line) and .nv_debug_line_sass (SASS address -> PTX line), one sequence per function
 // section, each starting with an R_CUDA_64 relocation against the function.
 std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoInput &in,
-                                          const std::vector<elf::Function> &functions, bool debug);
+                                          const std::vector<elf::Function> &functions);
 
 // The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
 elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
