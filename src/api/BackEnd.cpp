@@ -221,6 +221,7 @@ std::optional<PtxText> ptxDebugText(std::span<const ptx::Module *const> modules)
     }
     std::istringstream lines(raw);
     std::string line;
+    size_t keep = out.size();   // ptxas drops the empty lines at the end of the file
     while (std::getline(lines, line)) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       size_t start = line.find_first_not_of(" \t\v\f");
@@ -234,7 +235,9 @@ std::optional<PtxText> ptxDebugText(std::span<const ptx::Module *const> modules)
         text = {};
       out.insert(out.end(), text.begin(), text.end());
       out.push_back(0);
+      if (!text.empty()) keep = out.size();
     }
+    out.resize(keep);
   }
   r.adler32 = b << 16 | a;
   return r;
@@ -277,6 +280,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
     for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) decls.dwarf.push_back(std::move(d));
   }
   decls.lines = lineInfoOf(modules);
+  decls.lines.requested = opts.lineInfo && !o.deviceDebug;
   if (decls.lines.any()) {
     std::string textName = o.compileOnly ? ".nv_debug_ptx_txt" : "";
     if (!o.deviceDebug) {

@@ -393,7 +393,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       // cuobjdump accepts +2 for the line tables; ptxas's +4 also covers the register maps
       // (.nv_debug_info_reg_*), which optxas does not write yet (docs/elf.md).
       if (opts.debug && d.name == ".debug_line") c.headerFlagsHigh += 2;
-      if (!opts.debug && d.name == ".debug_line") c.headerFlagsHigh = 0x09;   // line info only
+      // Line information only: 0x09, 0x0a with inlined .locs (as ptxas).
+      if (!opts.debug && d.name == ".debug_line") c.headerFlagsHigh = opts.declarations.lines.inlining() ? 0x0a : 0x09;
       c.debugSections.push_back(std::move(d));
     }
   }

@@ -220,10 +220,7 @@ std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoIn
   }
   std::vector<std::pair<std::string, LineFile>> ptxFiles;
   if (!in.ptxTextName.empty()) ptxFiles.push_back({in.ptxTextName, {}});
-  bool inlining = false;
-  for (const auto &[name, fl] : in.functions)
-    for (const LineLoc &l : fl.locs) inlining |= l.inlined;
-  LineProgram source(dirs, files, fileDirs, inlining);
+  LineProgram source(dirs, files, fileDirs, in.inlining());
   LineProgram ptx({}, ptxFiles, std::vector<uint32_t>(ptxFiles.size(), 0), false);
   elf::DebugSection line, sass;
   line.name = ".debug_line";
@@ -278,7 +275,8 @@ std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoIn
     }
     source.end(end);
   }
-  if (!line.relocations.empty()) {
+  // -lineinfo without .loc: a .debug_line with the header only.
+  if (!line.relocations.empty() || (in.requested && !sass.relocations.empty())) {
     line.data = source.finish();
     out.push_back(std::move(line));
   }

@@ -34,6 +34,9 @@ CASES = [
     ("debug_build.G.sm_80", "sm_90", ("-O0",), []),
     ("local_memory_structs.G.sm_86", "sm_90", ("-O0",), []),
     ("calls", "sm_90", ("-O0", "-O3"), []),
+    # -lineinfo without .loc: .nv_debug_line_sass, the PTX text, a .debug_line header alone.
+    ("vecadd", "sm_90", ("-O0", "-O3"), ["-lineinfo"]),
+    ("lineinfo_build.sm_90", "sm_90", ("-O3",), ["-lineinfo"]),
 ]
 
 # A kernel calling a device function: whole programs place it in the kernel's section, and its
@@ -219,6 +222,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for base, arch, opts, flags in CASES:
             ptx = os.path.join(ROOT, "tests", "corpus", "ptx", base + ".ptx")
+            if base == "vecadd":
+                ptx = os.path.join(ROOT, "examples", "vecadd.ptx")
             if base == "calls":
                 ptx = os.path.join(tmp, "calls.ptx")
                 open(ptx, "w").write(CALLS_PTX)
@@ -226,13 +231,21 @@ def main():
             opt0 = ["-O0"] if ".G." in base else []
             subprocess.run(["ptxas", f"-arch={arch}", *opt0, *flags, ptx, "-o", theirs], check=True)
             for opt in opts:
-                name = f"{base} {opt}"
+                name = f"{base} {' '.join(flags + [opt])}"
                 ours = os.path.join(tmp, f"{base}{opt}.cubin")
                 r = subprocess.run([args.optxas, f"-arch={arch}", opt, *flags, ptx, "-o", ours],
                                    capture_output=True, text=True)
                 if r.returncode != 0:
                     problems.append(f"{name}: optxas failed: {r.stderr.strip()[:200]}")
                     continue
+                a = {x["name"]: x["data"] for x in elfcompare.read(ours)}
+                b = {x["name"]: x["data"] for x in elfcompare.read(theirs)}
+                for sec in [n for n in b if n.startswith(".nv_debug_ptx_txt") or n == ".debug_str"]:
+                    if a.get(sec) != b[sec]:
+                        problems.append(f"{name}: {sec} differs from ptxas's")
+                # -g: ptxas's value also counts the register maps optxas does not write (docs/elf.md).
+                if ".G." not in base and open(ours, "rb").read()[0x33] != open(theirs, "rb").read()[0x33]:
+                    problems.append(f"{name}: e_flags bits 24-31 {open(ours, 'rb').read()[0x33]:#x}, ptxas {open(theirs, 'rb').read()[0x33]:#x}")
                 for sec in (".debug_line", ".nv_debug_line_sass"):
                     if dwarfline.read(ours, sec) is None:
                         problems.append(f"{name}: no {sec}")

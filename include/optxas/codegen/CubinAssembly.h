@@ -61,9 +61,17 @@ struct LineInfoInput {
   std::map<uint32_t, LineFile> files;   // by .file number
   std::map<std::string, FunctionLines> functions;
   std::string ptxTextName;              // -c: .nv_debug_line_sass names .nv_debug_ptx_txt.<hash>
-  bool any() const {
+  bool requested = false;               // -lineinfo: the tables even without .loc
+  bool hasLocs() const {
     for (const auto &[name, f] : functions)
       if (!f.locs.empty()) return true;
+    return false;
+  }
+  bool any() const { return requested || hasLocs(); }
+  bool inlining() const {   // any .loc with inlined_at
+    for (const auto &[name, f] : functions)
+      for (const LineLoc &l : f.locs)
+        if (l.inlined) return true;
     return false;
   }
 };
