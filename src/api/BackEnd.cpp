@@ -280,7 +280,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
     for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) decls.dwarf.push_back(std::move(d));
   }
   decls.lines = lineInfoOf(modules);
-  decls.lines.requested = opts.lineInfo && !o.deviceDebug;
+  decls.lines.requested = opts.lineInfo || o.deviceDebug;   // the tables even without .loc
   if (decls.lines.any()) {
     std::string textName = o.compileOnly ? ".nv_debug_ptx_txt" : "";
     if (!o.deviceDebug) {

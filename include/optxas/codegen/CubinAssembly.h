@@ -61,7 +61,7 @@ struct LineInfoInput {
   std::map<uint32_t, LineFile> files;   // by .file number
   std::map<std::string, FunctionLines> functions;
   std::string ptxTextName;              // -c: .nv_debug_line_sass names .nv_debug_ptx_txt.<hash>
-  bool requested = false;               // -lineinfo: the tables even without .loc
+  bool requested = false;               // -lineinfo, -g: the tables even without .loc
   bool hasLocs() const {
     for (const auto &[name, f] : functions)
       if (!f.locs.empty()) return true;
