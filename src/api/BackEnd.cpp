@@ -15,6 +15,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/lower/Lower.h"
@@ -135,6 +136,65 @@ std::vector<codegen::DwarfSectionInput> dwarfInputs(std::span<const ptx::Module 
   return out;
 }
 
+// The .file table and each function's .loc directives, for the line tables
+// (codegen/LineTables.cpp). Empty when the PTX has no .loc.
+codegen::LineInfoInput lineInfoOf(std::span<const ptx::Module *const> modules) {
+  codegen::LineInfoInput out;
+  for (const ptx::Module *pm : modules) {
+    if (!pm) continue;
+    for (const ptx::FileEntry &f : pm->files) {
+      codegen::LineFile lf{std::string(f.name), f.timestamp, f.size};
+      // Without them in the .file directive, ptxas records the file's time and size on this
+      // machine (0 where it does not exist).
+      struct stat st;
+      if (!f.hasTimestamp && ::stat(lf.path.c_str(), &st) == 0)
+        lf.timestamp = static_cast<uint64_t>(st.st_mtime), lf.size = static_cast<uint64_t>(st.st_size);
+      out.files.emplace(f.index, std::move(lf));
+    }
+    // Offsets of the labels in .debug_str (the `function_name` of inlined .locs).
+    std::map<std::string_view, uint64_t> strings;
+    for (const ptx::DwarfSection &ds : pm->sections) {
+      if (ds.name.str() != ".debug_str") continue;
+      uint64_t at = 0;
+      for (const ptx::SectionItem &item : ds.items) {
+        if (item.kind == ptx::SectionItem::LabelDef) strings.emplace(item.label.str(), at);
+        else at += ptx::typeBytes(item.width) * item.values.size();
+      }
+    }
+    for (const ptx::Function *f : pm->functions) {
+      if (!f->isDefinition) continue;
+      codegen::FunctionLines fl;
+      fl.bodyLine = f->headerEnd.line;
+      for (size_t k = 0; k < f->debugLocs.size(); ++k) {
+        const ptx::DebugLoc &d = f->debugLocs[k];
+        codegen::LineLoc l;
+        l.file = d.file;
+        l.line = d.line;
+        l.inlined = d.hasInlinedAt;
+        if (d.hasInlinedAt) {
+          l.atFile = d.inlinedFile;
+          l.atLine = d.inlinedLine;
+          auto s = strings.find(d.functionName.str());
+          l.functionName = (s != strings.end() ? s->second : 0) + d.functionNameOffset;
+          // Inlined at the position of an earlier inlined .loc: that one is its parent.
+          for (size_t p = k; p-- > 0;) {
+            const ptx::DebugLoc &q = f->debugLocs[p];
+            if (q.hasInlinedAt && q.file == d.inlinedFile && q.line == d.inlinedLine && q.col == d.inlinedCol) {
+              l.parent = static_cast<int32_t>(p);
+              break;
+            }
+          }
+        }
+        fl.locs.push_back(l);
+      }
+      for (const ptx::Instruction *ins : f->instructions)
+        if (ins->debugLoc) fl.locOfLine[ins->loc.line] = ins->debugLoc - 1;
+      out.functions.emplace(std::string(f->name.str()), std::move(fl));
+    }
+  }
+  return out;
+}
+
 // .nv_debug_ptx_txt: the PTX text as ptxas 13.0 keeps it for the debugger, one NUL-terminated
 // string per source line, leading white space removed; comment lines, .loc, .file and the data
 // lines of DWARF sections (.b8/.b16/.b32/.b64) are left empty so that line numbers stay. The
@@ -161,6 +221,7 @@ std::optional<PtxText> ptxDebugText(std::span<const ptx::Module *const> modules)
     }
     std::istringstream lines(raw);
     std::string line;
+    size_t keep = out.size();   // ptxas drops the empty lines at the end of the file
     while (std::getline(lines, line)) {
       if (!line.empty() && line.back() == '\r') line.pop_back();
       size_t start = line.find_first_not_of(" \t\v\f");
@@ -174,7 +235,9 @@ std::optional<PtxText> ptxDebugText(std::span<const ptx::Module *const> modules)
         text = {};
       out.insert(out.end(), text.begin(), text.end());
       out.push_back(0);
+      if (!text.empty()) keep = out.size();
     }
+    out.resize(keep);
   }
   r.adler32 = b << 16 | a;
   return r;
@@ -215,6 +278,23 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
       decls.dwarf.push_back({o.compileOnly ? fmt::format(".nv_debug_ptx_txt.{}", text->adler32) : ".nv_debug_ptx_txt",
                           std::move(text->bytes), {}});
     for (codegen::DwarfSectionInput &d : dwarfInputs(modules)) decls.dwarf.push_back(std::move(d));
+  }
+  decls.lines = lineInfoOf(modules);
+  decls.lines.requested = opts.lineInfo || o.deviceDebug;   // the tables even without .loc
+  if (decls.lines.any()) {
+    std::string textName = o.compileOnly ? ".nv_debug_ptx_txt" : "";
+    if (!o.deviceDebug) {
+      // Line information alone (-lineinfo, or .loc in the PTX): the PTX text and .debug_str too.
+      if (auto text = ptxDebugText(modules)) {
+        if (o.compileOnly) textName = fmt::format(".nv_debug_ptx_txt.{}", text->adler32);
+        decls.dwarf.push_back({o.compileOnly ? textName : ".nv_debug_ptx_txt", std::move(text->bytes), {}});
+      }
+      for (codegen::DwarfSectionInput &d : dwarfInputs(modules))
+        if (d.name == ".debug_str") decls.dwarf.push_back(std::move(d));
+    }
+    for (const codegen::DwarfSectionInput &d : decls.dwarf)
+      if (o.compileOnly && d.name.starts_with(".nv_debug_ptx_txt")) textName = d.name;
+    decls.lines.ptxTextName = o.compileOnly ? textName : "";
   }
   if (!compileOriModule(*mod, o, diags, cubin, std::move(decls))) {
     cubin.clear();

@@ -27,22 +27,26 @@ uint64_t offsetOfLine(const ori::Function &f, const target::MachineModel &model,
   return at;
 }
 
-// ptxas's order of the DWARF sections it copies; others follow in PTX order.
+// ptxas's order of the debug sections (after .debug_frame); others follow in PTX order.
 int rank(const std::string &name) {
-  static const char *const order[] = {".nv_debug_ptx_txt", ".debug_abbrev", ".debug_loc", ".debug_info"};
-  if (name.starts_with(".nv_debug_ptx_txt")) return 0;   // -c: ".nv_debug_ptx_txt.<hash>"
-  for (int k = 0; k < 4; ++k)
+  static const char *const order[] = {".debug_line", ".debug_str",    ".nv_debug_line_sass", ".nv_debug_ptx_txt",
+                                      ".debug_abbrev", ".debug_loc", ".debug_info"};
+  if (name.starts_with(".nv_debug_ptx_txt")) return 3;   // -c: ".nv_debug_ptx_txt.<hash>"
+  for (int k = 0; k < 7; ++k)
     if (name == order[k]) return k;
-  return name == ".debug_macinfo" ? 5 : 4;
+  return name == ".debug_macinfo" ? 8 : 7;
 }
 
 } // namespace
 
-std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
+std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const PtxDeclarations &decls,
                                              const std::vector<elf::Function> &functions, bool relocatable) {
   std::vector<elf::DebugSection> out;
   const target::MachineModel *model = target::machineModel(m.smVersion());
   if (!model) return out;
+  const std::vector<DwarfSectionInput> &in = decls.dwarf;
+  std::vector<elf::DebugSection> lines = lineTables(m, decls.lines, functions);
+  bool haveLines = !lines.empty();
   std::vector<const DwarfSectionInput *> sorted;
   for (const DwarfSectionInput &s : in) sorted.push_back(&s);
   std::stable_sort(sorted.begin(), sorted.end(),
@@ -54,7 +58,7 @@ std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::ve
     for (const DwarfLabelRef &r : s->refs) {
       if (!r.symbol.empty()) {
         bool known = std::any_of(in.begin(), in.end(), [&](const DwarfSectionInput &x) { return x.name == r.symbol; }) ||
-                     m.findSymbol(r.symbol) >= 0;
+                     m.findSymbol(r.symbol) >= 0 || (haveLines && r.symbol == ".debug_line");
         if (relocatable && known)
           d.relocations.push_back({r.offset, r.width == 4 ? elf::RelocType::R_CUDA_32 : elf::RelocType::R_CUDA_64,
                                    r.symbol, r.addend, true});
@@ -81,6 +85,9 @@ std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::ve
     }
     out.push_back(std::move(d));
   }
+  for (elf::DebugSection &l : lines) out.push_back(std::move(l));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const elf::DebugSection &a, const elf::DebugSection &b) { return rank(a.name) < rank(b.name); });
   return out;
 }
 

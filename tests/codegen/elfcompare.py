@@ -14,6 +14,8 @@ import sys
 # Sections whose size or contents follow the code (and so legitimately differ).
 CODE_DEPENDENT = (".text.", ".debug_frame", ".rela.debug_frame", ".nv.info", ".strtab",
                   ".shstrtab", ".symtab", ".note.nv.tkinfo", ".rela.text.", ".rel.text.")
+# Line programs: their rows follow the code; header, file table and sequences must match.
+LINE_TABLES = (".debug_line", ".nv_debug_line_sass")
 # .nv.info attributes whose values depend on the code we generate.
 CODE_VALUES = {0x2f, 0x11, 0x12, 0x23, 0x1c, 0x1d, 0x55, 0x28, 0x29, 0x31, 0x1e, 0x44, 0x2e, 0x27,
                0x25, 0x2d, 0x46,   # 0x46 SYSCALL_OFFSETS: where the calls out of the module are
@@ -119,6 +121,30 @@ def nvinfo(data):
     return recs
 
 
+def line_table_diffs(name, ours, theirs):
+    """A line program's header and file table, and which functions have a sequence, in order."""
+    import dwarfline   # noqa: PLC0415 (dwarfline imports this module)
+    diffs = []
+    (ua, ra), (ub, rb) = dwarfline.read(ours, name), dwarfline.read(theirs, name)
+    skip = ("offset", "length")
+    ha = [{k: v for k, v in h.items() if k not in skip} for h in ua]
+    hb = [{k: v for k, v in h.items() if k not in skip} for h in ub]
+    if ha != hb:
+        diffs.append(f"{name}: header differs: {ha} vs {hb}")
+
+    def sequences(rows):
+        out, start = [], True
+        for r in rows:
+            if start:
+                out.append(r["address"][0])
+            start = r["end"]
+        return out
+    # Functions with a sequence; ptxas's order in -c objects follows a rule not known yet.
+    if sorted(sequences(ra)) != sorted(sequences(rb)):
+        diffs.append(f"{name}: sequences of {sorted(set(sequences(ra)) ^ set(sequences(rb)))} differ")
+    return diffs
+
+
 def compare(ours, theirs, values):
     a, b = read(ours), read(theirs)
     diffs = []
@@ -137,7 +163,9 @@ def compare(ours, theirs, values):
         for f in ("type", "flags", "align", "entsize"):
             if x[f] != y[f]:
                 diffs.append(f"{n}: {f} {x[f]:#x} vs {y[f]:#x}")
-        if not n.startswith(CODE_DEPENDENT) and x["size"] != y["size"]:
+        if n in LINE_TABLES:
+            diffs += line_table_diffs(n, ours, theirs)
+        elif not n.startswith(CODE_DEPENDENT) and x["size"] != y["size"]:
             diffs.append(f"{n}: size {x['size']:#x} vs {y['size']:#x}")
         if n.startswith(".nv.info") or n == ".nv.compat":
             ka = [r[0] for r in nvinfo(x["data"])]

@@ -37,6 +37,45 @@ struct DwarfSectionInput {
   std::vector<DwarfLabelRef> refs;
 };
 
+// The PTX's line information (.file, .loc) for the line tables (LineTables.cpp). Instructions
+// carry their PTX line (ori::Instr::loc); the .loc in effect at each PTX line gives the source.
+struct LineFile {
+  std::string path;                     // as .file gives it
+  uint64_t timestamp = 0, size = 0;
+};
+struct LineLoc {
+  uint32_t file = 0, line = 0;
+  // `inlined_at`: the .loc this one is inlined into (index into FunctionLines::locs; -1: the
+  // inlined-at position atFile:atLine is not itself an inlined .loc).
+  bool inlined = false;
+  int32_t parent = -1;
+  uint32_t atFile = 0, atLine = 0;
+  uint64_t functionName = 0;            // offset of the `function_name` string in .debug_str
+};
+struct FunctionLines {
+  uint32_t bodyLine = 0;                // PTX line of the body's '{' (code without a PTX line)
+  std::vector<LineLoc> locs;            // the function's .loc directives in order
+  std::map<uint32_t, uint32_t> locOfLine;   // PTX line of an instruction -> index into locs
+};
+struct LineInfoInput {
+  std::map<uint32_t, LineFile> files;   // by .file number
+  std::map<std::string, FunctionLines> functions;
+  std::string ptxTextName;              // -c: .nv_debug_line_sass names .nv_debug_ptx_txt.<hash>
+  bool requested = false;               // -lineinfo, -g: the tables even without .loc
+  bool hasLocs() const {
+    for (const auto &[name, f] : functions)
+      if (!f.locs.empty()) return true;
+    return false;
+  }
+  bool any() const { return requested || hasLocs(); }
+  bool inlining() const {   // any .loc with inlined_at
+    for (const auto &[name, f] : functions)
+      for (const LineLoc &l : f.locs)
+        if (l.inlined) return true;
+    return false;
+  }
+};
+
 // What the cubin records about the PTX declarations that the Ori IR does not carry.
 struct PtxDeclarations {
   // Function name -> call prototype as ptxas spells it in .nv.prototype ("#" + result codes or
@@ -44,6 +83,7 @@ struct PtxDeclarations {
   std::map<std::string, std::string> prototypes;
   std::set<std::string> managed;   // .attribute(.managed) variables (st_other "MANAGED")
   std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections, .nv_debug_ptx_txt
+  LineInfoInput lines;                    // PTX with .loc (-lineinfo, -g): the line tables
 };
 
 struct CubinOptions {
@@ -115,8 +155,15 @@ bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts
 
 // Debug builds: the PTX's DWARF sections with each label resolved to its code offset, as ptxas
 // writes them: an R_CUDA_64 relocation against the function (addend: the offset, also in the bytes).
-std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const std::vector<DwarfSectionInput> &in,
+// With line information, also the line tables (.debug_line, .nv_debug_line_sass), in ptxas's order.
+std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const PtxDeclarations &decls,
                                              const std::vector<elf::Function> &functions, bool relocatable);
+
+// The line tables ptxas writes for PTX with .loc (LineTables.cpp): .debug_line (SASS address ->
+// CUDA source line) and .nv_debug_line_sass (SASS address -> PTX line), one sequence per function
+// section, each starting with an R_CUDA_64 relocation against the function.
+std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoInput &in,
+                                          const std::vector<elf::Function> &functions);
 
 // The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
 elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
