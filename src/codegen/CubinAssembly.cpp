@@ -1,6 +1,7 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/AsyncAttributes.h"
+#include "optxas/codegen/ConvergenceAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 #include "optxas/isa/Mma.h"
@@ -313,10 +314,9 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
     addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
-    if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty()) {
+    if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
-      ef.attributes.push_back(sized(NvInfoKind::CRS_STACK_SIZE, {0}));
-    }
+    addConvergenceAttributes(f, layout, ef.attributes);
     if (!ff.spillOffsets.empty()) {
       std::vector<uint32_t> words;
       for (uint32_t off : ff.spillOffsets) {
