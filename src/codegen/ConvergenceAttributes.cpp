@@ -41,6 +41,8 @@ std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &la
     bool clusterArrive = false;
     for (size_t j = k + 1; j < n && j <= k + 6; ++j)
       if (layout.order[j]->opcode() == Opcode::UCGABAR_ARV) clusterArrive = true;
+    // ptxas does not list the arrive of a kernel with .explicitcluster.
+    if (clusterArrive && f.attrs.explicitCluster) continue;
     sites.push_back({static_cast<uint32_t>(k * step), clusterArrive ? 0xffffffffu : maskRegId(f, i)});
   }
   return sites;

@@ -332,6 +332,19 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     const auto &rt = f.attrs.reqntid;
     if (rt[0] || rt[1] || rt[2])
       ef.attributes.push_back(sized(NvInfoKind::REQNTID, {std::max(rt[0], 1u), std::max(rt[1], 1u), std::max(rt[2], 1u)}));
+    // Thread-block clusters, each directive on its own (ptxas 13.0): .explicitcluster ->
+    // EXPLICIT_CLUSTER, .reqnctapercluster -> CTA_PER_CLUSTER (missing dimensions 1),
+    // .maxclusterrank -> MAX_CLUSTER_RANK.
+    if (f.attrs.explicitCluster) {
+      elf::Attribute ec;
+      ec.kind = NvInfoKind::EXPLICIT_CLUSTER;
+      ec.format = NvInfoFormat::None;
+      ef.attributes.push_back(ec);
+    }
+    const auto &cl = f.attrs.reqnctapercluster;
+    if (cl[0] || cl[1] || cl[2])
+      ef.attributes.push_back(sized(NvInfoKind::CTA_PER_CLUSTER, {std::max(cl[0], 1u), std::max(cl[1], 1u), std::max(cl[2], 1u)}));
+    if (f.attrs.maxclusterrank) ef.attributes.push_back(sized(NvInfoKind::MAX_CLUSTER_RANK, {f.attrs.maxclusterrank}));
     // The per-target attributes ptxas writes whatever the code: SW_WAR's value from the ELF
     // layer's target defaults, and from sm_100 on VRC_CTA_INIT_COUNT 0, which ptxas writes as a
     // byte (EIFMT_BVAL).
