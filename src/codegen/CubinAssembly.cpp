@@ -317,6 +317,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
     addConvergenceAttributes(f, layout, ef.attributes);
+    if (!ff.unusedLoadBytes.empty())
+      ef.attributes.push_back(sized(NvInfoKind::UNUSED_LOAD_BYTE_OFFSET, ff.unusedLoadBytes));
     if (!ff.spillOffsets.empty()) {
       std::vector<uint32_t> words;
       for (uint32_t off : ff.spillOffsets) {
