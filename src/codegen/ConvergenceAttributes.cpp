@@ -2,6 +2,8 @@
 // following what ptxas 13.0 writes (small experiments: docs/elf.md, "Convergence attributes").
 #include "optxas/codegen/ConvergenceAttributes.h"
 
+#include <algorithm>
+
 namespace optxas::codegen {
 
 using isa::Opcode;
@@ -27,6 +29,12 @@ std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &la
   const uint32_t step = n == 0 ? 0 : layout.codeEnd / static_cast<uint32_t>(n);
   for (size_t k = 0; k < n; ++k) {
     const ori::Instr &i = *layout.order[k];
+    // barrier.sync without .aligned: its BAR, for all threads.
+    if (i.opcode() == Opcode::BAR &&
+        std::find(f.unalignedBarriers.begin(), f.unalignedBarriers.end(), i.id()) != f.unalignedBarriers.end()) {
+      sites.push_back({static_cast<uint32_t>(k * step), 0xffffffffu});
+      continue;
+    }
     if (i.opcode() != Opcode::WARPSYNC) continue;
     const ori::Instr *next = k + 1 < n ? layout.order[k + 1] : nullptr;
     const Opcode nextOp = next ? next->opcode() : Opcode::NOP;

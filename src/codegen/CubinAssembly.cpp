@@ -48,13 +48,37 @@ bool usesWmma(const ori::Function &f) {
   return false;
 }
 
+// Whether the code has an instruction that makes ptxas clear bit 3 of the sm_100
+// CAN_FASTPATH_FINALIZE word (9 -> 1). Observed (docs/elf.md): f64 arithmetic (DADD, DMUL, DFMA)
+// and FSETP against a non-zero float immediate; not FADD/FMNMX/FSEL immediates, FSETP against
+// RZ or a register, conversions, MUFU, calls.
+bool clearsFastpathBit(const ori::Module &m) {
+  for (const auto &fn : m.functions())
+    for (const ori::BasicBlock *bb : fn->blocks())
+      for (const ori::Instr *i : *bb) {
+        switch (i->opcode()) {
+        case isa::Opcode::DADD: case isa::Opcode::DMUL: case isa::Opcode::DFMA: return true;
+        case isa::Opcode::FSETP:
+          for (const ori::Operand &o : i->uses())
+            if (o.kind == ori::OperandKind::FImm && o.value != 0) return true;
+          break;
+        default: break;
+        }
+      }
+  return false;
+}
+
 // .nv.compat as ptxas 13.0 writes it (elf::defaultCompat holds the per-target records).
-// ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h).
+// ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h), and so does
+// bit 3 of the sm_100 CAN_FASTPATH_FINALIZE word.
 std::vector<elf::NvInfoRecord> compatRecords(const ori::Module &m, const elf::Target &t) {
   std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m));
-  if (usesTensorMaps(m))
-    for (elf::NvInfoRecord &rec : r)
-      if (rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = 1;
+  const bool tensorMaps = usesTensorMaps(m), fastpathBit = t.sm == 100 && clearsFastpathBit(m);
+  for (elf::NvInfoRecord &rec : r) {
+    if (tensorMaps && rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = 1;
+    if (fastpathBit && rec.kind == static_cast<uint8_t>(elf::CompatKind::CAN_FASTPATH_FINALIZE) && !rec.payload.empty())
+      rec.payload[0] &= static_cast<uint8_t>(~8u);
+  }
   return r;
 }
 

@@ -13,7 +13,8 @@
 namespace optxas::codegen {
 
 // The (offset, mask register id) of each warp-synchronous instruction in the encoded code: the
-// SHFL/VOTE/MATCH/REDUX of a .sync form, the WARPSYNC of bar.warp.sync and of barrier.cluster.arrive.
+// SHFL/VOTE/MATCH/REDUX of a .sync form, the WARPSYNC of bar.warp.sync and of barrier.cluster.arrive,
+// the BAR of barrier.sync without .aligned.
 // The id is 0x05000000 | R for a mask in register R, 0xffffffff for all threads.
 struct WarpSyncSite {
   uint32_t offset = 0;
