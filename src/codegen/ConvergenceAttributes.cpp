@@ -71,15 +71,18 @@ void addConvergenceAttributes(const ori::Function &f, const Layout &layout, std:
     out.push_back(std::move(offsets));
   }
   // ptxas writes CRS_STACK_SIZE (always 0 from sm_70 on: the convergence barriers live in B
-  // registers) when its code uses convergence barriers, calls, indirect branches or YIELD, or a
-  // WARPSYNC it inserted itself; the WARPSYNCs of warp-synchronous instructions do not count (our
+  // registers) when its code uses convergence barriers or indirect branches, or a WARPSYNC it
+  // inserted itself; in a kernel also for a call or a YIELD (a spin loop), in a device function
+  // of -g / -c output not. The WARPSYNCs of warp-synchronous instructions do not count (our
   // WARPSYNCs all come from such instructions).
   bool crs = false;
   for (const ori::Instr *i : layout.order)
     switch (i->opcode()) {
-    case Opcode::BSSY: case Opcode::BSYNC: case Opcode::BREAK: case Opcode::CALL: case Opcode::BRX:
-    case Opcode::YIELD:
+    case Opcode::BSSY: case Opcode::BSYNC: case Opcode::BREAK: case Opcode::BRX:
       crs = true;
+      break;
+    case Opcode::CALL: case Opcode::YIELD:
+      crs |= f.isEntry();
       break;
     default: break;
     }

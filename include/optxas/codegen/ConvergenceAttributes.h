@@ -24,7 +24,7 @@ std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &la
 
 // Appends COOP_GROUP_MASK_REGIDS / COOP_GROUP_INSTR_OFFSETS (when the function has warp-synchronous
 // instructions) and CRS_STACK_SIZE 0 (when its code uses the convergence machinery: BSSY, BREAK,
-// CALL, BRX, YIELD or a WARPSYNC of its own).
+// BRX, in kernels also CALL and YIELD).
 void addConvergenceAttributes(const ori::Function &f, const Layout &layout,
                               std::vector<elf::Attribute> &out);
 
