@@ -56,7 +56,8 @@ std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &la
   return sites;
 }
 
-void addConvergenceAttributes(const ori::Function &f, const Layout &layout, std::vector<elf::Attribute> &out) {
+void addConvergenceAttributes(const ori::Module &m, const ori::Function &f, const Layout &layout, bool separate,
+                              std::vector<elf::Attribute> &out) {
   const std::vector<WarpSyncSite> sites = warpSyncSites(f, layout);
   if (!sites.empty()) {
     elf::Attribute regs, offsets;
@@ -72,18 +73,24 @@ void addConvergenceAttributes(const ori::Function &f, const Layout &layout, std:
   }
   // ptxas writes CRS_STACK_SIZE (always 0 from sm_70 on: the convergence barriers live in B
   // registers) when its code uses convergence barriers or indirect branches, or a WARPSYNC it
-  // inserted itself; in a kernel also for a call or a YIELD (a spin loop), in a device function
-  // of -g / -c output not. The WARPSYNCs of warp-synchronous instructions do not count (our
-  // WARPSYNCs all come from such instructions).
+  // inserted itself. In a kernel also for a YIELD (a spin loop) and a call: any call in a whole
+  // program (the callees become subroutines of the kernel), only a call out of the module when
+  // functions are compiled separately (-c, -g). Device functions get none for calls or YIELD.
+  // The WARPSYNCs of warp-synchronous instructions do not count (our WARPSYNCs all come from
+  // such instructions).
+  auto countsAsCall = [&](const ori::Instr &i) {
+    if (!separate) return true;
+    if (i.numUses() == 0 || i.use(0).kind != ori::OperandKind::Symbol) return true;   // by address
+    return m.symbol(static_cast<uint32_t>(i.use(0).value)).isExtern;
+  };
   bool crs = false;
   for (const ori::Instr *i : layout.order)
     switch (i->opcode()) {
     case Opcode::BSSY: case Opcode::BSYNC: case Opcode::BREAK: case Opcode::BRX:
       crs = true;
       break;
-    case Opcode::CALL: case Opcode::YIELD:
-      crs |= f.isEntry();
-      break;
+    case Opcode::YIELD: crs |= f.isEntry(); break;
+    case Opcode::CALL: crs |= f.isEntry() && countsAsCall(*i); break;
     default: break;
     }
   if (crs) {

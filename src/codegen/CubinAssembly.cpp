@@ -340,7 +340,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
-    addConvergenceAttributes(f, layout, ef.attributes);
+    addConvergenceAttributes(m, f, layout, separate, ef.attributes);
     if (!ff.unusedLoadBytes.empty())
       ef.attributes.push_back(sized(NvInfoKind::UNUSED_LOAD_BYTE_OFFSET, ff.unusedLoadBytes));
     if (!ff.spillOffsets.empty()) {

@@ -112,9 +112,12 @@ def main():
             # NAME.sm_XX.ptx compiles for sm_XX, the others for sm_90.
             m = re.search(r"\.(sm_\d+a?)$", name)
             arch = m.group(1) if m else "sm_90"
+            # A first line "// flags: ..." gives both tools extra options (e.g. -c).
+            first = open(ptx).readline()
+            flags = first.split(":", 1)[1].split() if first.startswith("// flags:") else []
             bad = False
             for tool, out in ((args.optxas, ours), (PTXAS, theirs)):
-                r = subprocess.run([tool, f"-arch={arch}", ptx, "-o", out], capture_output=True, text=True)
+                r = subprocess.run([tool, f"-arch={arch}", *flags, ptx, "-o", out], capture_output=True, text=True)
                 if r.returncode != 0:
                     print(f"FAIL {name}: {os.path.basename(tool)} rejected it: {r.stderr.strip()[:300]}")
                     bad = True

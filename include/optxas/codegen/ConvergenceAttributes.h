@@ -9,6 +9,7 @@
 #include "optxas/codegen/Emit.h"
 #include "optxas/elf/Cubin.h"
 #include "optxas/ori/Function.h"
+#include "optxas/ori/Module.h"
 
 namespace optxas::codegen {
 
@@ -24,8 +25,9 @@ std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &la
 
 // Appends COOP_GROUP_MASK_REGIDS / COOP_GROUP_INSTR_OFFSETS (when the function has warp-synchronous
 // instructions) and CRS_STACK_SIZE 0 (when its code uses the convergence machinery: BSSY, BREAK,
-// BRX, in kernels also CALL and YIELD).
-void addConvergenceAttributes(const ori::Function &f, const Layout &layout,
+// BRX; in kernels also YIELD, and calls: any in a whole program, those out of the module when
+// functions are compiled `separate`ly, -c / -g).
+void addConvergenceAttributes(const ori::Module &m, const ori::Function &f, const Layout &layout, bool separate,
                               std::vector<elf::Attribute> &out);
 
 } // namespace optxas::codegen
