@@ -68,6 +68,20 @@ bool clearsFastpathBit(const ori::Module &m) {
   return false;
 }
 
+// Whether f reads a %reserved_smem_offset_* register, for EIATTR_RESERVED_SMEM_USED. The lowering
+// reads %reserved_smem_offset_1 and _end from their constant-bank slots, which nothing else
+// uses; _begin, _0 and _cap become constants and leave no trace (not recognised yet).
+bool readsReservedSmemSlots(const ori::Function &f, const target::DriverBank &bank) {
+  for (const ori::BasicBlock *bb : f.blocks())
+    for (const ori::Instr *i : *bb)
+      for (const ori::Operand &o : i->uses())
+        if (o.kind == ori::OperandKind::CBank && o.bank == 0 && o.reg == ori::kNoVReg &&
+            ((bank.reservedSmem1 != target::kNoSlot && o.value == bank.reservedSmem1) ||
+             (bank.reservedSmemEnd != target::kNoSlot && o.value == bank.reservedSmemEnd)))
+          return true;
+  return false;
+}
+
 // .nv.compat as ptxas 13.0 writes it (elf::defaultCompat holds the per-target records).
 // ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h), and so does
 // bit 3 of the sm_100 CAN_FASTPATH_FINALIZE word.
@@ -326,6 +340,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
     ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    if (readsReservedSmemSlots(f, model->driverBank())) {
+      elf::Attribute rs;
+      rs.kind = NvInfoKind::RESERVED_SMEM_USED;
+      rs.format = NvInfoFormat::None;
+      ef.attributes.push_back(rs);
+    }
     if (usesWmma(f)) {
       elf::Attribute wmma;
       wmma.kind = NvInfoKind::WMMA_USED;
