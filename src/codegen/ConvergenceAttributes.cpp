@@ -46,6 +46,8 @@ std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &la
     // WARPSYNCs ptxas does not list: those of elect.sync, wgmma.fence and barrier.cluster.wait.
     if (nextOp == Opcode::ELECT || nextOp == Opcode::WARPGROUP || nextOp == Opcode::UCGABAR_WAIT) continue;
     // bar.warp.sync, and barrier.cluster.arrive (listed as all threads even when not .aligned).
+    // The arrive's WARPSYNC is followed by its fences and UCGABAR_ARV (lower/SyncOps.cpp: at most
+    // five instructions; one more for slack).
     bool clusterArrive = false;
     for (size_t j = k + 1; j < n && j <= k + 6; ++j)
       if (layout.order[j]->opcode() == Opcode::UCGABAR_ARV) clusterArrive = true;
