@@ -125,6 +125,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
       return false;
     }
     facts.push_back(codegen::collectFacts(*f, *model));
+    facts.back().unusedLoadBytes = codegen::unusedLoadBytes(*f, *model);
     if (auto it = sharedAligns.find(f->name()); it != sharedAligns.end()) facts.back().sharedAlign = it->second;
   }
 

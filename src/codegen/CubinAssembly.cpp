@@ -1,6 +1,7 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/AsyncAttributes.h"
+#include "optxas/codegen/ConvergenceAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 #include "optxas/isa/Mma.h"
@@ -47,13 +48,51 @@ bool usesWmma(const ori::Function &f) {
   return false;
 }
 
+// Whether the code has an instruction that makes ptxas clear bit 3 of the sm_100
+// CAN_FASTPATH_FINALIZE word (9 -> 1). Observed (docs/elf.md): f64 arithmetic (DADD, DMUL, DFMA)
+// and FSETP against a non-zero float immediate; not FADD/FMNMX/FSEL immediates, FSETP against
+// RZ or a register, conversions, MUFU, calls.
+bool clearsFastpathBit(const ori::Module &m) {
+  for (const auto &fn : m.functions())
+    for (const ori::BasicBlock *bb : fn->blocks())
+      for (const ori::Instr *i : *bb) {
+        switch (i->opcode()) {
+        case isa::Opcode::DADD: case isa::Opcode::DMUL: case isa::Opcode::DFMA: return true;
+        case isa::Opcode::FSETP:
+          for (const ori::Operand &o : i->uses())
+            if (o.kind == ori::OperandKind::FImm && o.value != 0) return true;
+          break;
+        default: break;
+        }
+      }
+  return false;
+}
+
+// Whether f reads a %reserved_smem_offset_* register, for EIATTR_RESERVED_SMEM_USED. The lowering
+// reads %reserved_smem_offset_1 and _end from their constant-bank slots, which nothing else
+// uses; _begin, _0 and _cap become constants and leave no trace (not recognised yet).
+bool readsReservedSmemSlots(const ori::Function &f, const target::DriverBank &bank) {
+  for (const ori::BasicBlock *bb : f.blocks())
+    for (const ori::Instr *i : *bb)
+      for (const ori::Operand &o : i->uses())
+        if (o.kind == ori::OperandKind::CBank && o.bank == 0 && o.reg == ori::kNoVReg &&
+            ((bank.reservedSmem1 != target::kNoSlot && o.value == bank.reservedSmem1) ||
+             (bank.reservedSmemEnd != target::kNoSlot && o.value == bank.reservedSmemEnd)))
+          return true;
+  return false;
+}
+
 // .nv.compat as ptxas 13.0 writes it (elf::defaultCompat holds the per-target records).
-// ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h).
+// ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h), and so does
+// bit 3 of the sm_100 CAN_FASTPATH_FINALIZE word.
 std::vector<elf::NvInfoRecord> compatRecords(const ori::Module &m, const elf::Target &t) {
   std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m));
-  if (usesTensorMaps(m))
-    for (elf::NvInfoRecord &rec : r)
-      if (rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = 1;
+  const bool tensorMaps = usesTensorMaps(m), fastpathBit = t.sm == 100 && clearsFastpathBit(m);
+  for (elf::NvInfoRecord &rec : r) {
+    if (tensorMaps && rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = 1;
+    if (fastpathBit && rec.kind == static_cast<uint8_t>(elf::CompatKind::CAN_FASTPATH_FINALIZE) && !rec.payload.empty())
+      rec.payload[0] &= static_cast<uint8_t>(~8u);
+  }
   return r;
 }
 
@@ -304,6 +343,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
     ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    if (readsReservedSmemSlots(f, model->driverBank())) {
+      elf::Attribute rs;
+      rs.kind = NvInfoKind::RESERVED_SMEM_USED;
+      rs.format = NvInfoFormat::None;
+      ef.attributes.push_back(rs);
+    }
     if (usesWmma(f)) {
       elf::Attribute wmma;
       wmma.kind = NvInfoKind::WMMA_USED;
@@ -316,10 +361,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
     addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
-    if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty()) {
+    if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
-      ef.attributes.push_back(sized(NvInfoKind::CRS_STACK_SIZE, {0}));
-    }
+    addConvergenceAttributes(m, f, layout, separate, ef.attributes);
+    if (!ff.unusedLoadBytes.empty())
+      ef.attributes.push_back(sized(NvInfoKind::UNUSED_LOAD_BYTE_OFFSET, ff.unusedLoadBytes));
     if (!ff.spillOffsets.empty()) {
       std::vector<uint32_t> words;
       for (uint32_t off : ff.spillOffsets) {
@@ -335,6 +381,19 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     const auto &rt = f.attrs.reqntid;
     if (rt[0] || rt[1] || rt[2])
       ef.attributes.push_back(sized(NvInfoKind::REQNTID, {std::max(rt[0], 1u), std::max(rt[1], 1u), std::max(rt[2], 1u)}));
+    // Thread-block clusters, each directive on its own (ptxas 13.0): .explicitcluster ->
+    // EXPLICIT_CLUSTER, .reqnctapercluster -> CTA_PER_CLUSTER (missing dimensions 1),
+    // .maxclusterrank -> MAX_CLUSTER_RANK.
+    if (f.attrs.explicitCluster) {
+      elf::Attribute ec;
+      ec.kind = NvInfoKind::EXPLICIT_CLUSTER;
+      ec.format = NvInfoFormat::None;
+      ef.attributes.push_back(ec);
+    }
+    const auto &cl = f.attrs.reqnctapercluster;
+    if (cl[0] || cl[1] || cl[2])
+      ef.attributes.push_back(sized(NvInfoKind::CTA_PER_CLUSTER, {std::max(cl[0], 1u), std::max(cl[1], 1u), std::max(cl[2], 1u)}));
+    if (f.attrs.maxclusterrank) ef.attributes.push_back(sized(NvInfoKind::MAX_CLUSTER_RANK, {f.attrs.maxclusterrank}));
     // The per-target attributes ptxas writes whatever the code: SW_WAR's value from the ELF
     // layer's target defaults, and from sm_100 on VRC_CTA_INIT_COUNT 0, which ptxas writes as a
     // byte (EIFMT_BVAL).

@@ -68,8 +68,11 @@ FunctionBuilder &FunctionBuilder::setRequiredThreads(uint32_t x, uint32_t y, uin
   upsert(model().attributes, dim3(NvInfoKind::REQNTID, x, y, z));
   return *this;
 }
-FunctionBuilder &FunctionBuilder::setClusterDims(uint32_t x, uint32_t y, uint32_t z) {
+FunctionBuilder &FunctionBuilder::setExplicitCluster() {
   upsert(model().attributes, {NvInfoKind::EXPLICIT_CLUSTER, NvInfoFormat::None, 0, {}, {}});
+  return *this;
+}
+FunctionBuilder &FunctionBuilder::setClusterDims(uint32_t x, uint32_t y, uint32_t z) {
   upsert(model().attributes, dim3(NvInfoKind::CTA_PER_CLUSTER, x, y, z));
   return *this;
 }

@@ -63,6 +63,8 @@ bool lowerBar(LowerCtx &cx, const ptx::Instruction &in) {
   if (uses.empty()) uses.push_back(Operand::imm(0));
   ori::Instr *bar = cx.emit(Opcode::BAR, {}, {}, m);
   for (const Operand &u : uses) bar->addUse(u);
+  if (in.op == ptx::Opcode::Barrier && !in.has(ptx::Mod::Aligned) && m.bar == isa::BarMode::SYNC)
+    cx.fn().unalignedBarriers.push_back(bar->id());
   return true;
 }
 

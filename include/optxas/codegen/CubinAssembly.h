@@ -106,11 +106,16 @@ struct FunctionFacts {
   uint32_t sharedAlign = 16;     // .nv.shared.<fn> alignment (codegen/SymbolLayout.h)
   std::vector<uint32_t> exitOffsets;
   std::vector<uint32_t> spillOffsets;  // instructions ptxas annotates as SpillRefill
+  std::vector<uint32_t> unusedLoadBytes;  // EIATTR_UNUSED_LOAD_BYTE_OFFSET: [offset, byte mask]...
   unsigned sassInstructions = 0; // the function's own instructions (no epilogue padding)
 };
 
 // Computes the facts from an allocated, encoded function.
 FunctionFacts collectFacts(const ori::Function &f, const target::MachineModel &m);
+// The wide loads of an allocated, encoded function whose result is partly dead, as ptxas lists
+// them in EIATTR_UNUSED_LOAD_BYTE_OFFSET: [offset, used-byte mask] each (UnusedLoadBytes.cpp).
+// Computes the control flow if f has none.
+std::vector<uint32_t> unusedLoadBytes(ori::Function &f, const target::MachineModel &m);
 
 // Calls between functions (CallLinking.cpp). The functions function k calls directly (by index
 // in Module::functions()); an error for a call of a function the module does not define.

@@ -33,6 +33,7 @@ public:
   FunctionBuilder &setMaxRegCount(uint32_t n);   // kernels: .maxnreg / -maxrregcount (default 0xff)
   FunctionBuilder &setMaxThreads(uint32_t x, uint32_t y = 1, uint32_t z = 1); // .maxntid
   FunctionBuilder &setRequiredThreads(uint32_t x, uint32_t y = 1, uint32_t z = 1); // .reqntid
+  FunctionBuilder &setExplicitCluster();                                            // .explicitcluster
   FunctionBuilder &setClusterDims(uint32_t x, uint32_t y = 1, uint32_t z = 1);     // .reqnctapercluster
   FunctionBuilder &setMaxClusterRank(uint32_t n);
   FunctionBuilder &setNumBarriers(uint32_t n);

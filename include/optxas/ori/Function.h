@@ -80,6 +80,9 @@ public:
   uint32_t lowSpillBytes = 0;    // part of the spill area kept in the low local window
   uint32_t sharedBytes = 0;      // static shared memory per CTA
   std::vector<uint8_t> sassCode; // encoded instructions, filled by the encoder
+  // BARs (by instruction id) lowered from barrier.sync without .aligned: ptxas lists them for the
+  // driver with the warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS).
+  std::vector<uint32_t> unalignedBarriers;
   FunctionAttrs attrs;           // interface and launch constraints, filled by lowering
 
 private:

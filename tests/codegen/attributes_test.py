@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The .nv.info attributes ptxas writes for the driver about convergence, warp-synchronous
+instructions, partly used loads and thread-block clusters (docs/elf.md, "Attributes the code
+decides"), against ptxas 13.0 on small targeted kernels (tests/codegen/attributes/*.ptx):
+
+  - the cubin's structure matches ptxas's (elfcompare with values: which attributes each function
+    has, and the values of those that do not follow the code, e.g. the cluster dimensions);
+  - EIATTR_COOP_GROUP_INSTR_OFFSETS / _MASK_REGIDS: as many entries as ptxas, each mask of the
+    same form (0xffffffff for all threads, 0x05000000 | R for a register), and each offset in our
+    code is a warp-synchronous instruction (SHFL, VOTE, REDUX, MATCH, WARPSYNC or its NOP, BAR);
+  - EIATTR_UNUSED_LOAD_BYTE_OFFSET: the same byte masks as ptxas, each at a wide load of ours;
+  - EIATTR_CRS_STACK_SIZE: present where ptxas writes it, value 0;
+  - (NAME.sm_100a.ptx, compiled for sm_100a) .nv.compat CAN_FASTPATH_FINALIZE as ptxas (elfcompare).
+
+  attributes_test.py --optxas BIN
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
+PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+sys.path.insert(0, HERE)
+import elfcompare  # noqa: E402
+
+CRS_STACK_SIZE, COOP_OFFSETS, COOP_MASKS, UNUSED_LOAD_BYTES = 0x1e, 0x28, 0x29, 0x44
+WARP_SYNC_OPS = ("SHFL", "VOTE", "REDUX", "MATCH", "WARPSYNC", "NOP", "BAR")
+
+
+def words(payload):
+    return list(struct.unpack(f"<{len(payload) // 4}I", payload))
+
+
+def attributes(cubin):
+    """{function: {kind: [words] or value}} of every per-function .nv.info section."""
+    out = {}
+    for s in elfcompare.read(cubin):
+        if s["name"].startswith(".nv.info."):
+            out[s["name"][9:]] = {k: (words(p) if fmt == 4 else v) for k, fmt, v, p in elfcompare.nvinfo(s["data"])}
+    return out
+
+
+def code(cubin):
+    """{function: {offset: instruction text}} from nvdisasm."""
+    r = subprocess.run([NVDISASM, "-c", cubin], capture_output=True, text=True, check=True)
+    out, cur = {}, None
+    for line in r.stdout.splitlines():
+        m = re.match(r"\s*\.section\s+\.text\.([^,\s]+)", line)
+        if m:
+            cur = out.setdefault(m.group(1), {})
+            continue
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(?:@!?U?P\w+\s+)?([^;]*);", line)
+        if m and cur is not None:
+            cur[int(m.group(1), 16)] = m.group(2).strip()
+    return out
+
+
+def check(name, ours, theirs):
+    # sm_100+: the Mercury capsule sections are not written (docs/elf.md, known_elf_diffs.txt).
+    problems = [f"elf: {d}" for d in elfcompare.compare(ours, theirs, True)
+                if not re.match(r"section missing: \.nv\.(capmerc|merc)\.", d)]
+    oa, ta, oc = attributes(ours), attributes(theirs), code(ours)
+    for fn, want in ta.items():
+        got = oa.get(fn, {})
+        if CRS_STACK_SIZE in got and got[CRS_STACK_SIZE] != [0]:
+            problems.append(f"{fn}: CRS_STACK_SIZE {got[CRS_STACK_SIZE]}, ptxas writes [0]")
+        if COOP_OFFSETS in want or COOP_OFFSETS in got:
+            w, g = want.get(COOP_MASKS, []), got.get(COOP_MASKS, [])
+            form = lambda ms: ["all" if m == 0xffffffff else f"reg-form {m >> 24:#x}" for m in ms]  # noqa: E731
+            if form(w) != form(g):
+                problems.append(f"{fn}: COOP_GROUP masks {form(g)}, ptxas {form(w)}")
+            for off in got.get(COOP_OFFSETS, []):
+                text = oc.get(fn, {}).get(off, "?")
+                if not text.startswith(WARP_SYNC_OPS):
+                    problems.append(f"{fn}: COOP_GROUP offset {off:#x} is '{text}', not a warp-synchronous instruction")
+        if UNUSED_LOAD_BYTES in want or UNUSED_LOAD_BYTES in got:
+            w, g = want.get(UNUSED_LOAD_BYTES, []), got.get(UNUSED_LOAD_BYTES, [])
+            if w[1::2] != g[1::2]:
+                problems.append(f"{fn}: UNUSED_LOAD_BYTE_OFFSET masks {[hex(x) for x in g[1::2]]}, ptxas {[hex(x) for x in w[1::2]]}")
+            for off in g[0::2]:
+                text = oc.get(fn, {}).get(off, "?")
+                if not re.match(r"LD[GS]?\b.*\.(64|128)\b", text):
+                    problems.append(f"{fn}: UNUSED_LOAD_BYTE_OFFSET offset {off:#x} is '{text}', not a wide load")
+    print(("FAIL " if problems else "ok   ") + name + "".join("\n     " + p for p in problems))
+    return not problems
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--optxas", required=True)
+    args = ap.parse_args()
+    for t in (NVDISASM, PTXAS):
+        if not os.access(t, os.X_OK):
+            print(f"FAIL: oracle tool missing: {t}")
+            return 1
+    inputs = sorted(glob.glob(os.path.join(HERE, "attributes", "*.ptx")))
+    if not inputs:
+        print("FAIL: no inputs in tests/codegen/attributes")
+        return 1
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for ptx in inputs:
+            name = os.path.basename(ptx)[:-4]
+            ours, theirs = os.path.join(tmp, name + ".cubin"), os.path.join(tmp, name + ".ptxas.cubin")
+            # NAME.sm_XX.ptx compiles for sm_XX, the others for sm_90.
+            m = re.search(r"\.(sm_\d+a?)$", name)
+            arch = m.group(1) if m else "sm_90"
+            # A first line "// flags: ..." gives both tools extra options (e.g. -c).
+            first = open(ptx).readline()
+            flags = first.split(":", 1)[1].split() if first.startswith("// flags:") else []
+            bad = False
+            for tool, out in ((args.optxas, ours), (PTXAS, theirs)):
+                r = subprocess.run([tool, f"-arch={arch}", *flags, ptx, "-o", out], capture_output=True, text=True)
+                if r.returncode != 0:
+                    print(f"FAIL {name}: {os.path.basename(tool)} rejected it: {r.stderr.strip()[:300]}")
+                    bad = True
+            if bad or not check(name, ours, theirs):
+                failures += 1
+    print(f"{len(inputs) - failures}/{len(inputs)} attribute checks pass")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
