@@ -3,7 +3,8 @@
 //   t = IADD3 a, b, RZ ; d = IADD3 t, c, RZ   ->  d = IADD3 a, b, c   (immediates summed)
 //   t = IMAD  a, b, RZ ; d = IADD3 t, c, RZ   ->  d = IMAD  a, b, c
 //   t = SHF.L.U32 a, s, RZ ; d = IADD3 t, c, RZ  ->  d = IMAD a, 2^s, c
-// when t is written once, read only there, and a and b still hold at d what they held at t.
+// when t is written once and read only there (or, for a register the PTX reuses, d is t and
+// nothing reads t in between), and a and b still hold at d what they held at t.
 #include <optional>
 #include <unordered_set>
 #include <vector>
@@ -107,18 +108,34 @@ private:
   Instr *producer(const Instr &i, unsigned k) {
     const Operand &o = i.use(k);
     if (o.kind != OperandKind::Reg || (o.flags & ~ori::OpNeg) || o.subOff != 0 || f_.vreg(o.reg).width != 1 ||
-        precolored(o.reg) || reads_[o.reg] != 1)
+        precolored(o.reg))
       return nullptr;
     unsigned c = comps_.base(o.reg);
-    if (defs_.count[c] != 1) return nullptr;
-    Instr *j = defs_.writer[c];
-    if (j == &i || touched(j) || j->opcode() == Opcode::PSEUDO_PHI) return nullptr;
+    Instr *j = defs_.count[c] == 1 && reads_[o.reg] == 1 ? defs_.writer[c] : killedWriter(i, o.reg);
+    if (!j || j == &i || touched(j) || j->opcode() == Opcode::PSEUDO_PHI) return nullptr;
     bool add = isPlainAdd(f_, *j) && j->opcode() == i.opcode();
     bool mul = isPlainMultiply(f_, *j) && (j->opcode() == Opcode::UIMAD) == (i.opcode() == Opcode::UIADD3);
     bool shift = shiftMultiplier(f_, *j).has_value() && i.opcode() == Opcode::IADD3;
     if (!add && !mul && !shift) return nullptr;
     if (!dominates(j, &i) || !stable(*j, i)) return nullptr;
     return j;
+  }
+
+  // A register the PTX reuses ("r = r * 3; r = r + x"): when i overwrites r, the write of r
+  // just before i in its block, with no read of r in between, is read by i alone.
+  Instr *killedWriter(const Instr &i, ori::VRegId r) const {
+    if (i.def(0).reg != r) return nullptr;
+    unsigned slots = 0;
+    for (const Operand &o : i.uses()) slots += o.refersToVReg() && o.reg == r;
+    if (slots != 1) return nullptr;
+    for (Instr *y = i.prev(); y; y = y->prev()) {
+      for (const Operand &d : y->defs())
+        if (d.kind == OperandKind::Reg && d.reg == r) return y->numDefs() == 1 ? y : nullptr;
+      for (const Operand &u : y->uses())
+        if (u.refersToVReg() && u.reg == r) return nullptr;
+      if (y->guard().kind == OperandKind::Reg && y->guard().reg == r) return nullptr;
+    }
+    return nullptr;
   }
 
   // j's register sources hold at i what they held at j.

@@ -30,6 +30,10 @@ unsigned removeRedundantWarpSyncs(ori::Function &f);
 // holds that constant, within a block (RedundantMoves.cpp). Returns the number deleted.
 unsigned removeRedundantConstantMoves(ori::Function &f);
 
+// A 64-bit add of a 64-bit value shifted left by a constant (SHF.L.U32 + SHF.HI.L.U64 feeding
+// IADD3 + IADD3.EX) becomes LEA + LEA.HI.EX (ShiftedWideAdds.cpp). Returns the number combined.
+unsigned combineShiftedWideAdds(ori::Function &f);
+
 // True when `i`, as it stands, converts to a SASS instruction that the sm_90 encoder accepts.
 // Registers without a physical register get stand-in number 0 for the probe (restored after),
 // so only the operand kinds and the form matter. Pseudo-instructions and instructions with

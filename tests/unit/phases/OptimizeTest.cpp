@@ -179,6 +179,56 @@ TEST(GeneralOptimize, FoldsAMultiplyOrLeftShiftIntoTheAddThatReadsIt) {
   EXPECT_EQ(out.find("SHF"), std::string::npos) << out;
 }
 
+TEST(GeneralOptimize, FoldsAMultiplyIntoAnAddWhenThePtxReusesTheRegister) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = S2R SR_LANEID
+  %r1 = IMAD %r1, 0x3, RZ
+  %r1 = IADD3 %r1, %r0, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r1
+  %r1 = IMAD %r1, 0x5, RZ
+  STG.E %ur9, [%r20], %r1
+  %r1 = IADD3 %r1, %r0, RZ
+  STG.E %ur9, [%r20], %r1
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r1 = IMAD %r1, 0x3, %r0"), std::string::npos) << out;
+  // The second product is stored before the add: both stay.
+  EXPECT_NE(out.find("%r1 = IMAD %r1, 0x5, RZ"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r1 = IADD3 %r1, %r0, RZ"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, CombinesAShiftedWideAddIntoLea) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(.reg %r4 x2
+.reg %r5 x2
+.reg %r8 x2
+bb0:
+  %r0 = S2R SR_TID.X
+  %r4 = IMAD.WIDE.U32 %r0, %r0, RZ
+  %r20 = LDC.64 c[0x0][0x210]
+  %r5[0] = SHF.L.U32 %r4[0], 0x2, RZ
+  %r6 = SHF.HI.L.U64 %r4[0], 0x2, %r4[1]
+  %r5[1] = PSEUDO_COPY %r6
+  %r8[0], %p7 = IADD3 %r20[0], %r5[0], RZ
+  %r8[1] = IADD3.EX %r20[1], %r5[1], RZ, %p7, !PT
+  %ur9 = ULDC.64 c[0x0][0x208]
+  STG.E %ur9, [%r8], %r0
+  EXIT
+.end
+)", h);
+  // (x << 2) + base: LEA for the low word with its carry into LEA.HI.EX (the base read from the
+  // constant bank in place); shifts and adds die.
+  EXPECT_NE(out.find(" = LEA %r4[0], c[0x0][0x210], 0x2"), std::string::npos) << out;
+  EXPECT_NE(out.find(" = LEA.HI.EX %r4[0], c[0x0][0x214], %r4[1], 0x2, %p"), std::string::npos) << out;
+  EXPECT_EQ(out.find("SHF"), std::string::npos) << out;
+  EXPECT_EQ(out.find("IADD3"), std::string::npos) << out;
+}
+
 TEST(GeneralOptimize, FoldsALogicOpWhoseKnownSourcesDecideTheResult) {
   Harness h;
   std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
