@@ -103,6 +103,32 @@ std::optional<uint32_t> foldConstant(const ori::Function &f, const ori::Instr &i
     }
     return r;
   }
+  case Opcode::SHF: {
+    // The 32-bit shifts: SHF.L.U32 a, k, RZ (a << k), SHF.R.{U32,S32}.HI RZ, k, c (c >> k), with
+    // a constant amount below 32 (the funnel's other word does not reach the result).
+    if (i.numUses() != 3) return std::nullopt;
+    isa::Modifiers m = i.mods();
+    auto k = src(1);
+    if (!k || *k >= 32 || i.use(1).kind != OperandKind::Imm) return std::nullopt;
+    if (m.shift == isa::ShiftDir::L && m.intType == isa::IntType::U32 && m.variant == isa::Variant::None) {
+      m.shift = isa::ShiftDir::None;
+      m.intType = isa::IntType::None;
+      auto a = src(0);
+      if (!(m == isa::Modifiers{}) || !a) return std::nullopt;
+      return *a << *k;
+    }
+    if (m.shift == isa::ShiftDir::R && m.variant == isa::Variant::HI &&
+        (m.intType == isa::IntType::U32 || m.intType == isa::IntType::S32)) {
+      bool arith = m.intType == isa::IntType::S32;
+      m.shift = isa::ShiftDir::None;
+      m.intType = isa::IntType::None;
+      m.variant = isa::Variant::None;
+      auto c = src(2);
+      if (!(m == isa::Modifiers{}) || !c) return std::nullopt;
+      return arith ? static_cast<uint32_t>(static_cast<int32_t>(*c) >> *k) : *c >> *k;
+    }
+    return std::nullopt;
+  }
   default:
     return std::nullopt;
   }

@@ -229,6 +229,26 @@ bb0:
   EXPECT_EQ(out.find("IADD3"), std::string::npos) << out;
 }
 
+TEST(GeneralOptimize, FoldsShiftsOfConstants) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = MOV 0xfffff
+  %r1 = SHF.L.U32 %r0, 0xb, RZ
+  %r2 = SHF.HI.R.U32 RZ, 0x4, %r1
+  %r4 = MOV 0x80000000
+  %r5 = SHF.HI.R.S32 RZ, 0x4, %r4
+  %r3 = IADD3 %r2, %r5, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  // (0xfffff << 11) >> 4 = 0x07ffff80 (logical), 0x80000000 >> 4 = 0xf8000000 (arithmetic).
+  EXPECT_EQ(out.find("SHF"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r3 = MOV -0x80"), std::string::npos) << out;
+}
+
 TEST(GeneralOptimize, FoldsALogicOpWhoseKnownSourcesDecideTheResult) {
   Harness h;
   std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
