@@ -1,6 +1,8 @@
 // The GeneralOptimize phases (14 GeneralOptimizeEarly, 33 GeneralOptimize, 43 GeneralOptimizeMid,
 // 53 GeneralOptimizeMid2, 66 GeneralOptimizeLate, 75 GeneralOptimizeLate2): constant folding and
-// propagation, copy propagation and dead code elimination, repeated until nothing changes.
+// propagation, copy propagation and dead code elimination, combining of add chains
+// (opt/CombineAdds.cpp) and of shifted 64-bit adds into LEA (opt/ShiftedWideAdds.cpp), removal
+// of repeated WARPSYNCs (opt/WarpSync.cpp), repeated until nothing changes.
 //
 // The IR is not in SSA form, so values are tracked per 32-bit register component:
 //  - inside a block, a forward walk records what each component holds after a move or copy (a
@@ -79,6 +81,9 @@ public:
     for (int round = 0; round < 4; ++round) {
       bool changed = pass();
       changed |= combineWideAdds();
+      changed |= opt::combineAdds(f_) > 0;
+      changed |= opt::combineShiftedWideAdds(f_) > 0;
+      changed |= opt::removeRedundantWarpSyncs(f_) > 0;
       changed |= fuseComparesIntoPredicateLogic();
       changed |= backPropagateCopies();
       changed |= opt::eliminateDeadCode(f_) > 0;

@@ -1,7 +1,9 @@
 // Phase 127, PostExpansion: copies, parameter pseudo-instructions and the stack frame after
-// allocation (codegen::expandAfterAllocation).
+// allocation (codegen::expandAfterAllocation); when optimizing (OptBudget gate), it then drops
+// the constant moves that repeat what their register already holds (opt/RedundantMoves.cpp).
 #include "optxas/codegen/PostExpansion.h"
 #include "optxas/phases/Phase.h"
+#include "../opt/Opt.h"
 
 namespace optxas::phases {
 namespace {
@@ -12,7 +14,8 @@ public:
   bool isNoOp(PhaseContext &ctx) const override { return !ctx.function().isAllocated(); }
   void execute(PhaseContext &ctx) override {
     const target::MachineModel *m = target::machineModel(ctx.smVersion());
-    if (m) codegen::expandAfterAllocation(ctx.function(), *m, ctx.diags());
+    if (!m || !codegen::expandAfterAllocation(ctx.function(), *m, ctx.diags())) return;
+    if (ctx.optLevel() > 1 && ctx.mayOptimize()) opt::removeRedundantConstantMoves(ctx.function());
   }
 };
 

@@ -84,14 +84,50 @@ std::optional<uint32_t> foldConstant(const ori::Function &f, const ori::Instr &i
   case Opcode::ULOP3: {
     if (!(i.numUses() == 3 || (i.numUses() == 4 && isNotPT(i.use(3)))) || !onlyMods(i, false, false, true))
       return std::nullopt;
-    auto a = src(0), b = src(1), c = src(2);
-    if (!a || !b || !c) return std::nullopt;
+    // An unknown source may take either bit value: the result is known when every bit comes out
+    // the same either way (x & 0, x | ~0, ...).
+    std::optional<uint32_t> s[3] = {src(0), src(1), src(2)};
     uint32_t r = 0;
     for (unsigned bit = 0; bit < 32; ++bit) {
-      unsigned idx = (((*a >> bit) & 1u) << 2) | (((*b >> bit) & 1u) << 1) | ((*c >> bit) & 1u);
-      r |= ((i.mods().lut >> idx) & 1u) << bit;
+      int out = -1;
+      for (unsigned idx = 0; idx < 8; ++idx) {
+        bool fits = true;
+        for (unsigned k = 0; k < 3 && fits; ++k)
+          if (s[k]) fits = ((*s[k] >> bit) & 1u) == ((idx >> (2 - k)) & 1u);
+        if (!fits) continue;
+        int v = (i.mods().lut >> idx) & 1;
+        if (out >= 0 && out != v) return std::nullopt;
+        out = v;
+      }
+      r |= static_cast<uint32_t>(out) << bit;
     }
     return r;
+  }
+  case Opcode::SHF: {
+    // The 32-bit shifts: SHF.L.U32 a, k, RZ (a << k), SHF.R.{U32,S32}.HI RZ, k, c (c >> k), with
+    // a constant amount below 32 (the funnel's other word does not reach the result).
+    if (i.numUses() != 3) return std::nullopt;
+    isa::Modifiers m = i.mods();
+    auto k = src(1);
+    if (!k || *k >= 32 || i.use(1).kind != OperandKind::Imm) return std::nullopt;
+    if (m.shift == isa::ShiftDir::L && m.intType == isa::IntType::U32 && m.variant == isa::Variant::None) {
+      m.shift = isa::ShiftDir::None;
+      m.intType = isa::IntType::None;
+      auto a = src(0);
+      if (!(m == isa::Modifiers{}) || !a) return std::nullopt;
+      return *a << *k;
+    }
+    if (m.shift == isa::ShiftDir::R && m.variant == isa::Variant::HI &&
+        (m.intType == isa::IntType::U32 || m.intType == isa::IntType::S32)) {
+      bool arith = m.intType == isa::IntType::S32;
+      m.shift = isa::ShiftDir::None;
+      m.intType = isa::IntType::None;
+      m.variant = isa::Variant::None;
+      auto c = src(2);
+      if (!(m == isa::Modifiers{}) || !c) return std::nullopt;
+      return arith ? static_cast<uint32_t>(static_cast<int32_t>(*c) >> *k) : *c >> *k;
+    }
+    return std::nullopt;
   }
   default:
     return std::nullopt;

@@ -18,6 +18,22 @@ namespace optxas::phases::opt {
 // reader). Returns the number deleted.
 unsigned eliminateDeadCode(ori::Function &f);
 
+// Folds chains of two-source adds into three-source IADD3s, and "IMAD a, b, RZ" feeding an add
+// into the IMAD's addend (CombineAdds.cpp). Returns the number of instructions removed.
+unsigned combineAdds(ori::Function &f);
+
+// Deletes a WARPSYNC that repeats the mask of an earlier one in its block with nothing in
+// between that could let the threads diverge (WarpSync.cpp). Returns the number deleted.
+unsigned removeRedundantWarpSyncs(ori::Function &f);
+
+// After allocation: deletes unguarded constant moves into a physical register that already
+// holds that constant, within a block (RedundantMoves.cpp). Returns the number deleted.
+unsigned removeRedundantConstantMoves(ori::Function &f);
+
+// A 64-bit add of a 64-bit value shifted left by a constant (SHF.L.U32 + SHF.HI.L.U64 feeding
+// IADD3 + IADD3.EX) becomes LEA + LEA.HI.EX (ShiftedWideAdds.cpp). Returns the number combined.
+unsigned combineShiftedWideAdds(ori::Function &f);
+
 // True when `i`, as it stands, converts to a SASS instruction that the sm_90 encoder accepts.
 // Registers without a physical register get stand-in number 0 for the probe (restored after),
 // so only the operand kinds and the form matter. Pseudo-instructions and instructions with
@@ -32,7 +48,8 @@ std::optional<uint32_t> operandValue(const ori::Function &f, const ori::Operand 
 
 // The 32-bit result of an unguarded single-result integer ALU instruction whose sources are all
 // known (IADD3, IMAD, LOP3 and their uniform forms, MOV/UMOV, SEL with a constant predicate
-// is not folded). nullopt when the instruction is not one of those or a source is unknown.
+// is not folded), or a LOP3 whose known sources decide every result bit (x & 0). nullopt when
+// the instruction is not one of those or the result depends on an unknown source.
 std::optional<uint32_t> foldConstant(const ori::Function &f, const ori::Instr &i, const RegValueFn &regValue);
 
 // Turns `i` into "MOV d, imm" (UMOV for a uniform destination), keeping its def, guard and

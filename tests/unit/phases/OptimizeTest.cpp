@@ -121,6 +121,176 @@ TEST(GeneralOptimize, ChainsACompareIntoThePredicateLogicThatReadsIt) {
   EXPECT_NE(out.find("%p4, PT = ISETP.GE.S32.OR %r1, 0x20, %p2"), std::string::npos) << out;
 }
 
+TEST(GeneralOptimize, FoldsAChainOfTwoSourceAddsIntoThreeSourceAdds) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = S2R SR_LANEID
+  %r2 = IADD3 %r0, %r1, RZ
+  %r3 = IADD3 %r2, 0x5, RZ
+  %r4 = IADD3 -%r3, 0x3, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r4
+  EXIT
+.end
+)", h);
+  // -(r0 + r1 + 5) + 3: one add of the negated sources and the summed immediate (3 - 5 = -2).
+  EXPECT_NE(out.find("%r4 = IADD3 -%r0, -0x2, -%r1"), std::string::npos) << out;
+  EXPECT_EQ(out.find("%r2 ="), std::string::npos) << out;
+  EXPECT_EQ(out.find("%r3 ="), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, KeepsAnAddWhoseResultIsReadTwice) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = S2R SR_LANEID
+  %r2 = IADD3 %r0, %r1, RZ
+  %r3 = IADD3 %r2, 0x5, RZ
+  %r4 = IADD3 %r2, %r3, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r4
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r2 = IADD3 %r0, %r1, RZ"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, FoldsAMultiplyOrLeftShiftIntoTheAddThatReadsIt) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = S2R SR_LANEID
+  %r5 = LDC c[0x0][0x218]
+  %r2 = IMAD %r0, %r5, RZ
+  %r3 = IADD3 %r2, %r1, RZ
+  %r6 = SHF.L.U32 %r1, 0x4, RZ
+  %r7 = IADD3 %r3, %r6, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r7
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r3 = IMAD %r0, c[0x0][0x218], %r1"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r7 = IMAD %r1, 0x10, %r3"), std::string::npos) << out;
+  EXPECT_EQ(out.find("SHF"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, FoldsAMultiplyIntoAnAddWhenThePtxReusesTheRegister) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = S2R SR_LANEID
+  %r1 = IMAD %r1, 0x3, RZ
+  %r1 = IADD3 %r1, %r0, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r1
+  %r1 = IMAD %r1, 0x5, RZ
+  STG.E %ur9, [%r20], %r1
+  %r1 = IADD3 %r1, %r0, RZ
+  STG.E %ur9, [%r20], %r1
+  EXIT
+.end
+)", h);
+  EXPECT_NE(out.find("%r1 = IMAD %r1, 0x3, %r0"), std::string::npos) << out;
+  // The second product is stored before the add: both stay.
+  EXPECT_NE(out.find("%r1 = IMAD %r1, 0x5, RZ"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r1 = IADD3 %r1, %r0, RZ"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, CombinesAShiftedWideAddIntoLea) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(.reg %r4 x2
+.reg %r5 x2
+.reg %r8 x2
+bb0:
+  %r0 = S2R SR_TID.X
+  %r4 = IMAD.WIDE.U32 %r0, %r0, RZ
+  %r20 = LDC.64 c[0x0][0x210]
+  %r5[0] = SHF.L.U32 %r4[0], 0x2, RZ
+  %r6 = SHF.HI.L.U64 %r4[0], 0x2, %r4[1]
+  %r5[1] = PSEUDO_COPY %r6
+  %r8[0], %p7 = IADD3 %r20[0], %r5[0], RZ
+  %r8[1] = IADD3.EX %r20[1], %r5[1], RZ, %p7, !PT
+  %ur9 = ULDC.64 c[0x0][0x208]
+  STG.E %ur9, [%r8], %r0
+  EXIT
+.end
+)", h);
+  // (x << 2) + base: LEA for the low word with its carry into LEA.HI.EX (the base read from the
+  // constant bank in place); shifts and adds die.
+  EXPECT_NE(out.find(" = LEA %r4[0], c[0x0][0x210], 0x2"), std::string::npos) << out;
+  EXPECT_NE(out.find(" = LEA.HI.EX %r4[0], c[0x0][0x214], %r4[1], 0x2, %p"), std::string::npos) << out;
+  EXPECT_EQ(out.find("SHF"), std::string::npos) << out;
+  EXPECT_EQ(out.find("IADD3"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, FoldsShiftsOfConstants) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = MOV 0xfffff
+  %r1 = SHF.L.U32 %r0, 0xb, RZ
+  %r2 = SHF.HI.R.U32 RZ, 0x4, %r1
+  %r4 = MOV 0x80000000
+  %r5 = SHF.HI.R.S32 RZ, 0x4, %r4
+  %r3 = IADD3 %r2, %r5, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  // (0xfffff << 11) >> 4 = 0x07ffff80 (logical), 0x80000000 >> 4 = 0xf8000000 (arithmetic).
+  EXPECT_EQ(out.find("SHF"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r3 = MOV -0x80"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, FoldsALogicOpWhoseKnownSourcesDecideTheResult) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = LOP3.lut:0xc0 %r0, RZ, RZ, !PT
+  %r2 = LOP3.lut:0xfc %r0, 0xffffffff, RZ, !PT
+  %r3 = IADD3 %r1, %r2, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  // r0 & 0 = 0 and r0 | ~0 = ~0 whatever r0 holds: the store writes the constant.
+  EXPECT_EQ(out.find("LOP3"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r3 = MOV -0x1"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, DropsARepeatedWarpSyncOnlyWithoutABarrierInBetween) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  WARPSYNC 0xffffffff
+  %p11, %r1 = SHFL.DOWN %r0, 0x10, 0x1f
+  WARPSYNC 0xffffffff
+  %p12, %r2 = SHFL.DOWN %r1, 0x8, 0x1f
+  BAR.SYNC.DEFER_BLOCKING 0x0
+  WARPSYNC 0xffffffff
+  %p13, %r3 = SHFL.DOWN %r2, 0x4, 0x1f
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x210]
+  STG.E %ur9, [%r20], %r3
+  EXIT
+.end
+)", h);
+  size_t first = out.find("WARPSYNC"), bar = out.find("BAR.SYNC");
+  ASSERT_NE(first, std::string::npos) << out;
+  ASSERT_NE(bar, std::string::npos) << out;
+  EXPECT_EQ(out.find("WARPSYNC", first + 1), out.find("WARPSYNC", bar)) << out;   // none between
+  EXPECT_NE(out.find("WARPSYNC", bar), std::string::npos) << out;                 // one after the barrier
+}
+
 TEST(GvnCse, ReusesEqualExpressionsDownTheDominatorTree) {
   Harness h;
   std::string out = after("AnalyzeControlFlow+GvnCse+GeneralOptimizeLate", std::string(kHeader) + R"(bb0:
