@@ -37,8 +37,9 @@ using ori::VRegId;
 
 // Readers closer than this to a definition share it.
 constexpr unsigned kNear = 24;
-// Below this many live R components the allocator has registers to spare.
-constexpr unsigned kPressureFloor = 24;
+// At most this many live R components: registers to spare (a lower floor trades instructions
+// for registers below any occupancy step that matters).
+constexpr unsigned kPressureFloor = 32;
 
 // i writes a constant into its one register result, with no register source.
 bool writesConstant(const Instr &i) {

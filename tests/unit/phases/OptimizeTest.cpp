@@ -237,7 +237,7 @@ std::string constantAcrossPressure(unsigned live) {
 
 TEST(OriDoRemat, WritesAFarConstantAgainBeforeItsReaderUnderPressure) {
   Harness h;
-  std::string out = after("AnalyzeControlFlow+OriDoRemat", constantAcrossPressure(30), h);
+  std::string out = after("AnalyzeControlFlow+OriDoRemat", constantAcrossPressure(40), h);
   // Both halves are written again in bb1, right before the DADD; bb0 no longer writes them.
   size_t bb1 = out.find("bb1:");
   ASSERT_NE(bb1, std::string::npos) << out;
