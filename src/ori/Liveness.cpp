@@ -55,6 +55,17 @@ void Liveness::forEachKilledUnit(const Function &f, const Instr &i, const std::f
     }
 }
 
+namespace {
+// Every component i writes, guarded or not.
+void forEachWrittenUnit(const Function &f, const Instr &i, const std::function<void(VRegId, unsigned, unsigned)> &fn) {
+  for (const Operand &o : i.defs())
+    if (o.kind == OperandKind::Reg) {
+      auto [off, n] = unitRange(f, o);
+      fn(o.reg, off, n);
+    }
+}
+} // namespace
+
 Liveness::Liveness(Function &f) : f_(f) {
   ControlFlowInfo &cfg = ensureControlFlow(f);
   size_t n = f.numVRegs(), nb = f.blockIdLimit();
@@ -69,6 +80,37 @@ Liveness::Liveness(Function &f) : f_(f) {
   out_.assign(nb, llvm::BitVector(n));
   unitIn_.assign(nb, llvm::BitVector(nu));
   unitOut_.assign(nb, llvm::BitVector(nu));
+  firstWrite_.assign(nu, UINT32_MAX);
+  const auto &rpo = cfg.rpo();
+
+  // Forward: the components some path from the entry may have written.
+  llvm::BitVector precolored(nu);
+  for (VRegId v = 0; v < n; ++v)
+    if (f.vreg(v).phys >= 0) precolored.set(unitBase_[v], unitBase_[v + 1]);
+  std::vector<llvm::BitVector> written(nb, llvm::BitVector(nu));
+  for (BasicBlock *bb : f.blocks())
+    for (const Instr *i : *bb)
+      forEachWrittenUnit(f, *i, [&](VRegId r, unsigned off, unsigned cnt) {
+        written[bb->id()].set(unitBase_[r] + off, unitBase_[r] + off + cnt);
+      });
+  mayIn_.assign(nb, precolored);
+  std::vector<llvm::BitVector> mayOut(nb, precolored);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (BasicBlock *bb : rpo) {
+      llvm::BitVector in = precolored;
+      for (BasicBlock *p : bb->preds()) in |= mayOut[p->id()];
+      llvm::BitVector out = in;
+      out |= written[bb->id()];
+      if (in != mayIn_[bb->id()] || out != mayOut[bb->id()]) {
+        mayIn_[bb->id()] = std::move(in);
+        mayOut[bb->id()] = std::move(out);
+        changed = true;
+      }
+    }
+  }
+
+  // Backward: upward-exposed reads (of components possibly written before the block) and kills.
   std::vector<llvm::BitVector> gen(nb, llvm::BitVector(nu)), kill(nb, llvm::BitVector(nu));
   for (BasicBlock *bb : f.blocks()) {
     auto &g = gen[bb->id()];
@@ -83,9 +125,9 @@ Liveness::Liveness(Function &f) : f_(f) {
         g.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
       });
     }
+    g &= mayIn_[bb->id()];
   }
   // Iterate in post-order (reverse RPO) until nothing changes.
-  const auto &rpo = cfg.rpo();
   bool changed = true;
   while (changed) {
     changed = false;
@@ -93,9 +135,11 @@ Liveness::Liveness(Function &f) : f_(f) {
       BasicBlock *bb = *it;
       llvm::BitVector out(nu);
       for (BasicBlock *s : bb->succs()) out |= unitIn_[s->id()];
+      out &= mayOut[bb->id()];
       llvm::BitVector in = out;
       in.reset(kill[bb->id()]);
       in |= gen[bb->id()];
+      in &= mayIn_[bb->id()];
       if (out != unitOut_[bb->id()] || in != unitIn_[bb->id()]) {
         unitOut_[bb->id()] = std::move(out);
         unitIn_[bb->id()] = std::move(in);
@@ -109,37 +153,66 @@ Liveness::Liveness(Function &f) : f_(f) {
   }
 }
 
-void Liveness::walkBlock(const BasicBlock *bb,
-                         const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const {
+void Liveness::walk(const BasicBlock *bb, const std::function<void(const Instr &, const llvm::BitVector &)> &visit,
+                    const std::function<void(VRegId)> &dropped, const std::function<void(VRegId)> &added) const {
+  // Index of each component's first write in the block: before it, a component not possibly
+  // written on entry holds nothing.
+  const llvm::BitVector &mayIn = mayIn_[bb->id()];
+  std::vector<unsigned> touched;
+  uint32_t idx = 0;
+  for (const Instr *i : *bb) {
+    forEachWrittenUnit(f_, *i, [&](VRegId r, unsigned off, unsigned cnt) {
+      for (unsigned u = unitBase_[r] + off; u < unitBase_[r] + off + cnt; ++u)
+        if (firstWrite_[u] == UINT32_MAX && !mayIn.test(u)) {
+          firstWrite_[u] = idx;
+          touched.push_back(u);
+        }
+    });
+    ++idx;
+  }
   llvm::BitVector units = unitOut_[bb->id()];
-  llvm::BitVector live = out_[bb->id()];
   for (auto it = bb->end(); it != bb->begin();) {
     const Instr &i = **--it;
-    visit(i, live);
+    --idx;
+    visit(i, units);
     forEachKilledUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
       units.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
-      if (units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) live.reset(r);
+      if (units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) dropped(r);
+    });
+    // A guarded first write: before it the component was never written.
+    forEachWrittenUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
+      bool any = false;
+      for (unsigned u = unitBase_[r] + off; u < unitBase_[r] + off + cnt; ++u)
+        if (firstWrite_[u] == idx && units.test(u)) {
+          units.reset(u);
+          any = true;
+        }
+      if (any && units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) dropped(r);
     });
     forEachUseUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
-      units.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
-      live.set(r);
+      bool any = false;
+      for (unsigned u = unitBase_[r] + off; u < unitBase_[r] + off + cnt; ++u)
+        if (mayIn.test(u) || firstWrite_[u] < idx) {
+          units.set(u);
+          any = true;
+        }
+      if (any) added(r);
     });
   }
+  for (unsigned u : touched) firstWrite_[u] = UINT32_MAX;
+}
+
+void Liveness::walkBlock(const BasicBlock *bb,
+                         const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const {
+  llvm::BitVector live = out_[bb->id()];
+  walk(
+      bb, [&](const Instr &i, const llvm::BitVector &) { visit(i, live); }, [&](VRegId r) { live.reset(r); },
+      [&](VRegId r) { live.set(r); });
 }
 
 void Liveness::walkBlockUnits(const BasicBlock *bb,
                               const std::function<void(const Instr &, const llvm::BitVector &)> &visit) const {
-  llvm::BitVector units = unitOut_[bb->id()];
-  for (auto it = bb->end(); it != bb->begin();) {
-    const Instr &i = **--it;
-    visit(i, units);
-    forEachKilledUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
-      units.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
-    });
-    forEachUseUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
-      units.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
-    });
-  }
+  walk(bb, visit, [](VRegId) {}, [](VRegId) {});
 }
 
 unsigned maxPressure(Function &f, RegClass c) {

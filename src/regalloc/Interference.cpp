@@ -22,7 +22,7 @@ std::pair<VRegId, VRegId> copyPair(const Function &f, const Instr &i) {
 }
 } // namespace
 
-InterferenceGraph::InterferenceGraph(Function &f) {
+InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f) {
   size_t n = f.numVRegs();
   adj_.assign(n, {});
   copies_.assign(n, {});
@@ -54,9 +54,15 @@ InterferenceGraph::InterferenceGraph(Function &f) {
       defs.clear();
       Liveness::forEachDef(i, [&](VRegId r) { defs.push_back(r); });
       if (i.opcode() == isa::Opcode::CALL) {
+        if (!hasCalls_) acrossMask_.assign(n, RegisterMask{});
         hasCalls_ = true;
+        const RegisterMask &mask = clobbers ? clobbers->of(i) : conventionalCallClobbers();
         for (unsigned r : liveAfter.set_bits())
-          if (std::find(defs.begin(), defs.end(), r) == defs.end()) acrossCall_[r] = true;
+          if (std::find(defs.begin(), defs.end(), r) == defs.end()) {
+            acrossCall_[r] = true;
+            unsigned cls = static_cast<unsigned>(f.vreg(r).cls);
+            acrossMask_[r][cls] |= mask[cls];
+          }
       }
       if (defs.empty()) return;
       auto [cd, cs] = copyPair(f, i);

@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "optxas/ori/Function.h"
+#include "optxas/regalloc/CallClobbers.h"
 
 namespace optxas::regalloc {
 
 class InterferenceGraph {
 public:
-  explicit InterferenceGraph(ori::Function &f);
+  // clobbers: what each CALL overwrites (null: the calling convention's set for every call).
+  explicit InterferenceGraph(ori::Function &f, CallClobbers *clobbers = nullptr);
 
   const std::vector<ori::VRegId> &neighbors(ori::VRegId v) const { return adj_[v]; }
   const std::vector<ori::VRegId> &copyPartners(ori::VRegId v) const { return copies_[v]; }
@@ -22,9 +24,13 @@ public:
   // Number of instructions that mention v (a spill-cost estimate).
   uint32_t occurrences(ori::VRegId v) const { return occurrences_[v]; }
   bool interferes(ori::VRegId a, ori::VRegId b) const;
-  // v is live across a CALL (live after it and not one of its results): the call clobbers
-  // every register but the callee-saved ones (target/CallingConvention.h).
+  // v is live across a CALL (live after it and not one of its results): it must not be in a
+  // register that call overwrites (CallClobbers.h).
   bool liveAcrossCall(ori::VRegId v) const { return acrossCall_[v]; }
+  // The registers of v's file that the calls v is live across overwrite (their union).
+  const std::bitset<256> &callClobbers(ori::VRegId v) const {
+    return acrossMask_[v][static_cast<unsigned>(f_.vreg(v).cls)];
+  }
   // The function contains a CALL.
   bool hasCalls() const { return hasCalls_; }
 
@@ -35,6 +41,8 @@ private:
   std::vector<std::vector<ori::VRegId>> adj_, copies_;
   std::vector<uint32_t> firstPos_, occurrences_;
   std::vector<bool> acrossCall_;
+  std::vector<RegisterMask> acrossMask_;   // per vreg, sized only when the function has calls
+  const ori::Function &f_;
   bool hasCalls_ = false;
 };
 

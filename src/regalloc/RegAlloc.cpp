@@ -106,11 +106,6 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
     budgets[static_cast<unsigned>(RegClass::R)].reserved.set(target::kReturnAddressReg);
     budgets[static_cast<unsigned>(RegClass::R)].reserved.set(target::kReturnAddressReg + 1);
   }
-  // What a CALL clobbers, per file: every register but the callee-saved R registers.
-  Units clobbered[4];
-  for (unsigned k = 0; k < 4; ++k) clobbered[k].set();
-  for (unsigned r = 0; r < 256; ++r)
-    if (target::isCalleeSavedR(r)) clobbered[static_cast<unsigned>(RegClass::R)].reset(r);
 
   std::vector<int> preferred;
   for (VRegId v : order) {
@@ -123,7 +118,7 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
     }
     // Spill temporaries never span a call; a fill of a wide one writes it piecewise, which
     // liveness sees as live from the entry.
-    if (g.liveAcrossCall(v) && !spiller.isTemp(v)) busy |= clobbered[static_cast<unsigned>(info.cls)];
+    if (g.liveAcrossCall(v) && !spiller.isTemp(v)) busy |= g.callClobbers(v);
     preferred.clear();
     for (VRegId u : g.copyPartners(v))
       if (c.phys[u] >= 0 && f.vreg(u).width == info.width) preferred.push_back(c.phys[u]);
@@ -146,7 +141,7 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
           if (p < 0 || w == u) continue;
           for (unsigned k = 0; k < f.vreg(w).width && p + k < 256; ++k) without.set(p + k);
         }
-        if (g.liveAcrossCall(v) && !spiller.isTemp(v)) without |= clobbered[static_cast<unsigned>(info.cls)];
+        if (g.liveAcrossCall(v) && !spiller.isTemp(v)) without |= g.callClobbers(v);
         int b = pickBase(without, budget, info.width, std::max<unsigned>(1, info.align), preferred);
         if (b >= 0 && (freed == kNoVReg || g.occurrences(u) < g.occurrences(freed))) {
           freed = u;
@@ -218,7 +213,7 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
   Spiller spiller(f, areaBase);
   for (unsigned round = 1; round <= kMaxRounds; ++round) {
     res.rounds = round;
-    InterferenceGraph g(f);
+    InterferenceGraph g(f, opts.callClobbers);
     bool fatal = false;
     Coloring c = color(f, g, m, opts.regLimit, spiller, diags, fatal);
     if (fatal) return res;

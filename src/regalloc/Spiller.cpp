@@ -114,7 +114,34 @@ VRegId Spiller::stackPointer() {
   return sp_;
 }
 
+void Spiller::noteStackAdjustments() {
+  stackShift_.clear();
+  auto isSP = [&](const Operand &o) {
+    return o.kind == OperandKind::Reg && o.isWholeReg() && f_.vreg(o.reg).cls == RegClass::R &&
+           f_.vreg(o.reg).phys == 1 && f_.vreg(o.reg).width == 1;
+  };
+  for (BasicBlock *bb : f_.blocks()) {
+    int64_t shift = 0;   // the call sequence that moves R1 lies within one block
+    for (Instr *i : *bb) {
+      if (shift > 0) stackShift_[i] = static_cast<uint32_t>(shift);
+      if (i->numDefs() != 1 || !isSP(i->def(0))) continue;
+      // IADD3 R1, R1, imm, RZ: a call's stack-argument area opens (imm < 0) or closes.
+      if (i->opcode() == Opcode::IADD3 && !i->isPredicated() && i->numUses() >= 2 && isSP(i->use(0)) &&
+          i->use(1).kind == OperandKind::Imm)
+        shift -= static_cast<int32_t>(static_cast<uint32_t>(i->use(1).value));
+      else
+        shift = 0;   // R1 set afresh (the kernel's LDC)
+    }
+  }
+}
+
+uint32_t Spiller::stackShiftAt(const Instr *i) const {
+  auto it = stackShift_.find(i);
+  return it == stackShift_.end() ? 0 : it->second;
+}
+
 void Spiller::fillR(Instr *before, VRegId t, uint32_t slot, unsigned width) {
+  slot += stackShiftAt(before);
   for (auto [off, n] : pieces(width)) {
     Instr *ld = f_.createInstr(Opcode::PSEUDO_FILL, 1, 1);
     ld->def(0) = part(f_, t, off, n);
@@ -127,6 +154,7 @@ void Spiller::fillR(Instr *before, VRegId t, uint32_t slot, unsigned width) {
 }
 
 void Spiller::storeR(Instr *after, VRegId t, uint32_t slot, unsigned width) {
+  slot += stackShiftAt(after);
   Instr *pos = after->next();
   for (auto [off, n] : pieces(width)) {
     Instr *st = f_.createInstr(Opcode::PSEUDO_SPILL, 0, 2);
@@ -193,6 +221,7 @@ bool Spiller::spill(const std::vector<VRegId> &vs) {
     homeOf[v] = static_cast<int>(homes.size());
     homes.push_back(placeHome(v));
   }
+  noteStackAdjustments();
   std::vector<Instr *> deadDefs;
   std::vector<int> mentioned;
   auto note = [&](VRegId r) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "optxas/ori/Function.h"
@@ -43,12 +44,18 @@ private:
   ori::VRegId newTemp(ori::RegClass c, unsigned width, unsigned align);
   void fillR(ori::Instr *before, ori::VRegId t, uint32_t slot, unsigned width);
   void storeR(ori::Instr *after, ori::VRegId t, uint32_t slot, unsigned width);
+  // How far below its value at the function's frame R1 is when i runs: a call with stack
+  // arguments moves it down over their area until the call returns (docs/abi.md), and a spill
+  // slot is then [R1 + area + slot].
+  void noteStackAdjustments();
+  uint32_t stackShiftAt(const ori::Instr *i) const;
 
   ori::Function &f_;
   uint32_t areaBase_, areaEnd_, areaAlign_ = 4;
   std::vector<bool> temp_;
   ori::VRegId sp_ = ori::kNoVReg;
   unsigned storeBytes_ = 0, loadBytes_ = 0;
+  std::unordered_map<const ori::Instr *, uint32_t> stackShift_;   // only instructions with a shift
 };
 
 } // namespace optxas::regalloc

@@ -2,6 +2,11 @@
 // Tracked per 32-bit component: an unguarded write kills the components it writes (so a pair
 // built by two 32-bit writes is dead before the first of them), a predicated write kills
 // nothing. A register is live where any of its components is.
+// A component is live only where some write of it may have happened (a forward "maybe written"
+// flow): on a path that reads a value never written, the register holds nothing worth keeping
+// (a value the PTX defines on some paths only, e.g. set in a loop and read after it), so it
+// needs no register there. Precolored registers (parameters, the stack pointer) count as
+// written from the entry on.
 #pragma once
 
 #include <functional>
@@ -45,7 +50,14 @@ public:
   static bool kills(const Function &f, const Instr &i, VRegId r);
 
 private:
+  // The walk of bb shared by walkBlock and walkBlockUnits: visit(i, units) sees the live
+  // components after i; dropped(r) is told when r's last live component goes.
+  void walk(const BasicBlock *bb, const std::function<void(const Instr &, const llvm::BitVector &)> &visit,
+            const std::function<void(VRegId)> &dropped, const std::function<void(VRegId)> &added) const;
+
   const Function &f_;
+  std::vector<llvm::BitVector> mayIn_;              // per component: written on some path to the block
+  mutable std::vector<uint32_t> firstWrite_;        // walk scratch: index of a component's first write in the block
   std::vector<llvm::BitVector> in_, out_;           // per register
   std::vector<llvm::BitVector> unitIn_, unitOut_;   // per component
   std::vector<unsigned> unitBase_;                  // first component of each register

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "optxas/ori/Function.h"
+#include "optxas/regalloc/CallClobbers.h"
 #include "optxas/support/Diagnostics.h"
 #include "optxas/target/MachineModel.h"
 
@@ -21,6 +22,8 @@ struct RegAllocOptions {
   // Per-thread limit on the reported register count (ptxas's "Used N registers"), after
   // -maxrregcount, .maxnreg and launch bounds have been folded in (see registerLimit()).
   unsigned regLimit = 256;
+  // What each CALL overwrites; null: the calling convention's set (CallClobbers.h).
+  CallClobbers *callClobbers = nullptr;
 };
 
 struct RegAllocResult {

@@ -23,6 +23,9 @@ public:
     in.maxrregcount = ctx.options().maxrregcount;
     regalloc::RegAllocOptions o;
     o.regLimit = regalloc::registerLimit(f, *m, in);
+    // Calls of functions compiled before this one overwrite only what their code writes.
+    regalloc::CallClobbers clobbers(ctx.module());
+    o.callClobbers = &clobbers;
     regalloc::allocateRegisters(f, *m, o, ctx.diags());
   }
 };

@@ -199,15 +199,50 @@ bb0:
   ASSERT_TRUE(p.module) << p.allMessages();
   Function &f = *p.module->functions()[0];
   Liveness lv(f);
-  // %r1 is only partly written before its use, so its old value is live into the function;
-  // %r0 is written unconditionally by [1], so it is not.
-  EXPECT_TRUE(lv.liveIn(f.entry())[1]);
+  // %r0 is written unconditionally by [1], so it is not live into the function. The high half
+  // of %r1 and the guard %p5 are read but never written: nothing to keep, so not live either.
   EXPECT_FALSE(lv.liveIn(f.entry())[0]);
-  EXPECT_TRUE(lv.liveIn(f.entry())[5]);   // the guard
+  EXPECT_FALSE(lv.liveIn(f.entry())[1]);
+  EXPECT_FALSE(lv.liveIn(f.entry())[5]);
   std::vector<std::pair<uint32_t, bool>> r0LiveAfter;
   lv.walkBlock(f.entry(), [&](const Instr &i, const llvm::BitVector &after) { r0LiveAfter.push_back({i.id(), after[0]}); });
   // Walked backwards: [5] [4] [3] [2] [1]; %r0 is live after [1], [2], [3].
   EXPECT_EQ(r0LiveAfter, (std::vector<std::pair<uint32_t, bool>>{{5, false}, {4, false}, {3, true}, {2, true}, {1, true}}));
+}
+
+// A component is live only where a write of it may have happened: %r2 is read at the top of
+// the loop and written below, so it is live around the back edge but not before the loop; so is
+// the guard %p0, read by [5] before [6] writes it.
+TEST(Liveness, ReadsBeforeAnyWriteKeepNothingLive) {
+  Parsed p(R"(.module sm_90 addr64
+.function "k" entry
+bb0:
+  [1] %r1 = MOV 0x1
+  [2] BRA bb1
+bb1:
+  [3] STG.E [%r1], %r2
+  [4] %r2 = MOV 0x5
+  [5] @%p0 %r2 = MOV 0x6
+  [6] %p0, PT = ISETP.NE.AND %r1, %r2, PT
+  [7] @%p0 BRA bb1
+bb2:
+  [8] EXIT
+.end
+)");
+  ASSERT_TRUE(p.module) << p.allMessages();
+  Function &f = *p.module->functions()[0];
+  Liveness lv(f);
+  BasicBlock *loop = f.blockById(1);
+  EXPECT_FALSE(lv.liveIn(f.entry())[2]);
+  EXPECT_FALSE(lv.liveOut(f.entry())[2]);
+  EXPECT_TRUE(lv.liveIn(loop)[2]);
+  EXPECT_TRUE(lv.liveOut(loop)[2]);
+  EXPECT_TRUE(lv.liveIn(loop)[1]);
+  EXPECT_FALSE(lv.liveOut(f.entry())[0]);
+  EXPECT_TRUE(lv.liveIn(loop)[0]);
+  std::vector<std::pair<uint32_t, bool>> p0LiveAfter;
+  lv.walkBlock(loop, [&](const Instr &i, const llvm::BitVector &after) { p0LiveAfter.push_back({i.id(), after[0]}); });
+  EXPECT_EQ(p0LiveAfter, (std::vector<std::pair<uint32_t, bool>>{{7, true}, {6, true}, {5, false}, {4, true}, {3, true}}));
 }
 
 TEST(Liveness, APairWrittenHalfByHalfIsDeadBeforeItsFirstHalf) {

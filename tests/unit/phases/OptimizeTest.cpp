@@ -389,6 +389,43 @@ bb2:
   EXPECT_LT(out.find("%r1 = LDC c[0x0][0x218]"), out.find("%p2, PT = ISETP")) << out;
 }
 
+// A 64-bit constant written in bb0 and read in bb1, across `live` values live at once.
+std::string constantAcrossPressure(unsigned live) {
+  std::string ir = std::string(kHeader) + ".reg %r30 x2\n.reg %r31 x2\nbb0:\n  %r0 = S2R SR_TID.X\n";
+  ir += "  %r30[0] = MOV 0x54442d18\n  %r30[1] = MOV 0x3ff921fb\n  %r20 = LDC.64 c[0x0][0x210]\n";
+  for (unsigned k = 0; k < live; ++k) ir += "  %r" + std::to_string(100 + k) + " = IADD3 %r0, " + std::to_string(k + 1) + ", RZ\n";
+  std::string sum = "%r0";
+  for (unsigned k = 0; k < live; ++k) {
+    ir += "  %r" + std::to_string(200 + k) + " = IADD3 " + sum + ", %r" + std::to_string(100 + k) + ", RZ\n";
+    sum = "%r" + std::to_string(200 + k);
+  }
+  ir += "  %p2, PT = ISETP.GE.S32.AND " + sum + ", 0x10, PT\n  @%p2 BRA bb2\nbb1:\n";
+  ir += "  %r31 = DADD %r30, %r30\n  %ur9 = ULDC.64 c[0x0][0x208]\n  STG.E.64 %ur9, [%r20], %r31\n";
+  ir += "bb2:\n  EXIT\n.end\n";
+  return ir;
+}
+
+TEST(OriDoRemat, WritesAFarConstantAgainBeforeItsReaderUnderPressure) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+OriDoRemat", constantAcrossPressure(40), h);
+  // Both halves are written again in bb1, right before the DADD; bb0 no longer writes them.
+  size_t bb1 = out.find("bb1:");
+  ASSERT_NE(bb1, std::string::npos) << out;
+  size_t lo = out.find("= MOV 0x54442d18"), hi = out.find("= MOV 0x3ff921fb");
+  EXPECT_GT(lo, bb1) << out;
+  EXPECT_GT(hi, bb1) << out;
+  EXPECT_EQ(out.find("= MOV 0x54442d18", lo + 1), std::string::npos) << out;
+  EXPECT_LT(hi, out.find("= DADD")) << out;
+  EXPECT_EQ(out.find("%r30"), out.find("%r30 x2")) << out;   // only its declaration is left
+}
+
+TEST(OriDoRemat, LeavesConstantsAloneWithoutPressure) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+OriDoRemat", constantAcrossPressure(4), h);
+  EXPECT_LT(out.find("%r30[0] = MOV 0x54442d18"), out.find("bb1:")) << out;
+  EXPECT_NE(out.find("%r31 = DADD %r30, %r30"), std::string::npos) << out;
+}
+
 TEST(GeneralOptimize, DoesNothingAtO1) {
   Harness h;
   h.opts.optLevel = 1;

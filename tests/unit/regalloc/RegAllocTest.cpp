@@ -410,6 +410,63 @@ bb0:
   EXPECT_EQ(c.phys(3), 4);
 }
 
+// Interprocedural allocation (CallClobbers.h): when the callee is compiled first, a call only
+// overwrites what the callee's code writes (R4 and the return-address pair here), so values and
+// predicates live across it stay in ordinary registers, without spilling. Until the callee is
+// compiled, the calling convention's set applies.
+TEST(RegAlloc, CallsOfCompiledFunctionsClobberOnlyWhatTheCalleeWrites) {
+  const char *text = R"(.module sm_90 addr64
+.symbol "g" func
+.function "g" func
+.reg %r0 -> R4
+bb0:
+  [1] %r1 = MOV 0x5
+  [2] %r0 = PSEUDO_COPY %r1
+  [3] RET %r0
+.end
+.function "k" entry
+.reg %r2 -> R4
+.reg %r3 -> R4
+bb0:
+  [1] %r0 = S2R SR_TID.X
+  [2] %r1 = S2R SR_CTAID.X
+  [3] %p5, PT = ISETP.GT.AND.S32 %r0, 0x3, PT
+  [4] %r7 = IADD3 %r0, 0x1, RZ
+  [5] %r2 = PSEUDO_COPY %r7
+  [6] %r3 = CALL "g", %r2
+  [7] %r4 = IADD3 %r3, %r0, %r1
+  [8] @%p5 EXIT
+  [9] %r6 = IADD3 %r4, 0x1, RZ
+  [10] EXIT
+.end
+)";
+  for (bool calleeFirst : {false, true}) {
+    Case c(text);
+    ASSERT_TRUE(c.module);
+    Function &g = *c.module->functions()[0];
+    Function &k = *c.module->functions()[1];
+    regalloc::CallClobbers clobbers(*c.module);
+    regalloc::RegAllocOptions o;
+    o.callClobbers = &clobbers;
+    if (calleeFirst) ASSERT_TRUE(regalloc::allocateRegisters(g, *target::machineModel(90), o, c.diags).ok);
+    auto r = regalloc::allocateRegisters(k, *target::machineModel(90), o, c.diags);
+    ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+    EXPECT_EQ(regalloc::test::checkAllocation(k), "");
+    int a = k.vreg(0).phys, b = k.vreg(1).phys;
+    EXPECT_NE(a, b);
+    if (!calleeFirst) {
+      EXPECT_TRUE(target::isCalleeSavedR(static_cast<unsigned>(a))) << "R" << a;
+      EXPECT_TRUE(target::isCalleeSavedR(static_cast<unsigned>(b))) << "R" << b;
+      EXPECT_GE(r.spilledVRegs, 1u);   // %p5
+      continue;
+    }
+    for (int p : {a, b}) EXPECT_TRUE(p != 4 && p != 20 && p != 21) << "R" << p;
+    EXPECT_FALSE(target::isCalleeSavedR(static_cast<unsigned>(a)) && target::isCalleeSavedR(static_cast<unsigned>(b)))
+        << "R" << a << ", R" << b;
+    EXPECT_EQ(r.spilledVRegs, 0u);
+  }
+}
+
 // A .func keeps its return address in R20:R21 until RET: the allocator never hands them out
 // there, even when many values are live at once.
 TEST(RegAlloc, FunctionsNeverAllocateTheReturnAddressRegisters) {
