@@ -136,8 +136,11 @@ bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &fa
       }
   }
   out.clear();
-  for (size_t j = 0; j < m.functions().size(); ++j)
-    if (seen[j] && j != k) out.push_back(j);
+  // ptxas places its runtime routines (the macro slow paths, named in order) first.
+  for (int routines = 1; routines >= 0; --routines)
+    for (size_t j = 0; j < m.functions().size(); ++j)
+      if (seen[j] && j != k && m.functions()[j]->attrs.slowPathRoutine.empty() != static_cast<bool>(routines))
+        out.push_back(j);
   // A cycle among the reached functions: depth-first search with an on-path mark.
   recursive = false;
   std::vector<uint8_t> state(m.functions().size(), 0);   // 0 new, 1 on path, 2 done
@@ -369,6 +372,13 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     s.frameSize = facts[f].frameBytes;
     s.global = m.functions()[f]->attrs.linkage != ori::Linkage::Internal;   // .visible clones
     s.weak = m.functions()[f]->attrs.linkage == ori::Linkage::Weak;
+    if (!m.functions()[f]->attrs.slowPathRoutine.empty()) {
+      // A slow-path routine keeps its own name ($__internal_<n>_$<routine>), WEAK and local to
+      // the section.
+      s.name = m.functions()[f]->name();
+      s.global = false;
+      s.weak = true;
+    }
     ef.subroutines.push_back(s);
   }
   unsigned regs = ef.registerCount;
