@@ -106,6 +106,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   phases::SlowPathOptions spo;
   spo.separateFunctions = opts.compileOnly || opts.deviceDebug;
   spo.localSymbols = opts.compileOnly;
+  spo.regLimit = ro.maxrregcount;
   phases::createSlowPathSubroutines(mod, spo);
   codegen::SharedAlignments sharedAligns;
   // Debug builds, like -c, have no address table (relocated addresses instead).

@@ -57,7 +57,11 @@ struct SlowPathOptions {
   bool separateFunctions = false;
   // Relocatable objects (-c): the routines are LOCAL functions (WEAK otherwise).
   bool localSymbols = false;
+  // -maxrregcount (0: none). A call needs R20:R21 and the callee-saved registers, so under a
+  // limit below kMinCallRegs the slow paths stay inline (also per function, for .maxnreg).
+  unsigned regLimit = 0;
 };
+constexpr unsigned kMinCallRegs = 32;
 
 // Adds a subroutine for every slow-path routine the module's macros need (once each, in name
 // order, after the PTX's functions). Returns how many it added.

@@ -139,6 +139,7 @@ std::string slowPathRoutine(ori::MacroKind kind, isa::Round round, bool ftz) {
 }
 
 unsigned createSlowPathSubroutines(ori::Module &m, const SlowPathOptions &opts) {
+  if (opts.regLimit && opts.regLimit < kMinCallRegs) return 0;
   std::map<std::string, Need> needed;   // by routine name: ptxas numbers them in name order
   for (const auto &f : m.functions())
     for (ori::BasicBlock *bb : f->blocks())
@@ -167,6 +168,7 @@ bool Site::callSlowPath(std::initializer_list<Operand> args) {
   std::string routine = slowPathRoutine(macro_->macro(), round(), ftz());
   ori::Function *callee = routine.empty() ? nullptr : subroutineFor(*m, routine);
   if (!callee || callee == &caller) return false;
+  if (caller.attrs.maxnreg && caller.attrs.maxnreg < kMinCallRegs) return false;
   int sym = m->findSymbol(callee->name());
   if (sym < 0) return false;
   bool absolute = false;
