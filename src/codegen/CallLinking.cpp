@@ -361,6 +361,18 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     ef.attributes.push_back(a);
   }
   if (callees.empty()) return true;
+  // ptxas numbers the copies of its runtime routines ($__internal_<n>_$<routine>) across the
+  // module: kernels last to first, each kernel's in name order (their placement order here).
+  unsigned routineNumber = 0;
+  for (size_t j = k + 1; j < m.functions().size(); ++j) {
+    if (!m.functions()[j]->isEntry()) continue;
+    std::vector<size_t> reached;
+    bool cycles = false;
+    DiagEngine quiet;   // that kernel's own linking reports its errors
+    if (!reachableCallees(m, facts, j, reached, cycles, quiet)) continue;
+    for (size_t c : reached)
+      if (!m.functions()[c]->attrs.slowPathRoutine.empty()) ++routineNumber;
+  }
   for (size_t n = 1; n < placed.size(); ++n) {
     size_t f = placed[n];
     uint32_t start = base[f];
@@ -373,9 +385,8 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     s.global = m.functions()[f]->attrs.linkage != ori::Linkage::Internal;   // .visible clones
     s.weak = m.functions()[f]->attrs.linkage == ori::Linkage::Weak;
     if (!m.functions()[f]->attrs.slowPathRoutine.empty()) {
-      // A slow-path routine keeps its own name ($__internal_<n>_$<routine>), WEAK and local to
-      // the section.
-      s.name = m.functions()[f]->name();
+      // A slow-path routine: WEAK, named after the routine and numbered as above.
+      s.name = fmt::format("$__internal_{}_${}", routineNumber++, m.functions()[f]->attrs.slowPathRoutine);
       s.global = false;
       s.weak = true;
     }

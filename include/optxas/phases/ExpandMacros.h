@@ -53,7 +53,8 @@ std::string slowPathRoutine(ori::MacroKind kind, isa::Round round, bool ftz);
 struct SlowPathOptions {
   // Debug builds and relocatable objects: each routine is a weak function of its own, named
   // plainly (`__cuda_sm20_rem_s64`), called and returning by absolute address. Whole programs:
-  // `$__internal_<n>_$<routine>` (n in name order), placed after the kernel's code.
+  // `$__internal_<n>_$<routine>` (n in name order), placed after the kernel's code; the cubin
+  // writer renumbers the copies placed in each kernel as ptxas does (codegen/CallLinking.cpp).
   bool separateFunctions = false;
   // Relocatable objects (-c): the routines are LOCAL functions (WEAK otherwise).
   bool localSymbols = false;
