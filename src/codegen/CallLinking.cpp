@@ -364,7 +364,9 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
   // ptxas numbers the copies of its runtime routines ($__internal_<n>_$<routine>) across the
   // module: kernels last to first, each kernel's in name order (their placement order here).
   unsigned routineNumber = 0;
-  for (size_t j = k + 1; j < m.functions().size(); ++j) {
+  bool placesRoutines = false;
+  for (size_t f : callees) placesRoutines |= !m.functions()[f]->attrs.slowPathRoutine.empty();
+  for (size_t j = k + 1; placesRoutines && j < m.functions().size(); ++j) {
     if (!m.functions()[j]->isEntry()) continue;
     std::vector<size_t> reached;
     bool cycles = false;
