@@ -5,9 +5,11 @@ Compiles tests/codegen/slowpath/kernels.ptx with optxas and ptxas for sm_90 as a
 (-O0, -O3), with -g and with -c, and checks that our cubin has the same function symbols as
 ptxas's (name, binding, type, section: `$__internal_<n>_$__cuda_...` WEAK in each kernel's
 section, numbered across the module; plain `__cuda_...` functions of their own under -g/-c), the
-same code relocations under -g/-c, and that every routine is reached by a CALL.
+same code relocations under -g/-c, and that every routine is reached by a CALL. With --sim-diff,
+also runs slowpath/int64_divide.ptx (the 64-bit division routines) in the SASS simulator against
+the PTX interpreter at -O0, -O3 and -g.
 
-  slow_path_test.py --optxas BIN
+  slow_path_test.py --optxas BIN [--sim-diff BIN]
 """
 import argparse
 import os
@@ -39,6 +41,7 @@ def code_relocations(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--optxas", required=True)
+    ap.add_argument("--sim-diff")
     args = ap.parse_args()
     src = os.path.join(HERE, "slowpath", "kernels.ptx")
     failures = 0
@@ -69,6 +72,19 @@ def main():
             for p in problems:
                 print("     " + p)
             failures += bool(problems)
+        if args.sim_diff:
+            for flag in ("-O0", "-O3", "-g"):
+                wrapper = os.path.join(tmp, "optxas" + flag)
+                with open(wrapper, "w") as f:
+                    f.write(f'#!/bin/sh\nexec "{os.path.abspath(args.optxas)}" {flag} "$@"\n')
+                os.chmod(wrapper, 0o755)
+                r = subprocess.run([args.sim_diff, os.path.join(HERE, "slowpath", "int64_divide.ptx"), "--spec",
+                                    os.path.join(HERE, "slowpath", "int64_divide.spec"), "--compiler", wrapper,
+                                    "--seeds", "2"], capture_output=True, text=True)
+                last = (r.stdout + r.stderr).strip().splitlines()[-1:] or ["(no output)"]
+                ok = r.returncode == 0 and "agree" in last[0]
+                print(f"{'ok  ' if ok else 'FAIL'} sim-diff {flag}: {last[0]}")
+                failures += not ok
     return 1 if failures else 0
 
 
