@@ -4,7 +4,8 @@
 // for branch(): the macro's block is split after the macro (the rest goes to a new `join` block
 // right after it), the fast path is appended to the macro's block, and slowBlock() makes blocks at
 // the end of the function's layout that end with `BRA join`. A guarded macro is always expanded
-// in its own block behind `@!guard BRA join`.
+// in its own block behind `@!guard BRA join`. A slow block usually holds just the CALL of the
+// slow-path subroutine (callSlowPath, SlowPaths.cpp).
 #pragma once
 
 #include <vector>
@@ -61,10 +62,6 @@ bool macroIsWide(ori::MacroKind k);
 void expandIntDivide(Site &s);
 void expandFloatDivide(Site &s);   // DIV_F32/F64, RCP_F32/F64
 void expandFloatSqrt(Site &s);     // SQRT_F32/F64, RSQRT_F64
-
-} // namespace optxas::phases::expand
-
-namespace optxas::phases::expand {
 
 // Bodies of the slow-path subroutines, one per family: the general algorithm of macro `kind` on
 // `args` (already in ordinary registers), result into d.
