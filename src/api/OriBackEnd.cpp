@@ -138,14 +138,14 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   // Warnings and the -v report, in ptxas's processing order (last function first).
   if (opts.warnOnSpills)
     for (size_t k = mod.functions().size(); k-- > 0;)
-      if (facts[k].spillStoreBytes || facts[k].spillLoadBytes)
+      if ((facts[k].spillStoreBytes || facts[k].spillLoadBytes) && mod.functions()[k]->attrs.slowPathRoutine.empty())
         diags.report(Severity::Warning, codegen::spillWarning(*mod.functions()[k], facts[k]));
   if (opts.verbose) {
     diags.report(Severity::Info, codegen::moduleMemoryLine(mod));
     for (size_t k = mod.functions().size(); k-- > 0;) {
       const ori::Function &f = *mod.functions()[k];
-      // ptxas does not report the runtime routines it places in a kernel's section.
-      if (!f.attrs.slowPathRoutine.empty() && !spo.separateFunctions) continue;
+      // ptxas does not report its runtime routines (whole program, -g or -c).
+      if (!f.attrs.slowPathRoutine.empty()) continue;
       for (const codegen::ReportLine &l :
            codegen::functionReport(f, facts[k], opts.arch.name(), compileMs[f.name()])) {
         if (l.raw) diags.raw(l.severity, l.text);
