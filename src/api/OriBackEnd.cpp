@@ -12,6 +12,7 @@
 #include "optxas/codegen/Report.h"
 #include "optxas/knobs/Knobs.h"
 #include "optxas/codegen/SymbolLayout.h"
+#include "optxas/phases/ExpandMacros.h"
 #include "optxas/phases/PhaseManager.h"
 #include "optxas/regalloc/RegAlloc.h"
 
@@ -101,6 +102,12 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
     if (last != first)
       pm.setPhase(last, std::make_unique<TimingProbe>(last, phases::createPhase(last), false, starts, compileMs));
   }
+  // The slow paths of division, reciprocal and square root become subroutines, as in ptxas.
+  phases::SlowPathOptions spo;
+  spo.separateFunctions = opts.compileOnly || opts.deviceDebug;
+  spo.localSymbols = opts.compileOnly;
+  spo.regLimit = ro.maxrregcount;
+  phases::createSlowPathSubroutines(mod, spo);
   codegen::SharedAlignments sharedAligns;
   // Debug builds, like -c, have no address table (relocated addresses instead).
   if (!codegen::layoutSymbols(mod, opts.compileOnly || opts.deviceDebug, diags, sharedAligns)) return false;
@@ -132,12 +139,14 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   // Warnings and the -v report, in ptxas's processing order (last function first).
   if (opts.warnOnSpills)
     for (size_t k = mod.functions().size(); k-- > 0;)
-      if (facts[k].spillStoreBytes || facts[k].spillLoadBytes)
+      if ((facts[k].spillStoreBytes || facts[k].spillLoadBytes) && mod.functions()[k]->attrs.slowPathRoutine.empty())
         diags.report(Severity::Warning, codegen::spillWarning(*mod.functions()[k], facts[k]));
   if (opts.verbose) {
     diags.report(Severity::Info, codegen::moduleMemoryLine(mod));
     for (size_t k = mod.functions().size(); k-- > 0;) {
       const ori::Function &f = *mod.functions()[k];
+      // ptxas does not report its runtime routines (whole program, -g or -c).
+      if (!f.attrs.slowPathRoutine.empty()) continue;
       for (const codegen::ReportLine &l :
            codegen::functionReport(f, facts[k], opts.arch.name(), compileMs[f.name()])) {
         if (l.raw) diags.raw(l.severity, l.text);

@@ -136,8 +136,11 @@ bool reachableCallees(const ori::Module &m, const std::vector<FunctionFacts> &fa
       }
   }
   out.clear();
-  for (size_t j = 0; j < m.functions().size(); ++j)
-    if (seen[j] && j != k) out.push_back(j);
+  // ptxas places its runtime routines (the macro slow paths, named in order) first.
+  for (int routines = 1; routines >= 0; --routines)
+    for (size_t j = 0; j < m.functions().size(); ++j)
+      if (seen[j] && j != k && m.functions()[j]->attrs.slowPathRoutine.empty() != static_cast<bool>(routines))
+        out.push_back(j);
   // A cycle among the reached functions: depth-first search with an on-path mark.
   recursive = false;
   std::vector<uint8_t> state(m.functions().size(), 0);   // 0 new, 1 on path, 2 done
@@ -358,6 +361,20 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     ef.attributes.push_back(a);
   }
   if (callees.empty()) return true;
+  // ptxas numbers the copies of its runtime routines ($__internal_<n>_$<routine>) across the
+  // module: kernels last to first, each kernel's in name order (their placement order here).
+  unsigned routineNumber = 0;
+  bool placesRoutines = false;
+  for (size_t f : callees) placesRoutines |= !m.functions()[f]->attrs.slowPathRoutine.empty();
+  for (size_t j = k + 1; placesRoutines && j < m.functions().size(); ++j) {
+    if (!m.functions()[j]->isEntry()) continue;
+    std::vector<size_t> reached;
+    bool cycles = false;
+    DiagEngine quiet;   // that kernel's own linking reports its errors
+    if (!reachableCallees(m, facts, j, reached, cycles, quiet)) continue;
+    for (size_t c : reached)
+      if (!m.functions()[c]->attrs.slowPathRoutine.empty()) ++routineNumber;
+  }
   for (size_t n = 1; n < placed.size(); ++n) {
     size_t f = placed[n];
     uint32_t start = base[f];
@@ -369,6 +386,12 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
     s.frameSize = facts[f].frameBytes;
     s.global = m.functions()[f]->attrs.linkage != ori::Linkage::Internal;   // .visible clones
     s.weak = m.functions()[f]->attrs.linkage == ori::Linkage::Weak;
+    if (!m.functions()[f]->attrs.slowPathRoutine.empty()) {
+      // A slow-path routine: WEAK, named after the routine and numbered as above.
+      s.name = fmt::format("$__internal_{}_${}", routineNumber++, m.functions()[f]->attrs.slowPathRoutine);
+      s.global = false;
+      s.weak = true;
+    }
     ef.subroutines.push_back(s);
   }
   unsigned regs = ef.registerCount;

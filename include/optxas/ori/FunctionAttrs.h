@@ -38,6 +38,9 @@ struct FunctionAttrs {
   uint32_t maxclusterrank = 0;
   bool noreturn = false;
   std::vector<std::string> pragmas;   // .pragma strings ("nounroll", ...)
+  // A subroutine optxas made for the slow path of a macro (phases/ExpandMacros.h): the ptxas
+  // runtime routine it stands for ("__cuda_sm20_div_s64"); empty for the PTX's own functions.
+  std::string slowPathRoutine;
 };
 
 } // namespace optxas::ori

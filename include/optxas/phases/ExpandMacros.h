@@ -16,9 +16,19 @@
 // division of values wider than 32 bits) split the macro's block: the fast path ends with a
 // predicated BRA to slow-path blocks placed at the end of the function's layout, which end with
 // a BRA back to the block that holds the rest of the original block.
+//
+// Like ptxas, the slow paths (and the whole of the directed-rounding float macros and of 64-bit
+// integer division beyond 32 bits) are not expanded at every site but called: before the phase
+// schedule, createSlowPathSubroutines adds to the module one subroutine per routine its macros
+// need (named after ptxas's runtime routine, e.g. `$__internal_0_$__cuda_sm20_div_rn_f64_full`),
+// whose body is the general algorithm; phase 9 then emits a CALL of it with the ordinary calling
+// convention (docs/abi.md: arguments from R4, result in R4). See docs/lowering-fp.md.
 #pragma once
 
-#include "optxas/ori/Function.h"
+#include <string>
+
+#include "optxas/isa/Modifiers.h"
+#include "optxas/ori/Module.h"
 
 namespace optxas::phases {
 
@@ -35,5 +45,27 @@ struct MacroExpansionOptions {
 
 // Expands every PSEUDO_MACRO of f. Invalidates f's CFG when it adds blocks.
 MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &opts = {});
+
+// The ptxas runtime routine that computes the slow path of this macro ("" when ptxas expands it
+// whole, e.g. 32-bit integer division or rsqrt.approx.ftz.f64).
+std::string slowPathRoutine(ori::MacroKind kind, isa::Round round, bool ftz);
+
+struct SlowPathOptions {
+  // Debug builds and relocatable objects: each routine is a weak function of its own, named
+  // plainly (`__cuda_sm20_rem_s64`), called and returning by absolute address. Whole programs:
+  // `$__internal_<n>_$<routine>` (n in name order), placed after the kernel's code; the cubin
+  // writer renumbers the copies placed in each kernel as ptxas does (codegen/CallLinking.cpp).
+  bool separateFunctions = false;
+  // Relocatable objects (-c): the routines are LOCAL functions (WEAK otherwise).
+  bool localSymbols = false;
+  // -maxrregcount (0: none). A call needs R20:R21 and the callee-saved registers, so under a
+  // limit below kMinCallRegs the slow paths stay inline (also per function, for .maxnreg).
+  unsigned regLimit = 0;
+};
+constexpr unsigned kMinCallRegs = 32;
+
+// Adds a subroutine for every slow-path routine the module's macros need (once each, in name
+// order, after the PTX's functions). Returns how many it added.
+unsigned createSlowPathSubroutines(ori::Module &m, const SlowPathOptions &opts = {});
 
 } // namespace optxas::phases

@@ -11,7 +11,6 @@
 namespace optxas::phases {
 namespace expand {
 
-namespace {
 bool macroIsWide(ori::MacroKind k) {
   switch (k) {
   case ori::MacroKind::DIV_U64:
@@ -25,7 +24,6 @@ bool macroIsWide(ori::MacroKind k) {
   default: return false;
   }
 }
-} // namespace
 
 Site::Site(Emitter &e, Instr *macro, bool generalOnly) : E(e), macro_(macro), generalOnly_(generalOnly) {
   E.setLoc(macro->loc());

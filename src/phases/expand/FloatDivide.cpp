@@ -214,7 +214,7 @@ void divF32(Site &s) {
   Emitter &E = s.E;
   Operand a = s.use(0), b = s.use(1), d = s.def();
   if (s.generalOnly()) {
-    generalDivide<F32Ops>(E, a, b, s.round(), s.ftz(), d);
+    if (!s.callSlowPath({a, b})) generalDivide<F32Ops>(E, a, b, s.round(), s.ftz(), d);
     return;
   }
   Operand slow = E.fchk(a, b);
@@ -226,7 +226,7 @@ void divF32(Site &s) {
   E.setBefore(s.macro());
   E.bra(slowBB, slow);
   E.setBlock(slowBB);
-  generalDivide<F32Ops>(E, a, b, Round::RN, s.ftz(), d);
+  if (!s.callSlowPath({a, b})) generalDivide<F32Ops>(E, a, b, Round::RN, s.ftz(), d);
   s.backToJoin();
 }
 
@@ -235,7 +235,7 @@ void rcpF32(Site &s) {
   Emitter &E = s.E;
   Operand b = s.use(0), d = s.def();
   if (s.generalOnly()) {
-    generalDivide<F32Ops>(E, Operand{}, b, s.round(), s.ftz(), d);
+    if (!s.callSlowPath({b})) generalDivide<F32Ops>(E, Operand{}, b, s.round(), s.ftz(), d);
     return;
   }
   Operand expField = E.lop3(b, Emitter::imm(F32Ops::kExpMaskHi), Emitter::RZ(), Emitter::kAnd);
@@ -247,7 +247,7 @@ void rcpF32(Site &s) {
   E.setBefore(s.macro());
   E.bra(slowBB, slow);
   E.setBlock(slowBB);
-  generalDivide<F32Ops>(E, Operand{}, b, Round::RN, s.ftz(), d);
+  if (!s.callSlowPath({b})) generalDivide<F32Ops>(E, Operand{}, b, Round::RN, s.ftz(), d);
   s.backToJoin();
 }
 
@@ -260,7 +260,8 @@ void divF64(Site &s, bool recip) {
   Emitter &E = s.E;
   Operand a = recip ? Operand{} : s.use(0), b = s.use(recip ? 0 : 1), d = s.def();
   if (s.generalOnly()) {
-    generalDivide<F64Ops>(E, a, b, s.round(), false, d);
+    bool called = recip ? s.callSlowPath({b}) : s.callSlowPath({a, b});
+    if (!called) generalDivide<F64Ops>(E, a, b, s.round(), false, d);
     return;
   }
   using E_ = Emitter;
@@ -284,11 +285,23 @@ void divF64(Site &s, bool recip) {
   E.setBefore(s.macro());
   E.bra(slowBB, slow);
   E.setBlock(slowBB);
-  generalDivide<F64Ops>(E, a, b, Round::RN, false, d);
+  bool called = recip ? s.callSlowPath({b}) : s.callSlowPath({a, b});
+  if (!called) generalDivide<F64Ops>(E, a, b, Round::RN, false, d);
   s.backToJoin();
 }
 
 } // namespace
+
+void floatDivideBody(Emitter &E, ori::MacroKind kind, Round rnd, bool ftz, const std::vector<Operand> &args,
+                     const Operand &d) {
+  switch (kind) {
+  case ori::MacroKind::DIV_F32: generalDivide<F32Ops>(E, args[0], args[1], rnd, ftz, d); break;
+  case ori::MacroKind::RCP_F32: generalDivide<F32Ops>(E, Operand{}, args[0], rnd, ftz, d); break;
+  case ori::MacroKind::DIV_F64: generalDivide<F64Ops>(E, args[0], args[1], rnd, false, d); break;
+  case ori::MacroKind::RCP_F64: generalDivide<F64Ops>(E, Operand{}, args[0], rnd, false, d); break;
+  default: break;
+  }
+}
 
 void expandFloatDivide(Site &s) {
   switch (s.macro()->macro()) {

@@ -105,7 +105,7 @@ void sqrtF32(Site &s) {
   Emitter &E = s.E;
   Operand x = s.use(0), d = s.def();
   if (s.generalOnly()) {
-    generalSqrt<F32Ops>(E, x, s.round(), s.ftz(), d);
+    if (!s.callSlowPath({x})) generalSqrt<F32Ops>(E, x, s.round(), s.ftz(), d);
     return;
   }
   Operand slow = E.isetp(Cmp::GT, true, E.iadd3(x, E_::imm(-0x0d000000)), E_::imm(0x727fffff));
@@ -118,7 +118,7 @@ void sqrtF32(Site &s) {
   E.setBefore(s.macro());
   E.bra(slowBB, slow);
   E.setBlock(slowBB);
-  generalSqrt<F32Ops>(E, x, Round::RN, s.ftz(), d);
+  if (!s.callSlowPath({x})) generalSqrt<F32Ops>(E, x, Round::RN, s.ftz(), d);
   s.backToJoin();
 }
 
@@ -127,7 +127,7 @@ void sqrtF64(Site &s) {
   Emitter &E = s.E;
   Operand x = s.use(0), d = s.def();
   if (s.generalOnly()) {
-    generalSqrt<F64Ops>(E, x, s.round(), false, d);
+    if (!s.callSlowPath({x})) generalSqrt<F64Ops>(E, x, s.round(), false, d);
     return;
   }
   Operand slow = E.isetp(Cmp::GE, true, E.iadd3(E.hi(x), E_::imm(-0x03500000)), E_::imm(0x7ca00000));
@@ -137,21 +137,13 @@ void sqrtF64(Site &s) {
   E.setBefore(s.macro());
   E.bra(slowBB, slow);
   E.setBlock(slowBB);
-  generalSqrt<F64Ops>(E, x, Round::RN, false, d);
+  if (!s.callSlowPath({x})) generalSqrt<F64Ops>(E, x, Round::RN, false, d);
   s.backToJoin();
 }
 
-// RSQRT_F64 (rsqrt.approx.f64): the refined estimate for positive normal x; zeros, negatives,
-// infinities, NaN and subnormals (scaled by 2^54, result by 2^27) in the slow path.
-void rsqrtF64(Site &s) {
-  Emitter &E = s.E;
-  Operand x = s.use(0), d = s.def();
-  Operand slow = E.isetp(Cmp::GE, true, E.iadd3(E.hi(x), E_::imm(-0x00100000)), E_::imm(0x7fe00000));
-  E.copyTo(d, refinedRsqrt64(E, x));
-  BasicBlock *slowBB = s.slowBlock();
-  E.setBefore(s.macro());
-  E.bra(slowBB, slow);
-  E.setBlock(slowBB);
+// rsqrt.approx.f64 outside the positive normal range: specials, and subnormals scaled by 2^54
+// (the result by 2^27).
+void rsqrtSlow(Emitter &E, const Operand &x, const Operand &d) {
   Operand xHi = E.hi(x);
   Operand isNaN = E.dsetp(Cmp::NAN_, x, x);
   Operand isNeg = E.dsetp(Cmp::LT, x, E_::RZ());
@@ -169,10 +161,34 @@ void rsqrtF64(Site &s) {
   Operand scaled = E.dmul(x, E_::f64(0x1p54));
   Operand y = E.dmul(refinedRsqrt64(E, scaled), E_::f64(0x1p27));
   E.copyTo(d, F64Ops::select(E, special, specialVal, y));
+}
+
+// RSQRT_F64 (rsqrt.approx.f64): the refined estimate for positive normal x; zeros, negatives,
+// infinities, NaN and subnormals (scaled by 2^54, result by 2^27) in the slow path.
+void rsqrtF64(Site &s) {
+  Emitter &E = s.E;
+  Operand x = s.use(0), d = s.def();
+  Operand slow = E.isetp(Cmp::GE, true, E.iadd3(E.hi(x), E_::imm(-0x00100000)), E_::imm(0x7fe00000));
+  E.copyTo(d, refinedRsqrt64(E, x));
+  BasicBlock *slowBB = s.slowBlock();
+  E.setBefore(s.macro());
+  E.bra(slowBB, slow);
+  E.setBlock(slowBB);
+  if (!s.callSlowPath({x})) rsqrtSlow(E, x, d);
   s.backToJoin();
 }
 
 } // namespace
+
+void floatSqrtBody(Emitter &E, ori::MacroKind kind, Round rnd, bool ftz, const std::vector<Operand> &args,
+                   const Operand &d) {
+  switch (kind) {
+  case ori::MacroKind::SQRT_F32: generalSqrt<F32Ops>(E, args[0], rnd, ftz, d); break;
+  case ori::MacroKind::SQRT_F64: generalSqrt<F64Ops>(E, args[0], rnd, false, d); break;
+  case ori::MacroKind::RSQRT_F64: rsqrtSlow(E, args[0], d); break;
+  default: break;
+  }
+}
 
 void expandFloatSqrt(Site &s) {
   switch (s.macro()->macro()) {

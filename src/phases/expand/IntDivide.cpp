@@ -128,38 +128,61 @@ void divide32(Site &s, bool isSigned, bool wantRem) {
   E.copyTo(s.def(), E.sel(E.iadd3(E_::neg(v), E_::RZ()), v, negate));
 }
 
+// The operands' magnitudes and, for signed forms, whether the result is negated: the quotient
+// when the signs differ, the remainder when the dividend is negative; never for d == 0.
+struct Signs {
+  Operand an, ad, negate;
+};
+Signs magnitudes64(Emitter &E, const Operand &n, const Operand &d, bool isSigned, bool wantRem) {
+  if (!isSigned) return {n, d, Operand{}};
+  Operand nNeg = E.isetp(Cmp::LT, false, E.hi(n), E_::RZ());
+  Operand dNeg = E.isetp(Cmp::LT, false, E.hi(d), E_::RZ());
+  Signs s{sel64(E, neg64(E, n), n, nNeg), sel64(E, neg64(E, d), d, dNeg), Operand{}};
+  Operand negate = wantRem ? nNeg : E.plop3(nNeg, dNeg, E_::PT(), 0x3c);   // a ^ b
+  Operand dNonZero = E.isetp(Cmp::NE, true, E.lop3(E.lo(d), E.hi(d), E_::RZ(), E_::kOr), E_::RZ());
+  s.negate = E.plop3(negate, dNonZero, E_::PT(), 0xc0);                     // a & b
+  return s;
+}
+
+void finish64(Emitter &E, const Signs &sg, const Operand &v, const Operand &out) {
+  E.copyTo(out, sg.negate.kind != ori::OperandKind::None ? sel64(E, neg64(E, v), v, sg.negate) : v);
+}
+
+// The whole 64-bit algorithm: the slow path, and the body of its subroutine.
+void full64(Emitter &E, const Operand &n, const Operand &d, bool isSigned, bool wantRem, const Operand &out) {
+  Signs sg = magnitudes64(E, n, d, isSigned, wantRem);
+  QR qr64 = divmodU64(E, sg.an, sg.ad);
+  finish64(E, sg, wantRem ? qr64.r : qr64.q, out);
+}
+
 void divide64(Site &s, bool isSigned, bool wantRem) {
   Emitter &E = s.E;
   Operand n = s.use(0), d = s.use(1);
-  Operand an = n, ad = d, negate;
-  if (isSigned) {
-    Operand nNeg = E.isetp(Cmp::LT, false, E.hi(n), E_::RZ());
-    Operand dNeg = E.isetp(Cmp::LT, false, E.hi(d), E_::RZ());
-    an = sel64(E, neg64(E, n), n, nNeg);
-    ad = sel64(E, neg64(E, d), d, dNeg);
-    negate = wantRem ? nNeg : E.plop3(nNeg, dNeg, E_::PT(), 0x3c);   // a ^ b
-    Operand dNonZero = E.isetp(Cmp::NE, true, E.lop3(E.lo(d), E.hi(d), E_::RZ(), E_::kOr), E_::RZ());
-    negate = E.plop3(negate, dNonZero, E_::PT(), 0xc0);              // a & b
-  }
-  auto finish = [&](const Operand &v) {
-    E.copyTo(s.def(), isSigned ? sel64(E, neg64(E, v), v, negate) : v);
-  };
+  Signs sg = magnitudes64(E, n, d, isSigned, wantRem);
   // Both magnitudes below 2^32: 32-bit division (its all-ones for d == 0 extends to 64 bits).
-  Operand wide = E.isetp(Cmp::NE, true, E.lop3(E.hi(an), E.hi(ad), E_::RZ(), E_::kOr), E_::RZ());
-  QR qr = divmodU32(E, E.lo(an), E.lo(ad));
+  Operand wide = E.isetp(Cmp::NE, true, E.lop3(E.hi(sg.an), E.hi(sg.ad), E_::RZ(), E_::kOr), E_::RZ());
+  QR qr = divmodU32(E, E.lo(sg.an), E.lo(sg.ad));
   Operand v32 = wantRem ? qr.r : qr.q;
-  Operand dz = E.isetp(Cmp::EQ, true, E.lo(ad), E_::RZ());
-  finish(E.pair(v32, E.sel(E_::imm(-1), E_::RZ(), dz)));
+  Operand dz = E.isetp(Cmp::EQ, true, E.lo(sg.ad), E_::RZ());
+  finish64(E, sg, E.pair(v32, E.sel(E_::imm(-1), E_::RZ(), dz)), s.def());
   BasicBlock *slowBB = s.slowBlock();
   E.setBefore(s.macro());
   E.bra(slowBB, wide);
   E.setBlock(slowBB);
-  QR qr64 = divmodU64(E, an, ad);
-  finish(wantRem ? qr64.r : qr64.q);
+  if (!s.callSlowPath({n, d})) {
+    QR qr64 = divmodU64(E, sg.an, sg.ad);
+    finish64(E, sg, wantRem ? qr64.r : qr64.q, s.def());
+  }
   s.backToJoin();
 }
 
 } // namespace
+
+void intDivideBody(Emitter &E, ori::MacroKind kind, const std::vector<Operand> &args, const Operand &d) {
+  const bool isSigned = kind == ori::MacroKind::DIV_S64 || kind == ori::MacroKind::REM_S64;
+  const bool wantRem = kind == ori::MacroKind::REM_U64 || kind == ori::MacroKind::REM_S64;
+  full64(E, args[0], args[1], isSigned, wantRem, d);
+}
 
 void expandIntDivide(Site &s) {
   switch (s.macro()->macro()) {

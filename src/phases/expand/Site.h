@@ -4,7 +4,8 @@
 // for branch(): the macro's block is split after the macro (the rest goes to a new `join` block
 // right after it), the fast path is appended to the macro's block, and slowBlock() makes blocks at
 // the end of the function's layout that end with `BRA join`. A guarded macro is always expanded
-// in its own block behind `@!guard BRA join`.
+// in its own block behind `@!guard BRA join`. A slow block usually holds just the CALL of the
+// slow-path subroutine (callSlowPath, SlowPaths.cpp).
 #pragma once
 
 #include <vector>
@@ -34,6 +35,10 @@ public:
   BasicBlock *slowBlock();
   // Ends the current slow block with BRA join.
   void backToJoin();
+  // Computes the macro's result into def() by calling its slow-path subroutine (SlowPaths.cpp)
+  // with `args` at the current insertion point. False, emitting nothing, when the module has no
+  // such subroutine or the general path is forced: the caller then expands the path inline.
+  bool callSlowPath(std::initializer_list<Operand> args);
   // Removes the macro; called once the expansion is complete.
   void finish();
   bool addedBlocks() const { return addedBlocks_; }
@@ -49,10 +54,21 @@ private:
   bool generalOnly_ = false;
 };
 
+// True for the macros whose operands are 64-bit register pairs.
+bool macroIsWide(ori::MacroKind k);
+
 // Expanders, one per macro family (IntDivide.cpp, FloatDivide.cpp, FloatSqrt.cpp). Each emits at
 // the site's current insertion point and writes the result into site.def().
 void expandIntDivide(Site &s);
 void expandFloatDivide(Site &s);   // DIV_F32/F64, RCP_F32/F64
 void expandFloatSqrt(Site &s);     // SQRT_F32/F64, RSQRT_F64
+
+// Bodies of the slow-path subroutines, one per family: the general algorithm of macro `kind` on
+// `args` (already in ordinary registers), result into d.
+void floatDivideBody(Emitter &E, ori::MacroKind kind, Round rnd, bool ftz, const std::vector<Operand> &args,
+                     const Operand &d);
+void floatSqrtBody(Emitter &E, ori::MacroKind kind, Round rnd, bool ftz, const std::vector<Operand> &args,
+                   const Operand &d);
+void intDivideBody(Emitter &E, ori::MacroKind kind, const std::vector<Operand> &args, const Operand &d);
 
 } // namespace optxas::phases::expand

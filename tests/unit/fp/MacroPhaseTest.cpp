@@ -88,6 +88,7 @@ TEST(MacroPhase, RunsAsPhaseNineAndLeavesValidIR) {
 } // namespace
 } // namespace optxas::test
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -123,6 +124,120 @@ TEST(MacroPhase, ExpandsEveryCorpusProgram) {
   EXPECT_GE(programs, 20u);
   EXPECT_GT(macros, 20u);
   std::printf("corpus: %u programs lowered, %u macros expanded\n", programs, macros);
+}
+
+} // namespace
+} // namespace optxas::test
+
+#include "optxas/phases/ExpandMacros.h"
+
+namespace optxas::test {
+namespace {
+
+const char *kCalls = R"(.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .f32 a, .param .f32 b, .param .f64 c, .param .s64 n) {
+  .reg .f32 %f<5>; .reg .f64 %d<4>; .reg .b64 %rd<6>; .reg .b32 %r<3>;
+  ld.param.u64 %rd1, [p]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [b]; ld.param.f64 %d1, [c];
+  ld.param.s64 %rd2, [n];
+  div.rn.f32 %f3, %f1, %f2;
+  div.rn.f32 %f4, %f2, %f3;
+  div.rz.f64 %d2, %d1, %d1;
+  div.s64 %rd3, %rd2, %rd1;
+  div.u32 %r2, %r1, %r1;
+  st.global.f32 [%rd1], %f4;
+  st.global.f64 [%rd1+8], %d2;
+  st.global.u64 [%rd1+16], %rd3;
+  ret;
+}
+)";
+
+std::vector<std::string> calleesOf(const ori::Module &m, const ori::Function &f) {
+  std::vector<std::string> out;
+  for (const ori::Instr *c : Lowered::find(f, isa::Opcode::CALL))
+    out.push_back(m.symbol(static_cast<uint32_t>(c->use(0).value)).name);
+  return out;
+}
+
+// The routine names are ptxas 13.0's (read from its cubins for each PTX form).
+TEST(SlowPaths, RoutinesAreNamedAsPtxasNamesThem) {
+  using K = ori::MacroKind;
+  using R = isa::Round;
+  EXPECT_EQ(phases::slowPathRoutine(K::DIV_F32, R::RN, false), "__cuda_sm3x_div_rn_noftz_f32_slowpath");
+  EXPECT_EQ(phases::slowPathRoutine(K::DIV_F32, R::RM, true), "__cuda_sm20_div_rd_ftz_f32");
+  EXPECT_EQ(phases::slowPathRoutine(K::RCP_F32, R::RP, false), "__cuda_sm20_rcp_ru_f32_slowpath");
+  EXPECT_EQ(phases::slowPathRoutine(K::SQRT_F32, R::RZ, true), "__cuda_sm20_sqrt_rz_ftz_f32_slowpath");
+  EXPECT_EQ(phases::slowPathRoutine(K::DIV_F64, R::RN, false), "__cuda_sm20_div_rn_f64_full");
+  EXPECT_EQ(phases::slowPathRoutine(K::RCP_F64, R::RN, false), "__cuda_sm20_dblrcp_rn_slowpath_v3");
+  EXPECT_EQ(phases::slowPathRoutine(K::SQRT_F64, R::RN, false), "__cuda_sm20_dsqrt_rn_f64_mediumpath_v1");
+  EXPECT_EQ(phases::slowPathRoutine(K::RSQRT_F64, R::RN, false), "__cuda_sm20_drsqrt_f64_slowpath_v2");
+  EXPECT_EQ(phases::slowPathRoutine(K::REM_S64, R::None, false), "__cuda_sm20_rem_s64");
+  EXPECT_EQ(phases::slowPathRoutine(K::DIV_U32, R::None, false), "");
+}
+
+// One subroutine per routine, numbered in name order; every site calls it instead of expanding
+// the general algorithm; the subroutines take their arguments in R4.. and return in R4.
+TEST(SlowPaths, SitesCallOneSubroutinePerRoutine) {
+  Lowered l = lowerText(kCalls);
+  ASSERT_TRUE(l.ori) << l.diagnostics;
+  ori::Module &m = *l.ori;
+  ASSERT_EQ(phases::createSlowPathSubroutines(m), 3u);
+  ASSERT_EQ(m.functions().size(), 4u);
+  EXPECT_EQ(m.functions()[1]->name(), "$__internal_0_$__cuda_sm20_div_rz_f64_v2");
+  EXPECT_EQ(m.functions()[2]->name(), "$__internal_1_$__cuda_sm20_div_s64");
+  EXPECT_EQ(m.functions()[3]->name(), "$__internal_2_$__cuda_sm3x_div_rn_noftz_f32_slowpath");
+  ori::Function *k = l.fn("k");
+  ASSERT_NE(k, nullptr);
+  phases::expandMacros(*k);
+  std::vector<std::string> callees = calleesOf(m, *k);
+  ASSERT_EQ(callees.size(), 4u);
+  EXPECT_EQ(std::count(callees.begin(), callees.end(), m.functions()[3]->name()), 2);
+  EXPECT_EQ(std::count(callees.begin(), callees.end(), m.functions()[1]->name()), 1);
+  EXPECT_EQ(std::count(callees.begin(), callees.end(), m.functions()[2]->name()), 1);
+  EXPECT_TRUE(Lowered::find(*k, isa::Opcode::FCHK).size() == 2u) << "the f32 fast paths stay inline";
+  for (size_t j = 1; j < m.functions().size(); ++j) {
+    const ori::Function &f = *m.functions()[j];
+    SCOPED_TRACE(f.name());
+    EXPECT_EQ(f.attrs.linkage, ori::Linkage::Weak);
+    DiagEngine vd;
+    EXPECT_TRUE(ori::verifyFunction(f, vd));
+    EXPECT_TRUE(Lowered::find(f, isa::Opcode::PSEUDO_MACRO).empty());
+    auto params = Lowered::find(f, isa::Opcode::PSEUDO_PARAM);
+    ASSERT_EQ(params.size(), 2u);
+    EXPECT_EQ(f.vreg(params[0]->def(0).reg).phys, 4);
+    auto rets = Lowered::find(f, isa::Opcode::RET);
+    ASSERT_EQ(rets.size(), 1u);
+    EXPECT_FALSE(rets[0]->mods().absolute);
+    EXPECT_EQ(f.vreg(rets[0]->use(0).reg).phys, 4);
+  }
+}
+
+// -g / -c: plain names, absolute calls and returns; under a register limit below 32: inline.
+TEST(SlowPaths, SeparateFunctionsAndRegisterLimits) {
+  {
+    Lowered l = lowerText(kCalls);
+    ASSERT_TRUE(l.ori) << l.diagnostics;
+    phases::SlowPathOptions o;
+    o.separateFunctions = true;
+    ASSERT_EQ(phases::createSlowPathSubroutines(*l.ori, o), 3u);
+    EXPECT_EQ(l.ori->functions()[2]->name(), "__cuda_sm20_div_s64");
+    ori::Function *k = l.fn("k");
+    phases::expandMacros(*k);
+    auto calls = Lowered::find(*k, isa::Opcode::CALL);
+    ASSERT_EQ(calls.size(), 4u);
+    for (const ori::Instr *c : calls) EXPECT_TRUE(c->mods().absolute);
+  }
+  {
+    Lowered l = lowerText(kCalls);
+    ASSERT_TRUE(l.ori) << l.diagnostics;
+    phases::SlowPathOptions o;
+    o.regLimit = 24;
+    EXPECT_EQ(phases::createSlowPathSubroutines(*l.ori, o), 0u);
+    ori::Function *k = l.fn("k");
+    phases::expandMacros(*k);
+    EXPECT_TRUE(Lowered::find(*k, isa::Opcode::CALL).empty());
+  }
 }
 
 } // namespace
