@@ -2,7 +2,7 @@
 // surface object), lowered as ptxas lowers them for sm_90:
 //
 //   tex.{1d,2d,3d,cube,a1d,a2d,acube} (float coordinates)  TEX.LL d2, d, coords, lod, URh, 0x0, DIM
-//       (no explicit level: lod = -32.0, as ptxas; .level: the given lod)
+//       (no explicit level: lod = -32.0, as ptxas; .level: the given lod; 1d as 2d at y = 0)
 //   tex.{1d,2d,3d} (integer coordinates)                   TLD.LZ d2, d, coords, URh, 0x0, DIM
 //   tex.grad.2d                                            TXD d2, d, {x,y}, {dPdx, dPdy}, URh, 0x0, 2D
 //   tld4.{r,g,b,a}.2d                                      TLD4.c d2, d, {x,y}, URh, 0x0, 2D
@@ -193,7 +193,16 @@ bool lowerTex(LowerCtx &cx, const ptx::Instruction &in) {
   if (dim == TexDim::ARRAY_1D || dim == TexDim::ARRAY_2D || dim == TexDim::ARRAY_CUBE) types[0] = ptx::Type::U32;
   Operand ur;
   if (!handleOperand(cx, *handle, 2, ur)) return false;
-  Operand ra = gather(cx, cs, n, types);
+  Operand ra;
+  if (op == Opcode::TEX && dim == TexDim::D1) {
+    // ptxas samples a 1d texture object as 2d at y = 0 (the driver's 1d headers are 2d ones).
+    m.texDim = TexDim::D2;
+    ra = cx.tempOp(RegClass::R, 2);
+    cx.copy(cx.word(ra, 0), cx.src(*cs[0], ct));
+    cx.copy(cx.word(ra, 1), Operand::zero());
+  } else {
+    ra = gather(cx, cs, n, types);
+  }
   Operand rb = Operand::zero();
   if (op == Opcode::TXD) {
     if (ops.size() != 4) return cx.unsupported("this tex.grad form");
