@@ -24,7 +24,7 @@ uint8_t isaClassOf(const ori::Module &m) {
     switch (i.opcode()) {
     case Opcode::UBLKCP: case Opcode::UTMALDG: case Opcode::UTMACCTL: c = std::max<uint8_t>(c, 2); break;
     // Texture and surface instructions are class 2 as well (textures_surfaces.sm_86).
-    case Opcode::TEX: case Opcode::TLD: case Opcode::TLD4: case Opcode::TXD:
+    case Opcode::TEX: case Opcode::TLD: case Opcode::TLD4: case Opcode::TXD: case Opcode::TXQ:
     case Opcode::SULD: case Opcode::SUST: case Opcode::SURED:
       c = std::max<uint8_t>(c, 2);
       break;

@@ -16,7 +16,8 @@
 // otherwise its low word is moved into a uniform register (R2UR).
 //
 // Not lowered yet (reported as unsupported): module-scope .texref/.samplerref/.surfref operands,
-// the independent texture mode's separate sampler, txq/suq/istypep, tex.grad other than 2d,
+//   txq.{width,height,depth}                               TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0, 1/2/4
+// the independent texture mode's separate sampler, other txq queries, suq/istypep, tex.grad other than 2d,
 // tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
 // vector surface formats.
 #include "Emit.h"
@@ -349,9 +350,32 @@ bool lowerSured(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// txq.{width,height,depth}.b32 d, [handle] -> TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0,
+// mask 1/2/4 (as ptxas; the level register holds zero).
+bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base != ptx::BaseKind::Reg || ops[1].offset != 0)
+    return cx.unsupported("txq of a texture reference by name");
+  const unsigned mask = in.has(ptx::Mod::Width) ? 1 : in.has(ptx::Mod::Height) ? 2 : in.has(ptx::Mod::Depth) ? 4 : 0;
+  if (mask == 0) return cx.unsupported("this txq query");
+  ptx::Operand h = ops[1];
+  h.kind = ptx::OperandKind::Reg;
+  Operand ur;
+  if (!handleOperand(cx, h, 2, ur)) return false;
+  Operand level = cx.tempOp();
+  cx.copy(level, Operand::zero());
+  isa::Modifiers m;
+  m.extra = 1;   // TEX_HEADER_DIMENSION
+  Operand d = cx.tempOp(), unused = cx.tempOp();
+  cx.emit(Opcode::TXQ, {unused, d}, {level, ur, imm(0), imm(mask)}, m);
+  cx.copy(cx.dst(ops[0], ptx::Type::B32), d);
+  return true;
+}
+
 } // namespace
 
 void registerTextureOps(Registry &r) {
+  r.add(ptx::Opcode::Txq, lowerTxq);
   r.add(ptx::Opcode::Tex, lowerTex);
   r.add(ptx::Opcode::Tld4, lowerTex);
   r.add(ptx::Opcode::Suld, lowerSuld);

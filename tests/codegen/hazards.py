@@ -204,6 +204,13 @@ class Instr:
         pd = []
         if ops and re.fullmatch(r"P(\d|T)", ops[0]):
             pd = regs_in(ops.pop(0))
+        if self.base == "TXQ":
+            # Rd2, Rd, Ra (mip level), QUERY, UR, idx[, mask]
+            q = next(k for k, o in enumerate(ops) if o.startswith("TEX_HEADER") or o.startswith("INVALID"))
+            mask = int(ops[q + 3], 16) if len(ops) > q + 3 else 0xF
+            n = bin(mask).count("1")
+            defs = pd + regs_in(ops[1], min(2, n)) + (regs_in(ops[0], n - 2) if n > 2 else [])
+            return defs, regs_in(ops[2]) + regs_in(ops[q + 1], 2)
         if self.base in TEXTURE:
             dim = next((o for o in ops if o in DIM_REGS), "2D")
             i = ops.index(dim) if dim in ops else len(ops)

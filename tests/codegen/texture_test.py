@@ -24,8 +24,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
 PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 
-SHAPE_RE = re.compile(r"\b((?:TEX|TLD4|TLD|TXD|SULD|SUST|SURED)(?:\.[A-Z0-9_]+)*)\s+([^;]*);")
-DIMS = {"1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "ARRAY_CUBE"}
+SHAPE_RE = re.compile(r"\b((?:TEX|TLD4|TLD|TXD|TXQ|SULD|SUST|SURED)(?:\.[A-Z0-9_]+)*)\s+([^;]*);")
+DIMS = {"1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "ARRAY_CUBE", "TEX_HEADER_DIMENSION"}
 
 
 def shapes(cubin):

@@ -6,6 +6,7 @@
 //   TLD{.LZ|.LL}     [Pd,] Rd2, Rd, Ra, [Rb,] URh, idx, DIM{, mask}
 //   TLD4{.R|.G|.B|.A}[Pd,] Rd2, Rd, Ra, [Rb,] URh, idx, DIM{, mask}
 //   TXD              [Pd,] Rd2, Rd, Ra, Rb, URh, idx, DIM{, mask}
+//   TXQ              Rd2, Rd, Ra, QUERY, URh, idx, mask
 //   SULD.D.BA.DIM{.size}{.sem}{.oob} [Pd,] Rd, [Ra], URh, idx
 //   SUST.D.BA.DIM{.size}{.sem}{.oob} [Ra], Rb, URh, idx
 //   SURED.D.BA.DIM.op{.type}{.sem}{.oob} [Ra], Rb, URh, idx
@@ -118,6 +119,16 @@ void addTextures(Builder &b) {
                 V(3, TexMode::A, ".A")})},
           false, texDim({1, 3, 5, 7}));
   texForm(b, Op::TXD, 0xf6c, {}, true, texDim({0, 1, 4, 5}));
+  // TXQ Rd2, Rd, Ra (the mip level), QUERY, URh, idx, mask: the query 62..63 in
+  // Modifiers::extra (1 TEX_HEADER_DIMENSION: mask 1 width, 2 height, 4 depth).
+  b.form(Op::TXQ, 0xf6f,
+         {R(64).def(), R(16).def(), R(24).nz(),
+          namedOperand(S::extra, bits(62, 2),
+                       {V(0, 1, "TEX_HEADER_DIMENSION"), V(1, 2, "TEX_HEADER_TEXTURE_TYPE"),
+                        V(2, 3, "TEX_HEADER_SAMPLER_POS")}),
+          UR(40).w(2).nz(), Imm(bits(46, 8)), Imm(bits(72, 4))});   // mask always printed
+  b.fix(bits(81, 4), 0xf);   // no predicate result (PT), default cache policy
+  b.fix(bits(91, 1), 1);
 }
 
 void addSurfaces(Builder &b) {
