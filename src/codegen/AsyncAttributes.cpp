@@ -23,6 +23,11 @@ uint8_t isaClassOf(const ori::Module &m) {
   forEachInstr(m, [&](const ori::Instr &i) {
     switch (i.opcode()) {
     case Opcode::UBLKCP: case Opcode::UTMALDG: case Opcode::UTMACCTL: c = std::max<uint8_t>(c, 2); break;
+    // Texture and surface instructions are class 2 as well (textures_surfaces.sm_86).
+    case Opcode::TEX: case Opcode::TLD: case Opcode::TLD4: case Opcode::TXD: case Opcode::TXQ:
+    case Opcode::SULD: case Opcode::SUST: case Opcode::SURED:
+      c = std::max<uint8_t>(c, 2);
+      break;
     case Opcode::WARPGROUP: c = std::max<uint8_t>(c, 3); break;
     case Opcode::HGMMA: c = std::max<uint8_t>(c, 4); break;
     // IMMA.8816 (mma.m8n8k16 on 8-bit integers) is class 4 too; the other tensor forms leave it.

@@ -29,7 +29,14 @@ VARIABLE = {"LDG", "LDS", "LDL", "LD", "LDC", "LDSM", "STG", "STS", "STL", "ST",
             "ATOM", "RED", "REDG", "REDUX", "S2R", "S2UR", "MUFU", "F2F", "F2I", "I2F", "I2I",
             "FRND", "POPC", "FLO", "BREV", "SHFL", "MATCH", "BAR", "FCHK", "LDGSTS",
             "MEMBAR", "CCTL", "ATOMS", "UCGABAR_ARV", "SYNCS", "LDGDEPBAR", "ARRIVES", "UBLKCP",
-            "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA", "LDCU"}
+            "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA", "LDCU",
+            "TEX", "TLD", "TLD4", "TXD", "TXQ", "TMML", "SULD", "SUST", "SURED", "SUATOM"}
+# Texture and surface unit instructions (their operands are read by _texture_roles).
+TEXTURE = {"TEX", "TLD", "TLD4", "TXD", "TXQ", "TMML"}
+SURFACE = {"SULD", "SUST", "SURED", "SUATOM"}
+# Registers of the coordinate operand per dimensionality (array index first).
+DIM_REGS = {"1D": 1, "1D_BUFFER": 1, "2D": 2, "ARRAY_1D": 2, "1D_ARRAY": 2, "3D": 3, "CUBE": 3,
+            "ARRAY_2D": 3, "2D_ARRAY": 3, "ARRAY_CUBE": 4}
 # Opcodes that are variable-latency only on some architectures (by the cubin's sm version):
 # ptxas gives sm_120's FP64 arithmetic a scoreboard (sm_90 and sm_100 couple it).
 VARIABLE_ON = {120: {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}}
@@ -46,6 +53,8 @@ def queue_of(base):
         return "global"
     if base in ("FLO", "POPC", "BREV"):
         return "bits"
+    if base in TEXTURE or base in SURFACE:
+        return "texture"
     if base in ("F2F", "F2I", "I2F", "I2I", "FRND"):
         return "conv"
     return base
@@ -53,7 +62,7 @@ NO_DEF = {"STG", "STS", "STL", "ST", "RED", "REDG", "BRA", "BRX", "JMP", "JMX", 
           "CALL", "BAR", "BSSY", "BSYNC", "WARPSYNC", "NOP", "MEMBAR", "FENCE", "ERRBAR", "CCTL",
           "DEPBAR", "YIELD", "BREAK", "NANOSLEEP", "KILL", "BPT", "PREEXIT", "CGAERRBAR",
           "ENDCOLLECTIVE", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK", "LDGDEPBAR", "WARPGROUP",
-          "SYNCS", "UTMACCTL", "UBLKCP", "UTMASTG", "UTMALDG", "ELECT"}
+          "SYNCS", "UTMACCTL", "UBLKCP", "UTMASTG", "UTMALDG", "ELECT", "SUST", "SURED"}
 PRED_SECOND_DEF = {"ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3", "UISETP", "UPLOP3", "IADD3",
                    "LEA", "LOP3", "UIADD3", "ULEA", "ULOP3", "VIADD", "SHF", "FSET", "HSET2",
                    "VOTE", "VOTEU", "PSETP", "R2P", "IMAD", "UIMAD", "VIADDMNMX", "IABS",
@@ -63,7 +72,7 @@ UNIFORM_ALU = {"UIADD3", "UIMAD", "UISETP", "ULOP3", "USHF", "ULEA", "UPRMT", "U
                "UPOPC", "UBREV", "UPLOP3", "USGXT", "UBMSK", "UP2UR", "UR2UP", "UMNMX", "UIABS"}
 UNIFORM_MOVE = {"ULDC", "UMOV", "VOTEU", "UCLEA", "ULEPC"}
 MEMORY_READERS = {"LDG", "LDS", "LDL", "LD", "STG", "STS", "STL", "ST", "ATOMG", "ATOMS", "ATOM",
-                  "RED", "REDG", "LDGSTS"}
+                  "RED", "REDG", "LDGSTS"} | TEXTURE | SURFACE
 
 
 def min_latency(producer, file, reader_kind):
@@ -187,10 +196,56 @@ class Instr:
             return d, 4, 2
         return d, 2, 1
 
+    def _texture_roles(self):
+        """TEX/TLD/TLD4/TXD: [Pd,] Rd2, Rd, Ra, [Rb,] UR, idx, DIM[, mask] (the mask's components
+        packed into Rd, Rd+1, Rd2, Rd2+1); SULD [Pd,] Rd, [Ra], UR, idx; SUST/SURED [Ra], Rb, UR, idx."""
+        ops = list(self.operands)
+        defs, uses = [], []
+        pd = []
+        if ops and re.fullmatch(r"P(\d|T)", ops[0]):
+            pd = regs_in(ops.pop(0))
+        if self.base == "TXQ":
+            # Rd2, Rd, Ra (mip level), QUERY, UR, idx[, mask]
+            q = next(k for k, o in enumerate(ops) if o.startswith("TEX_HEADER") or o.startswith("INVALID"))
+            mask = int(ops[q + 3], 16) if len(ops) > q + 3 else 0xF
+            n = bin(mask).count("1")
+            defs = pd + regs_in(ops[1], min(2, n)) + (regs_in(ops[0], n - 2) if n > 2 else [])
+            return defs, regs_in(ops[2]) + regs_in(ops[q + 1], 2)
+        if self.base in TEXTURE:
+            dim = next((o for o in ops if o in DIM_REGS), "2D")
+            i = ops.index(dim) if dim in ops else len(ops)
+            mask = int(ops[i + 1], 16) if i + 1 < len(ops) else 0xF
+            n = bin(mask).count("1")
+            regs = [o for o in ops[:i] if re.fullmatch(r"U?R(\d+|Z)", o)]
+            rd2, rd, src = regs[0], regs[1], regs[2:]
+            defs = pd + regs_in(rd, min(2, n)) + (regs_in(rd2, n - 2) if n > 2 else [])
+            for k, o in enumerate(src):
+                if o.startswith("UR"):
+                    uses += regs_in(o, 2)
+                elif k == 0:
+                    uses += regs_in(o, DIM_REGS[dim])
+                else:
+                    uses += regs_in(o, 4 if self.base == "TXD" else 1)
+            return defs, uses
+        dim = next((m for m in self.mods if m in DIM_REGS), "1D")
+        w = self._width()
+        if self.base == "SURED":
+            w = 2 if ("U64" in self.mods or "S64" in self.mods) else 1
+        for o in ops:
+            if o.startswith("["):
+                uses += regs_in(o, DIM_REGS[dim])
+            elif self.base == "SULD" and not defs:
+                defs += regs_in(o, w)
+            else:
+                uses += regs_in(o, w if o.startswith("R") else 1)
+        return pd + defs, uses
+
     def _roles(self):
         ops = self.operands
         defs, uses = [], []
         b = self.base
+        if b in TEXTURE or b in SURFACE:
+            return self._texture_roles()
         w = self._width()
         if b in NO_DEF or not ops:
             for k, o in enumerate(ops):

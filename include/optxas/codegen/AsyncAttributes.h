@@ -11,7 +11,8 @@
 
 namespace optxas::codegen {
 
-// EICOMPAT_ATTR_ISA_CLASS: 1, or 2 with bulk/tensor copies or FP8 conversions, 3 with WARPGROUP,
+// EICOMPAT_ATTR_ISA_CLASS: 1, or 2 with bulk/tensor copies, FP8 conversions or texture/surface
+// instructions, 3 with WARPGROUP,
 // 4 with HGMMA.
 uint8_t isaClassOf(const ori::Module &m);
 // EICOMPAT_ATTR_INST_TENSORMAP_V1: the module issues tensor copies.

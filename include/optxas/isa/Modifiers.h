@@ -82,6 +82,13 @@ enum class AtomType : uint8_t { None, U32, S32, U64, S64, F32, F64, F16x2, BF16x
                                 B128 };
 // Address space of a generic pointer test (QSPC.E.S / .D ...).
 enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
+// Texture/surface dimensionality (TEX/TLD/TLD4/TXD print it as an operand, SULD/SUST/SURED as
+// a suffix; the spellings differ per family, see src/target/sm90/TextureForms.cpp).
+enum class TexDim : uint8_t { None, D1, D2, D3, CUBE, ARRAY_1D, ARRAY_2D, ARRAY_CUBE, BUFFER_1D };
+// Level-of-detail mode of TEX/TLD, or the gathered component of TLD4.
+enum class TexMode : uint8_t { None, LZ, LB, LL, R, G, B, A };
+// Out-of-bounds behaviour of surface accesses: None = clamp (unprinted), .IGN, .TRAP.
+enum class SurfOob : uint8_t { None, IGN, TRAP };
 
 #define OPTXAS_MODIFIER_SLOTS(X)                                                                  \
   X(Cmp, cmp)                 /* comparison */                                                    \
@@ -141,7 +148,10 @@ enum class Space : uint8_t { None, GLOBAL, SHARED, LOCAL, DSMEM };
   X(bool, branchUniform)      /* BRA.U: the branch condition is warp-uniform */                   \
   X(bool, divergent)          /* BRA.DIV: taken when the warp is not converged (mask in UR) */    \
   X(bool, collective)         /* WARPSYNC.COLLECTIVE */                                           \
-  X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */
+  X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */          \
+  X(TexDim, texDim)           /* texture/surface dimensionality */                                \
+  X(TexMode, texMode)         /* TEX/TLD level-of-detail mode, TLD4 component */                  \
+  X(SurfOob, surfOob)         /* surface out-of-bounds mode */
 
 struct Modifiers {
 #define OPTXAS_MOD_MEMBER(type, name) type name{};

@@ -240,6 +240,14 @@ uint8_t elemWidth(const Elem &e, const isa::Modifiers &m) {
   case ModSlot::u64:
   case ModSlot::wide:
     return v ? 2 : 1;
+  case ModSlot::texDim:
+    // Texture/surface coordinates: one register per axis, plus the array index first.
+    switch (static_cast<isa::TexDim>(v)) {
+    case isa::TexDim::D2: case isa::TexDim::ARRAY_1D: return 2;
+    case isa::TexDim::D3: case isa::TexDim::CUBE: case isa::TexDim::ARRAY_2D: return 3;
+    case isa::TexDim::ARRAY_CUBE: return 4;
+    default: return 1;
+    }
   case ModSlot::extra:
     // HGMMA's accumulators: extra = N / 8; N / 2 registers of f32, N / 4 of f16 (capped at
     // the 255 the operand width can say; the encoding only names the first register).
@@ -355,6 +363,8 @@ static bool checkOperand(const Elem &e, const Operand &o, const isa::Modifiers &
   case OpdType::UGpr:
     if (!fitsField(o.reg, e.field, false))
       REJECT("register number out of range");
+    if (e.noZero && o.reg == (e.type == OpdType::Gpr ? RZ : URZ))
+      REJECT("RZ/URZ is not valid here");
     // RZ/URZ read as zero at any width (IMAD.WIDE ..., RZ adds a zero pair).
     if (o.width != elemWidth(e, m) && o.reg != (e.type == OpdType::Gpr ? RZ : URZ))
       REJECT("register width " + std::to_string(o.width) + " (expected " +

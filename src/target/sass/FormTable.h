@@ -117,6 +117,7 @@ struct Elem {
   // ---- operands ----
   OpdType type = OpdType::Gpr;
   bool def = false;          // written by the instruction
+  bool noZero = false;       // RZ/URZ is not a valid value (nvdisasm prints ???; TEX's handle)
   uint8_t width = 1;         // registers covered (Gpr/UGpr)
   isa::ModSlot widthSlot = isa::ModSlot::NoSlot; // width follows this slot's value (e.g. memType)
   int16_t negBit = -1, absBit = -1, notBit = -1;

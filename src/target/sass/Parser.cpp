@@ -550,6 +550,21 @@ bool parseWithForm(const Form &f, const isa::Modifiers &mods,
         }
         continue;
       }
+      if (e.kind == ElemKind::ModOpd && !e.values.empty() && ti < toks.size() &&
+          !parseInt(toks[ti])) {
+        // A named value printed as an operand (TEX's "2D").
+        const ModValue *named = nullptr;
+        for (const ModValue &mv : e.values)
+          if (!mv.text.empty() && toks[ti] == mv.text)
+            named = &mv;
+        if (!named) {
+          ok = false;
+          break;
+        }
+        isa::setSlot(in.mods, e.slot, named->value);
+        ++ti;
+        continue;
+      }
       if (e.kind == ElemKind::ModOpd) {
         std::optional<int64_t> v = ti < toks.size() ? parseInt(toks[ti++]) : std::nullopt;
         if (!v) {
@@ -588,6 +603,16 @@ bool parseWithForm(const Form &f, const isa::Modifiers &mods,
       in.ops.push_back(o);
     }
     if (ok && ti == toks.size()) {
+      // Widths that follow a modifier printed after the operand (TEX's Ra and its "2D").
+      size_t k = 0;
+      for (const Elem &e : f.elems) {
+        if (e.kind != ElemKind::Opd)
+          continue;
+        Operand &o = in.ops[k++];
+        if (e.widthSlot != isa::ModSlot::NoSlot &&
+            (o.kind == OperandKind::Reg || o.kind == OperandKind::UReg))
+          o.width = elemWidth(e, in.mods);
+      }
       std::vector<Operand> full;
       if (matchForm(f, in, full, nullptr))
         return true;

@@ -190,7 +190,10 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
                         const FormTable &t) {
   bool showReuse = !in.ctrl.yield;
   switch (e.type) {
-  case OpdType::Gpr: return decorate(e, o, regName("R", o.reg, RZ, "RZ"), showReuse);
+  case OpdType::Gpr:
+    if (!e.wrap.empty())   // SULD/SUST's coordinate register "[R4]"
+      return std::string(e.wrap) + regName("R", o.reg, RZ, "RZ") + "]";
+    return decorate(e, o, regName("R", o.reg, RZ, "RZ"), showReuse);
   case OpdType::UGpr:
     if (!e.wrap.empty())
       return std::string(e.wrap) + regName("UR", o.reg, URZ, "URZ") + "]";

@@ -51,11 +51,12 @@ Operand sampleOperand(Gen &g, const Elem &e, const isa::Modifiers &m) {
   switch (e.type) {
   case OpdType::Gpr:
     o = Operand::r(0, elemWidth(e, m));
-    o.reg = gpr(g, o.width);
+    do o.reg = gpr(g, o.width);
+    while (e.noZero && o.reg == RZ);
     break;
   case OpdType::UGpr:
     o = Operand::ur(0, elemWidth(e, m));
-    o.reg = g.coin(8) ? URZ : static_cast<uint8_t>(g.below(62) / o.width * o.width);
+    o.reg = g.coin(8) && !e.noZero ? URZ : static_cast<uint8_t>(g.below(62) / o.width * o.width);
     break;
   case OpdType::Pred: o = Operand::p(static_cast<uint8_t>(g.below(8))); break;
   case OpdType::UPred: o = Operand::up(static_cast<uint8_t>(g.below(8))); break;

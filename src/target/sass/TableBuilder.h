@@ -20,6 +20,7 @@ using Op = isa::Opcode;
 // An Elem with chainable setters.
 struct E : Elem {
   E &def() { Elem::def = true; return *this; }
+  E &nz() { noZero = true; return *this; }
   E &neg(int bit) { negBit = static_cast<int16_t>(bit); return *this; }
   E &abs(int bit) { absBit = static_cast<int16_t>(bit); return *this; }
   E &inv(int bit) { notBit = static_cast<int16_t>(bit); return *this; }

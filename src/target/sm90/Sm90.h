@@ -27,6 +27,7 @@ void addControlForms(Builder &b);
 void addWarpForms(Builder &b);
 void addAsyncForms(Builder &b);
 void addTensorForms(Builder &b);
+void addTextureForms(Builder &b);
 void addSpecialRegisters(FormTable &t);
 
 // Value maps shared by several families.

@@ -29,6 +29,7 @@ const FormTable &table() {
     Builder b(*ft);
     addAsyncForms(b);
     addTensorForms(b);
+    addTextureForms(b);
     ft->spacingOps_ = {Op::HMMA, Op::IMMA};
     ft->finalize();
     return ft;

@@ -1,0 +1,386 @@
+// Texture and surface instructions with bindless handles (a .u64 register holding a texture or
+// surface object), lowered as ptxas lowers them for sm_90:
+//
+//   tex.{1d,2d,3d,cube,a1d,a2d,acube} (float coordinates)  TEX.LL d2, d, coords, lod, URh, 0x0, DIM
+//       (no explicit level: lod = -32.0, as ptxas; .level: the given lod; 1d as 2d at y = 0)
+//   tex.{1d,2d,3d} (integer coordinates)                   TLD.LZ d2, d, coords, URh, 0x0, DIM
+//   tex.grad.2d                                            TXD d2, d, {x,y}, {dPdx, dPdy}, URh, 0x0, 2D
+//   tld4.{r,g,b,a}.2d                                      TLD4.c d2, d, {x,y}, URh, 0x0, 2D
+//   suld.b / sust.b / sured.b .{1d,2d,3d,a1d,a2d}          SULD/SUST/SURED.D.BA.DIM ... [coords], URh, 0x0
+//
+// The coordinates go to consecutive registers (array index first), the four results come back
+// in two register pairs (d = x,y; d2 = z,w; write mask 0xf). The handle is a uniform register
+// pair (texture header in the low word, high word zero in the unified texture mode) or a single
+// uniform register (surfaces). When the handle register is only ever loaded from a kernel
+// parameter, the handle is read straight from the constant bank with ULDC, as ptxas does;
+// otherwise its low word is moved into a uniform register (R2UR).
+//
+// Not lowered yet (reported as unsupported): module-scope .texref/.samplerref/.surfref operands,
+//   txq.{width,height,depth}                               TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0, 1/2/4
+// the independent texture mode's separate sampler, other txq queries, suq/istypep, tex.grad other than 2d,
+// tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
+// vector surface formats.
+#include "Emit.h"
+#include "Passes.h"
+#include "Registry.h"
+
+#include <bit>
+
+namespace optxas::lower {
+
+using namespace sass;
+using isa::TexDim;
+using isa::TexMode;
+
+namespace {
+
+TexDim dimOf(const ptx::Instruction &in) {
+  if (in.has(ptx::Mod::Dim1)) return TexDim::D1;
+  if (in.has(ptx::Mod::Dim2)) return TexDim::D2;
+  if (in.has(ptx::Mod::Dim3)) return TexDim::D3;
+  if (in.has(ptx::Mod::Cube)) return TexDim::CUBE;
+  if (in.has(ptx::Mod::A1d)) return TexDim::ARRAY_1D;
+  if (in.has(ptx::Mod::A2d)) return TexDim::ARRAY_2D;
+  if (in.has(ptx::Mod::Acube)) return TexDim::ARRAY_CUBE;
+  return TexDim::None;
+}
+
+// Registers of the coordinate operand for each dimensionality (array index first).
+unsigned coordWords(TexDim d) {
+  switch (d) {
+  case TexDim::D1: return 1;
+  case TexDim::D2: case TexDim::ARRAY_1D: return 2;
+  case TexDim::D3: case TexDim::CUBE: case TexDim::ARRAY_2D: return 3;
+  case TexDim::ARRAY_CUBE: return 4;
+  default: return 0;
+  }
+}
+
+// The kernel-parameter byte offset in constant bank 0 a handle register is loaded from, if it is
+// defined exactly once in the function and that definition is ld.param of a kernel parameter.
+bool paramHandleOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
+  if (h.kind != ptx::OperandKind::Reg || !cx.isKernel()) return false;
+  const ptx::Instruction *def = nullptr;
+  unsigned defs = 0;
+  for (const ptx::Instruction *i : cx.ptxFunction().instructions) {
+    if (i->operands.empty()) continue;
+    auto writes = [&](const ptx::Operand &o) {
+      return o.kind == ptx::OperandKind::Reg && o.reg == h.reg && o.regIndex == h.regIndex;
+    };
+    const ptx::Operand &d = i->operands[0];
+    bool hit = writes(d);
+    if (d.kind == ptx::OperandKind::Vector || d.kind == ptx::OperandKind::Pair)
+      for (const ptx::Operand &e : d.elems) hit |= writes(e);
+    if (hit) {
+      ++defs;
+      def = i;
+    }
+  }
+  if (defs != 1 || def->op != ptx::Opcode::Ld || def->guard.present() || def->operands.size() != 2) return false;
+  ptx::StateSpace s = def->space();
+  if (s != ptx::StateSpace::Param && s != ptx::StateSpace::ParamEntry) return false;
+  if (ptx::typeBits(def->type()) != 64 || def->vectorWidth() != 1) return false;
+  const ptx::Operand &a = def->operands[1];
+  if (a.kind != ptx::OperandKind::Address || a.base != ptx::BaseKind::Symbol || !a.sym) return false;
+  if (a.sym->kind != ptx::DeclKind::Variable) return false;
+  const auto *v = static_cast<const ptx::Variable *>(a.sym);
+  const ParamHome *home = cx.paramHome(v);
+  if (!home || home->kind != ParamHome::KernelCBank) return false;
+  offset = home->cbankOffset + static_cast<uint32_t>(a.offset);
+  return true;
+}
+
+// The handle in a uniform register (words = 1) or a uniform pair with a zero high word (2).
+bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Operand &out) {
+  if (h.kind != ptx::OperandKind::Reg)
+    return cx.unsupported("texture/surface references by name (.texref/.samplerref/.surfref)");
+  VRegId u = cx.temp(RegClass::UR, words);
+  Operand lo = words == 1 ? cx.whole(u) : cx.part(u, 0);
+  uint32_t off = 0;
+  if (paramHandleOffset(cx, h, off)) {
+    cx.emit(Opcode::ULDC, {lo}, {Operand::cbank(0, off)});
+  } else {
+    Operand r = cx.srcReg(h, ptx::Type::U64);
+    cx.copy(lo, r.kind == ori::OperandKind::Reg ? cx.word(r, 0) : r);
+  }
+  if (words == 2) cx.emit(Opcode::UMOV, {cx.part(u, 1)}, {Operand::zero(RegClass::UR)});
+  out = cx.whole(u);
+  return true;
+}
+
+// The elements of a {a, b, ...} operand (or the operand itself when it is not a vector).
+std::vector<const ptx::Operand *> elemsOf(const ptx::Operand &o) {
+  std::vector<const ptx::Operand *> v;
+  if (o.kind == ptx::OperandKind::Vector)
+    for (const ptx::Operand &e : o.elems) v.push_back(&e);
+  else
+    v.push_back(&o);
+  return v;
+}
+
+// `words` consecutive registers holding the first `words` elements of `o`; element i has type
+// types[i] (all 32-bit).
+Operand gather(LowerCtx &cx, const std::vector<const ptx::Operand *> &elems, unsigned words,
+               const std::vector<ptx::Type> &types) {
+  Operand t = cx.tempOp(RegClass::R, words);
+  for (unsigned i = 0; i < words; ++i) {
+    Operand d = words == 1 ? t : cx.word(t, i);
+    cx.copy(d, cx.src(*elems[i], types[i]));
+  }
+  return t;
+}
+
+// The [handle, {coords}] operand.
+bool splitAddress(LowerCtx &cx, const ptx::Operand &a, const ptx::Operand *&handle,
+                  const ptx::Operand *&coords) {
+  if (a.kind != ptx::OperandKind::List || a.elems.size() < 2)
+    return cx.unsupported("this texture/surface address operand");
+  if (a.elems.size() != 2)
+    return cx.unsupported("the independent texture mode (a separate sampler operand)");
+  handle = &a.elems[0];
+  coords = &a.elems[1];
+  return true;
+}
+
+// Copies the four results (d = x,y; d2 = z,w) to the PTX destinations.
+bool scatterResults(LowerCtx &cx, const ptx::Operand &dst, ptx::Type t, Operand d, Operand d2) {
+  std::vector<const ptx::Operand *> ds = elemsOf(dst);
+  if (ds.size() != 4) return cx.unsupported("texture results other than .v4");
+  for (unsigned i = 0; i < 4; ++i) {
+    if (ds[i]->kind == ptx::OperandKind::Sink) continue;
+    cx.copy(cx.dst(*ds[i], t), cx.word(i < 2 ? d : d2, i % 2));
+  }
+  return true;
+}
+
+bool lowerTex(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const bool tld4 = in.op == ptx::Opcode::Tld4;
+  if (ops.size() < 2 || ops[0].kind == ptx::OperandKind::Pair)
+    return cx.unsupported(std::string(in.opcodeName()) + " with a predicate result");
+  const ptx::Type dt = in.type(0), ct = in.type(1);
+  if (ptx::typeBits(dt) != 32 || ptx::typeBits(ct) != 32)
+    return cx.unsupported(std::string(in.opcodeName()) + " with these types");
+  const bool floatCoords = ct == ptx::Type::F32;
+  const TexDim dim = dimOf(in);
+  const bool level = in.has(ptx::Mod::Level), grad = in.has(ptx::Mod::Grad);
+  const unsigned n = coordWords(dim);
+  if (n == 0) return cx.unsupported(std::string(in.opcodeName()) + " of this dimensionality");
+  Opcode op = Opcode::TEX;
+  isa::Modifiers m;
+  m.texDim = dim;
+  if (tld4) {
+    if (dim != TexDim::D2 || !floatCoords) return cx.unsupported("tld4 other than .2d with float coordinates");
+    op = Opcode::TLD4;
+    ptx::Mod c = in.firstOf({ptx::Mod::R, ptx::Mod::G, ptx::Mod::B, ptx::Mod::A});
+    m.texMode = c == ptx::Mod::G ? TexMode::G : c == ptx::Mod::B ? TexMode::B : c == ptx::Mod::A ? TexMode::A : TexMode::R;
+  } else if (grad) {
+    if (dim != TexDim::D2 || !floatCoords) return cx.unsupported("tex.grad other than .2d");
+    op = Opcode::TXD;
+  } else if (!floatCoords) {
+    if (level || (dim != TexDim::D1 && dim != TexDim::D2 && dim != TexDim::D3))
+      return cx.unsupported("tex with integer coordinates of this form");
+    op = Opcode::TLD;
+    m.texMode = TexMode::LZ;
+  } else {
+    m.texMode = TexMode::LL;
+  }
+  const ptx::Operand *handle = nullptr, *coords = nullptr;
+  if (!splitAddress(cx, ops[1], handle, coords)) return false;
+  std::vector<const ptx::Operand *> cs = elemsOf(*coords);
+  if (cs.size() < n) return cx.unsupported("too few texture coordinates");
+  // Array forms: the index is an integer, the rest follow the coordinate type.
+  std::vector<ptx::Type> types(n, ct);
+  if (dim == TexDim::ARRAY_1D || dim == TexDim::ARRAY_2D || dim == TexDim::ARRAY_CUBE) types[0] = ptx::Type::U32;
+  Operand ur;
+  if (!handleOperand(cx, *handle, 2, ur)) return false;
+  Operand ra;
+  if (op == Opcode::TEX && dim == TexDim::D1) {
+    // ptxas samples a 1d texture object as 2d at y = 0 (the driver's 1d headers are 2d ones).
+    m.texDim = TexDim::D2;
+    ra = cx.tempOp(RegClass::R, 2);
+    cx.copy(cx.word(ra, 0), cx.src(*cs[0], ct));
+    cx.copy(cx.word(ra, 1), Operand::zero());
+  } else {
+    ra = gather(cx, cs, n, types);
+  }
+  Operand rb = Operand::zero();
+  if (op == Opcode::TXD) {
+    if (ops.size() != 4) return cx.unsupported("this tex.grad form");
+    std::vector<const ptx::Operand *> g = elemsOf(ops[2]), g2 = elemsOf(ops[3]);
+    if (g.size() < 2 || g2.size() < 2) return cx.unsupported("this tex.grad form");
+    g.resize(2);
+    g.insert(g.end(), g2.begin(), g2.begin() + 2);
+    rb = gather(cx, g, 4, std::vector<ptx::Type>(4, ptx::Type::F32));
+  } else if (op == Opcode::TEX) {
+    if (level) {
+      if (ops.size() != 3) return cx.unsupported("this tex.level form");
+      rb = cx.srcReg(ops[2], ptx::Type::F32);
+    } else {
+      if (ops.size() != 2) return cx.unsupported("this tex form");
+      rb = cx.inReg(LowerCtx::imm32(0xc2000000u));   // LOD -32.0: the finest level
+    }
+  } else if (ops.size() != 2) {
+    return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " form");
+  }
+  Operand d = cx.tempOp(RegClass::R, 2), d2 = cx.tempOp(RegClass::R, 2);
+  if (op == Opcode::TEX || op == Opcode::TXD)
+    cx.emit(op, {d2, d}, {ra, rb, ur, imm(0), imm(0xf)}, m);
+  else
+    cx.emit(op, {d2, d}, {ra, Operand::zero(), ur, imm(0), imm(0xf)}, m);
+  return scatterResults(cx, ops[0], dt, d, d2);
+}
+
+// Surface dimensionality and the out-of-bounds mode.
+bool surfaceMods(LowerCtx &cx, const ptx::Instruction &in, isa::Modifiers &m) {
+  m.texDim = dimOf(in);
+  if (m.texDim == TexDim::None || m.texDim == TexDim::CUBE || m.texDim == TexDim::ARRAY_CUBE)
+    return cx.unsupported(std::string(in.opcodeName()) + " of this dimensionality");
+  if (!in.has(ptx::Mod::B)) return cx.unsupported(std::string(in.opcodeName()) + ".p (formatted access)");
+  m.surfOob = in.has(ptx::Mod::Trap) ? isa::SurfOob::TRAP : in.has(ptx::Mod::Zero) ? isa::SurfOob::IGN : isa::SurfOob::None;
+  m.order = isa::MemOrder::RELAXED;
+  m.scope = isa::Scope::SM;
+  return true;
+}
+
+// SULD/SUST access size of .bN with .vK, or MemType::None if SASS has no such size.
+isa::MemType surfaceSize(ptx::Type t, unsigned vec) {
+  unsigned bits = ptx::typeBits(t) * vec;
+  if (vec == 1 && bits == 8) return isa::MemType::U8;
+  if (vec == 1 && bits == 16) return isa::MemType::U16;
+  if (ptx::typeBits(t) < 32) return isa::MemType::None;
+  return bits == 32 ? isa::MemType::B32 : bits == 64 ? isa::MemType::B64 : bits == 128 ? isa::MemType::B128 : isa::MemType::None;
+}
+
+Operand surfaceCoords(LowerCtx &cx, const ptx::Operand &coords, TexDim dim) {
+  std::vector<const ptx::Operand *> cs = elemsOf(coords);
+  unsigned n = coordWords(dim);
+  if (cs.size() < n) return Operand{};
+  return gather(cx, cs, n, std::vector<ptx::Type>(n, ptx::Type::U32));
+}
+
+bool lowerSuld(LowerCtx &cx, const ptx::Instruction &in) {
+  isa::Modifiers m;
+  if (!surfaceMods(cx, in, m)) return false;
+  const ptx::Type t = in.type(0);
+  const unsigned vec = in.vectorWidth();
+  m.memType = surfaceSize(t, vec);
+  if (m.memType == isa::MemType::None) return cx.unsupported("suld of this vector format");
+  const ptx::Operand *handle = nullptr, *coords = nullptr;
+  if (in.operands.size() != 2 || !splitAddress(cx, in.operands[1], handle, coords)) return false;
+  Operand ur;
+  if (!handleOperand(cx, *handle, 1, ur)) return false;
+  Operand ra = surfaceCoords(cx, *coords, m.texDim);
+  if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
+  const unsigned words = std::max(1u, ptx::typeBits(t) * vec / 32);
+  Operand d = cx.tempOp(RegClass::R, words);
+  cx.emit(Opcode::SULD, {d}, {ra, ur, imm(0)}, m);
+  std::vector<const ptx::Operand *> ds = elemsOf(in.operands[0]);
+  const unsigned per = std::max(1u, ptx::typeBits(t) / 32);
+  const ptx::Type dt = per == 2 ? ptx::Type::B64 : ptx::Type::B32;
+  for (unsigned i = 0; i < ds.size(); ++i) {
+    if (ds[i]->kind == ptx::OperandKind::Sink) continue;
+    Operand src = words == 1 ? d : cx.part(d.reg, i * per, per);
+    cx.copy(per == 2 ? cx.dstWide(*ds[i], dt, 2) : cx.dst(*ds[i], dt), src);
+  }
+  return true;
+}
+
+bool lowerSust(LowerCtx &cx, const ptx::Instruction &in) {
+  isa::Modifiers m;
+  if (!surfaceMods(cx, in, m)) return false;
+  const ptx::Type t = in.type(0);
+  const unsigned vec = in.vectorWidth();
+  m.memType = surfaceSize(t, vec);
+  if (m.memType == isa::MemType::None) return cx.unsupported("sust of this vector format");
+  const ptx::Operand *handle = nullptr, *coords = nullptr;
+  if (in.operands.size() != 2 || !splitAddress(cx, in.operands[0], handle, coords)) return false;
+  Operand ur;
+  if (!handleOperand(cx, *handle, 1, ur)) return false;
+  Operand ra = surfaceCoords(cx, *coords, m.texDim);
+  if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
+  std::vector<const ptx::Operand *> vs = elemsOf(in.operands[1]);
+  const unsigned per = std::max(1u, ptx::typeBits(t) / 32);
+  const unsigned words = per * static_cast<unsigned>(vs.size());
+  Operand data;
+  if (words == 1) {
+    data = cx.srcReg(*vs[0], ptx::Type::B32);
+  } else {
+    data = cx.tempOp(RegClass::R, words);
+    for (unsigned i = 0; i < vs.size(); ++i) {
+      if (per == 2) {
+        Operand w = cx.srcWide(*vs[i], ptx::Type::B64, 2);
+        for (unsigned k = 0; k < 2; ++k) cx.copy(cx.word(data, 2 * i + k), cx.word(w, k));
+      } else {
+        cx.copy(cx.word(data, i), cx.src(*vs[i], ptx::Type::B32));
+      }
+    }
+  }
+  cx.emit(Opcode::SUST, {}, {ra, data, ur, imm(0)}, m);
+  return true;
+}
+
+bool lowerSured(LowerCtx &cx, const ptx::Instruction &in) {
+  isa::Modifiers m;
+  if (!surfaceMods(cx, in, m)) return false;
+  m.scope = isa::Scope::SYS;   // ptxas issues surface reductions .STRONG.SYS
+  switch (in.atomOp()) {
+  case ptx::Mod::Add: m.atom = isa::AtomOp::ADD; break;
+  case ptx::Mod::Min: m.atom = isa::AtomOp::MIN; break;
+  case ptx::Mod::Max: m.atom = isa::AtomOp::MAX; break;
+  case ptx::Mod::And: m.atom = isa::AtomOp::AND; break;
+  case ptx::Mod::Or: m.atom = isa::AtomOp::OR; break;
+  default: return cx.unsupported("this sured operation");
+  }
+  const ptx::Type t = in.type(0);
+  switch (t) {
+  case ptx::Type::U32: case ptx::Type::B32: m.atomType = isa::AtomType::U32; break;
+  case ptx::Type::S32: m.atomType = isa::AtomType::S32; break;
+  case ptx::Type::U64: case ptx::Type::B64: m.atomType = isa::AtomType::U64; break;
+  default: return cx.unsupported("sured of this type");
+  }
+  const ptx::Operand *handle = nullptr, *coords = nullptr;
+  if (in.operands.size() != 2 || !splitAddress(cx, in.operands[0], handle, coords)) return false;
+  Operand ur;
+  if (!handleOperand(cx, *handle, 1, ur)) return false;
+  Operand ra = surfaceCoords(cx, *coords, m.texDim);
+  if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
+  Operand data = ptx::typeBits(t) == 64 ? cx.srcWide(in.operands[1], t, 2) : cx.srcReg(in.operands[1], t);
+  cx.emit(Opcode::SURED, {}, {ra, data, ur, imm(0)}, m);
+  return true;
+}
+
+// txq.{width,height,depth}.b32 d, [handle] -> TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0,
+// mask 1/2/4 (as ptxas; the level register holds zero).
+bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base != ptx::BaseKind::Reg || ops[1].offset != 0)
+    return cx.unsupported("txq of a texture reference by name");
+  const unsigned mask = in.has(ptx::Mod::Width) ? 1 : in.has(ptx::Mod::Height) ? 2 : in.has(ptx::Mod::Depth) ? 4 : 0;
+  if (mask == 0) return cx.unsupported("this txq query");
+  ptx::Operand h = ops[1];
+  h.kind = ptx::OperandKind::Reg;
+  Operand ur;
+  if (!handleOperand(cx, h, 2, ur)) return false;
+  Operand level = cx.tempOp();
+  cx.copy(level, Operand::zero());
+  isa::Modifiers m;
+  m.extra = 1;   // TEX_HEADER_DIMENSION
+  Operand d = cx.tempOp(), unused = cx.tempOp();
+  cx.emit(Opcode::TXQ, {unused, d}, {level, ur, imm(0), imm(mask)}, m);
+  cx.copy(cx.dst(ops[0], ptx::Type::B32), d);
+  return true;
+}
+
+} // namespace
+
+void registerTextureOps(Registry &r) {
+  r.add(ptx::Opcode::Txq, lowerTxq);
+  r.add(ptx::Opcode::Tex, lowerTex);
+  r.add(ptx::Opcode::Tld4, lowerTex);
+  r.add(ptx::Opcode::Suld, lowerSuld);
+  r.add(ptx::Opcode::Sust, lowerSust);
+  r.add(ptx::Opcode::Sured, lowerSured);
+}
+
+} // namespace optxas::lower
