@@ -227,6 +227,8 @@ std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoIn
   sass.name = ".nv_debug_line_sass";
   for (const elf::Function &ef : functions) {
     if (ef.code.empty() || !m.findFunction(ef.name)) continue;
+    // Runtime routines (the slow paths of -g builds) have no PTX text, so no rows (as ptxas).
+    if (!m.findFunction(ef.name)->attrs.slowPathRoutine.empty()) continue;
     // The function's own code at 0, then the device functions placed after it (whole programs).
     std::vector<std::pair<const ori::Function *, uint64_t>> parts{{m.findFunction(ef.name), 0}};
     for (const elf::Subroutine &s : ef.subroutines) {

@@ -255,6 +255,8 @@ class Instr:
         ndef = 1
         if b in PRED_SECOND_DEF and len(ops) > 1 and re.fullmatch(r"U?P(\d|T)", ops[1]):
             ndef = 2
+        if b in ("VOTE", "VOTEU") and len(ops) == 2:
+            ndef = 1   # VOTE.ALL Pd, Ps: the predicate form has no register result
         if b == "SHFL":
             ndef = 2
         if b in ("ATOMG", "ATOMS", "ATOM", "LDG", "LDS", "LDL", "LD", "LDGSTS", "QSPC"):
