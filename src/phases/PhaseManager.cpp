@@ -92,7 +92,11 @@ bool PhaseManager::run(ori::Module &m) {
   opt::setEncodingTarget(m.smVersion(), target::machineModel(m.smVersion()) != nullptr);
   if (knobs_.getBool(Knob::DumpKnobs)) ctx.dump("//--- DumpKnobs\n" + knobs_.describeSetKnobs());
   bool ok = true;
-  for (const auto &f : m.functions()) ok &= runFunction(ctx, *f);
+  // Runtime routines (the division/sqrt slow paths) first: a caller allocated after its callee
+  // keeps values in the registers the callee leaves alone (regalloc/CallClobbers).
+  for (bool routines : {true, false})
+    for (const auto &f : m.functions())
+      if (f->attrs.slowPathRoutine.empty() != routines) ok &= runFunction(ctx, *f);
   if (opts_.phaseWiseStats) statLine(ctx, "All Phases Summary", m);
   if (opts_.verbose && budget_.limit() >= 0) {
     std::string note = fmt::format("OptBudget: {} of {} consultations granted, {} refused", budget_.granted(),
