@@ -196,4 +196,15 @@ std::vector<unsigned> instrPositions(const ori::Function &f) {
   return pos;
 }
 
+std::vector<unsigned> readCounts(const ori::Function &f) {
+  std::vector<unsigned> reads(f.numVRegs(), 0);
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb) {
+      for (const ori::Operand &o : i->uses())
+        if (o.refersToVReg()) ++reads[o.reg];
+      if (i->guard().kind == ori::OperandKind::Reg) ++reads[i->guard().reg];
+    }
+  return reads;
+}
+
 } // namespace optxas::phases::opt

@@ -88,4 +88,7 @@ bool isLaunchConstant(ori::SpecialReg r);
 // Position of every instruction in its block (for dominance between instructions of one block).
 std::vector<unsigned> instrPositions(const ori::Function &f);
 
+// How many operand slots (uses and guards) read each virtual register.
+std::vector<unsigned> readCounts(const ori::Function &f);
+
 } // namespace optxas::phases::opt

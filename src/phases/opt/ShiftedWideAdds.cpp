@@ -38,13 +38,7 @@ public:
   unsigned run() {
     cfg_ = &ori::ensureControlFlow(f_);
     pos_ = instrPositions(f_);
-    reads_.assign(f_.numVRegs(), 0);
-    for (ori::BasicBlock *bb : f_.blocks())
-      for (Instr *i : *bb) {
-        for (const Operand &o : i->uses())
-          if (o.refersToVReg()) ++reads_[o.reg];
-        if (i->guard().kind == OperandKind::Reg) ++reads_[i->guard().reg];
-      }
+    reads_ = readCounts(f_);
     std::vector<Instr *> doomed;
     for (ori::BasicBlock *bb : f_.blocks())
       for (Instr *l : *bb) {
