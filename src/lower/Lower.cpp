@@ -52,6 +52,25 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, int symIndex) {
   s.init.assign(m_.symbol(symIndex).size, 0);
   uint64_t pos = 0;
   bool ok = true;
+  // A relocation at byte position pos for the address of the initializer's symbol (or a byte of
+  // it: maskShift), which the loader writes.
+  auto addressOf = [&](const ptx::Initializer &in, uint8_t size, bool generic, uint8_t maskShift) {
+    int target = symbolOf(in.sym);
+    if (target < 0) {
+      diags_.error(in.loc, "initializer refers to '{}', which has no address", in.symName.str());
+      ok = false;
+      return false;
+    }
+    ori::Symbol::Reloc r;
+    r.offset = pos;
+    r.target = static_cast<uint32_t>(target);
+    r.addend = in.offset;
+    r.size = size;
+    r.generic = generic;
+    r.maskShift = maskShift;
+    s.relocs.push_back(r);
+    return true;
+  };
   // Writes one scalar initializer at byte position pos.
   auto scalar = [&](const ptx::Initializer &in) {
     if (pos + elemBytes > s.init.size()) return;
@@ -76,23 +95,11 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, int symIndex) {
       }
       break;
     case ptx::InitKind::Address:
-    case ptx::InitKind::Generic: {
-      int target = symbolOf(in.sym);
-      if (target < 0) {
-        diags_.error(in.loc, "initializer refers to '{}', which has no address", in.symName.str());
-        ok = false;
+    case ptx::InitKind::Generic:
+      if (!addressOf(in, static_cast<uint8_t>(elemBytes >= 8 ? 8 : 4), in.kind == ptx::InitKind::Generic, 0))
         return;
-      }
-      ori::Symbol::Reloc r;
-      r.offset = pos;
-      r.target = static_cast<uint32_t>(target);
-      r.addend = in.offset;
-      r.size = static_cast<uint8_t>(elemBytes >= 8 ? 8 : 4);
-      r.generic = in.kind == ptx::InitKind::Generic;
-      s.relocs.push_back(r);
       bits = 0;
       break;
-    }
     case ptx::InitKind::Mask: {
       // 0xFF << 8k (sym): one byte of the address, written by the loader (R_CUDA_G8_<8k>).
       unsigned shift = in.mask ? static_cast<unsigned>(__builtin_ctzll(in.mask)) : 1;
@@ -101,20 +108,7 @@ bool ModuleLowering::fillInitializer(const ptx::Variable *v, int symIndex) {
         ok = false;
         return;
       }
-      int target = symbolOf(in.sym);
-      if (target < 0) {
-        diags_.error(in.loc, "initializer refers to '{}', which has no address", in.symName.str());
-        ok = false;
-        return;
-      }
-      ori::Symbol::Reloc r;
-      r.offset = pos;
-      r.target = static_cast<uint32_t>(target);
-      r.addend = in.offset;
-      r.size = 1;
-      r.generic = in.genericInner;
-      r.maskShift = static_cast<uint8_t>(shift);
-      s.relocs.push_back(r);
+      if (!addressOf(in, 1, in.genericInner, static_cast<uint8_t>(shift))) return;
       bits = 0;
       break;
     }
