@@ -10,7 +10,7 @@
 //    any other use (cvta to a generic pointer, a call argument, arithmetic) lets the address
 //    escape and the phase leaves the function alone;
 //  - every LDL/STL addresses a derived base plus a constant, word aligned, 32/64/128 bits wide,
-//    unguarded, inside the frame; any other local access (absolute addresses, sub-word widths)
+//    unguarded, no ordering modifiers, inside the frame; any other local access (absolute addresses, sub-word widths)
 //    stops the phase too;
 //  - the frame is at most kMaxFrameBytes (ptxas keeps the 28- and 128-byte frames of the corpus
 //    in registers).
@@ -162,6 +162,12 @@ private:
     unsigned count = accessWords(i.mods().memType);
     bool store = i.opcode() == Opcode::STL;
     if (count == 0 || i.isPredicated() || i.numUses() != (store ? 2u : 1u) || i.numDefs() != (store ? 0u : 1u))
+      return std::nullopt;
+    // Nothing but the width and a cache hint (no volatile/strong ordering, no extension).
+    isa::Modifiers plain;
+    plain.memType = i.mods().memType;
+    plain.cache = i.mods().cache;
+    if (i.mods() != plain || plain.cache == isa::CacheOp::STRONG_GPU || plain.cache == isa::CacheOp::STRONG_SYS)
       return std::nullopt;
     const Operand &a = i.use(0);
     if (a.kind != OperandKind::Addr || a.reg == ori::kNoVReg || a.subWidth || !offset[a.reg]) return std::nullopt;
