@@ -1,7 +1,9 @@
 // Phase 37, ConvertMemoryToRegisterOrUniform: keeps a small local-memory frame in registers, as
 // ptxas does at -O3 for short per-thread arrays. The frame (the function's .local variables,
 // localBytes of them, addressed from the stack pointer) becomes one 32-bit register per word;
-// a store becomes copies into the words it covers, a load copies out of them.
+// a store becomes copies into the words it covers, a load copies out of them. With a dynamic
+// index, as ptxas does, a load becomes a chain of compares and guarded copies (a select per
+// candidate element) and a store a compare and guarded copy per candidate element.
 //
 // Only done when every local access is provably an access to a known word of the frame:
 //  - the stack pointer (the precolored R1 vreg) has at most one definition (no call sequences
@@ -9,7 +11,10 @@
 //    register written once) is used only as the base of an LDL/STL address or to derive another;
 //    any other use (cvta to a generic pointer, a call argument, arithmetic) lets the address
 //    escape and the phase leaves the function alone;
-//  - every LDL/STL addresses a derived base plus a constant, word aligned, 32/64/128 bits wide,
+//  - every LDL/STL addresses a derived base plus a constant, or a dynamic address "IADD3 base,
+//    idx, RZ" whose index is provably a multiple of the element size inside the frame (an AND
+//    with a constant mask, optionally scaled by IMAD.WIDE.U32 with a constant: nvcc's a[i & m]),
+//    word aligned, 32/64/128 bits wide,
 //    unguarded, no ordering modifiers, inside the frame; any other local access (absolute addresses, sub-word widths)
 //    stops the phase too;
 //  - the frame is at most kMaxFrameBytes (ptxas keeps the 28- and 128-byte frames of the corpus
@@ -17,6 +22,7 @@
 // Afterwards nothing touches local memory, so localBytes drops to 0; the address arithmetic is
 // left for the live/dead phase that follows.
 // Optimizing: consults the OptBudget gate once per run.
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -48,9 +54,35 @@ unsigned accessWords(isa::MemType t) {
   }
 }
 
+// Where an LDL/STL goes: `candidates` elements `stride` bytes apart from byte `first` of the
+// frame, chosen by the value of `index` (one candidate, no index, for a constant address).
+struct Access {
+  unsigned first = 0;
+  unsigned candidates = 1;
+  unsigned stride = 0;
+  Operand index;
+};
+
+// A dynamic address: stack pointer + base + index, the index a multiple of stride in [0, max].
+struct Dynamic {
+  int64_t base;
+  Operand index;
+  uint64_t max;
+  uint64_t stride;
+};
+
+struct ComponentDef {
+  unsigned count = 0;
+  const Instr *instr = nullptr;
+};
+
 class ConvertMemoryToRegister final : public opt::OptimizationPhase {
 public:
   using OptimizationPhase::OptimizationPhase;
+
+private:
+  std::vector<std::array<ComponentDef, 4>> compDefs_;
+  std::vector<std::optional<Dynamic>> dyn_;
 
 protected:
   void optimize(PhaseContext &ctx) override {
@@ -81,6 +113,23 @@ protected:
         }
     }
 
+    // Single definitions per 32-bit component (nvcc builds 64-bit indices in halves).
+    compDefs_.assign(n, {});
+    for (ori::BasicBlock *bb : f.blocks())
+      for (Instr *i : *bb)
+        for (const Operand &d : i->defs()) {
+          if (d.kind != OperandKind::Reg) continue;
+          unsigned w = d.subWidth ? d.subWidth : f.vreg(d.reg).width;
+          for (unsigned c = d.subOff; c < d.subOff + w && c < 4; ++c) {
+            ++compDefs_[d.reg][c].count;
+            compDefs_[d.reg][c].instr = i;
+          }
+        }
+    dyn_.assign(n, std::nullopt);
+    for (ori::BasicBlock *bb : f.blocks())
+      for (Instr *i : *bb)
+        if (auto d = dynamicAddress(f, *i, offset, defs)) dyn_[i->def(0).reg] = d;
+
     // Every read of a derived register must be a derivation or an LDL/STL base; every local
     // access must be a whole-word access of the frame.
     std::vector<Instr *> accesses;
@@ -92,13 +141,17 @@ protected:
           accesses.push_back(i);
         }
         if (derivedOffset(f, *i, offset, defs)) continue;
+        bool makesDynamic = i->numDefs() > 0 && i->def(0).kind == OperandKind::Reg && dyn_[i->def(0).reg] &&
+                            compDefs_[i->def(0).reg][0].instr == i;
         for (unsigned k = 0; k < i->numUses(); ++k) {
           const Operand &u = i->use(k);
-          if (!u.refersToVReg() || !offset[u.reg]) continue;
+          if (!u.refersToVReg()) continue;
+          if (dyn_[u.reg] && !(isLocal && k == 0 && u.kind == OperandKind::Addr)) return;
+          if (!offset[u.reg] || makesDynamic) continue;
           if (isLocal && k == 0 && u.kind == OperandKind::Addr) continue;
           return;   // the frame's address escapes
         }
-        if (i->isPredicated() && i->guard().reg < n && offset[i->guard().reg]) return;
+        if (i->isPredicated() && i->guard().reg < n && (offset[i->guard().reg] || dyn_[i->guard().reg])) return;
       }
     if (accesses.empty()) return;
 
@@ -106,19 +159,36 @@ protected:
     for (VRegId &w : word) w = f.newVReg(ori::RegClass::R, 1);
     ori::Builder b(f);
     for (Instr *i : accesses) {
-      unsigned first = *wordOf(*i, offset, f.localBytes);
+      Access a = *wordOf(*i, offset, f.localBytes);
       unsigned count = accessWords(i->mods().memType);
       b.setInsertPoint(i);
       b.setLoc(i->loc());
       bool store = i->opcode() == Opcode::STL;
       const Operand &value = store ? i->use(1) : i->def(0);
-      for (unsigned k = 0; k < count; ++k) {
-        // A one-word register is named whole; wider values one component at a time.
-        bool whole = value.kind == OperandKind::Zero || (value.isWholeReg() && f.vreg(value.reg).width == 1);
-        Operand part = whole ? value : Operand::vregPart(value.reg, value.cls, value.subOff + k, 1);
-        Operand w = b.reg(word[first + k]);
-        if (store) b.create(Opcode::PSEUDO_COPY, {w}, {part});
-        else b.create(Opcode::PSEUDO_COPY, {part}, {w});
+      // Candidate k is the element at byte a.first + k * a.stride, selected when the index
+      // equals k * a.stride; a constant address has one candidate and no compare. A load takes
+      // candidate 0 unguarded, then overwrites it under each later candidate's compare.
+      for (unsigned k = 0; k < a.candidates; ++k) {
+        ori::Operand guard;
+        if (a.candidates > 1 && (store || k > 0)) {
+          VRegId p = f.newVReg(ori::RegClass::P, 1);
+          isa::Modifiers eq;
+          eq.cmp = isa::Cmp::EQ;
+          eq.intType = isa::IntType::U32;
+          eq.boolOp = isa::BoolOp::AND;
+          b.create(Opcode::ISETP, {b.reg(p), Operand::truePred()},
+                   {a.index, Operand::imm(static_cast<int64_t>(k) * a.stride), Operand::truePred()}, eq);
+          guard = b.reg(p);
+        }
+        unsigned first = (a.first + k * a.stride) / 4;
+        for (unsigned j = 0; j < count; ++j) {
+          // A one-word register is named whole; wider values one component at a time.
+          bool whole = value.kind == OperandKind::Zero || (value.isWholeReg() && f.vreg(value.reg).width == 1);
+          Operand part = whole ? value : Operand::vregPart(value.reg, value.cls, value.subOff + j, 1);
+          Operand w = b.reg(word[first + j]);
+          Instr *c = store ? b.create(Opcode::PSEUDO_COPY, {w}, {part}) : b.create(Opcode::PSEUDO_COPY, {part}, {w});
+          if (guard.kind == OperandKind::Reg) c->setGuard(guard);
+        }
       }
       i->eraseFromParent();
     }
@@ -156,9 +226,9 @@ private:
     return *base + static_cast<int32_t>(sum);
   }
 
-  // The first frame word an LDL/STL accesses, when it is a plain whole-word access inside the frame.
-  static std::optional<unsigned> wordOf(const Instr &i, const std::vector<std::optional<int64_t>> &offset,
-                                        uint32_t frameBytes) {
+  // The frame bytes an LDL/STL may access, when it is a plain whole-word access inside the frame.
+  std::optional<Access> wordOf(const Instr &i, const std::vector<std::optional<int64_t>> &offset,
+                               uint32_t frameBytes) const {
     unsigned count = accessWords(i.mods().memType);
     bool store = i.opcode() == Opcode::STL;
     if (count == 0 || i.isPredicated() || i.numUses() != (store ? 2u : 1u) || i.numDefs() != (store ? 0u : 1u))
@@ -170,13 +240,92 @@ private:
     if (i.mods() != plain || plain.cache == isa::CacheOp::STRONG_GPU || plain.cache == isa::CacheOp::STRONG_SYS)
       return std::nullopt;
     const Operand &a = i.use(0);
-    if (a.kind != OperandKind::Addr || a.reg == ori::kNoVReg || a.subWidth || !offset[a.reg]) return std::nullopt;
+    if (a.kind != OperandKind::Addr || a.reg == ori::kNoVReg || a.subWidth) return std::nullopt;
+    if (!offset[a.reg] && !dyn_[a.reg]) return std::nullopt;
     const Operand &value = store ? i.use(1) : i.def(0);
     bool zero = store && value.kind == OperandKind::Zero;   // STL [a], RZ
     if ((value.kind != OperandKind::Reg && !zero) || value.flags) return std::nullopt;
-    int64_t at = *offset[a.reg] + a.value;
-    if (at < 0 || at % 4 != 0 || at + 4 * count > frameBytes) return std::nullopt;
-    return static_cast<unsigned>(at / 4);
+    Access r;
+    int64_t at = a.value;
+    uint64_t span = 0;
+    if (offset[a.reg]) {
+      at += *offset[a.reg];
+    } else {
+      const Dynamic &d = *dyn_[a.reg];
+      at += d.base;
+      if (d.stride % 4 != 0 || d.stride < 4 * count) return std::nullopt;   // whole, disjoint elements
+      r.index = d.index;
+      r.stride = d.stride;
+      r.candidates = d.max / d.stride + 1;
+      span = static_cast<uint64_t>(r.candidates - 1) * d.stride;
+    }
+    if (at < 0 || at % 4 != 0 || at + span + 4 * count > frameBytes) return std::nullopt;
+    r.first = static_cast<unsigned>(at);
+    return r;
+  }
+
+  // A register holding a bounded byte index: its value is a multiple of `stride` in [0, max].
+  struct Bound {
+    uint64_t max = 0;
+    uint64_t stride = 1;
+  };
+
+  // The bound of component `c` of register r, from its only definition: "LOP3.lut:0xc0 x, m, RZ"
+  // (x & m: at most m, a multiple of m's lowest set bit) or "IMAD.WIDE.U32 x, s, RZ" of a bounded x
+  // (the low word of x * s, while that stays below 2^32).
+  std::optional<Bound> boundOf(const ori::Function &f, const Operand &o, int depth = 0) const {
+    if (depth > 4 || o.kind != OperandKind::Reg || o.flags || (o.subWidth && o.subWidth != 1)) return std::nullopt;
+    if (!o.subWidth && f.vreg(o.reg).width != 1) return std::nullopt;
+    unsigned c = o.subOff;
+    if (c >= 4 || compDefs_[o.reg][c].count != 1) return std::nullopt;
+    const Instr &d = *compDefs_[o.reg][c].instr;
+    if (d.isPredicated() || d.def(0).kind != OperandKind::Reg || d.def(0).reg != o.reg) return std::nullopt;
+    if (d.opcode() == Opcode::LOP3 && d.numUses() >= 3 && d.mods().lut == 0xc0 && d.def(0).subOff == c &&
+        d.use(2).kind == OperandKind::Zero) {
+      isa::Modifiers lutOnly;
+      lutOnly.lut = 0xc0;
+      if (d.mods() != lutOnly) return std::nullopt;
+      for (unsigned k = 0; k < 2; ++k) {
+        const Operand &m = d.use(k);
+        if (m.kind == OperandKind::Imm && !m.flags && m.value > 0 && m.value < (1 << 16))
+          return Bound{static_cast<uint64_t>(m.value), static_cast<uint64_t>(m.value & -m.value)};
+      }
+      return std::nullopt;
+    }
+    if (d.opcode() == Opcode::IMAD && d.numUses() == 3 && d.mods().variant == isa::Variant::WIDE &&
+        d.mods().intType == isa::IntType::U32 && c == 0 && d.def(0).isWholeReg() &&
+        f.vreg(o.reg).width == 2 && d.use(1).kind == OperandKind::Imm && !d.use(1).flags &&
+        d.use(1).value > 0 && d.use(1).value < (1 << 16) && d.use(2).kind == OperandKind::Zero) {
+      isa::Modifiers wide;
+      wide.variant = isa::Variant::WIDE;
+      wide.intType = isa::IntType::U32;
+      if (d.mods() != wide) return std::nullopt;
+      auto x = boundOf(f, d.use(0), depth + 1);
+      uint64_t s = static_cast<uint64_t>(d.use(1).value);
+      if (!x || x->max * s >= (1ull << 32)) return std::nullopt;
+      return Bound{x->max * s, x->stride * s};
+    }
+    return std::nullopt;
+  }
+
+  // For "d[, carry] = IADD3 base, idx, RZ" (either order), unguarded, base derived and idx
+  // bounded, d written only here and used only as an address: the dynamic address d.
+  std::optional<Dynamic> dynamicAddress(const ori::Function &f, const Instr &i,
+                                        const std::vector<std::optional<int64_t>> &offset,
+                                        const std::vector<unsigned> &defs) const {
+    if (i.opcode() != Opcode::IADD3 || i.isPredicated() || i.numUses() != 3 || i.numDefs() < 1 ||
+        i.mods() != isa::Modifiers{})
+      return std::nullopt;
+    const Operand &d = i.def(0);
+    if (d.kind != OperandKind::Reg || !d.isWholeReg() || d.flags || defs[d.reg] != 1) return std::nullopt;
+    if (f.vreg(d.reg).width != 1 || f.vreg(d.reg).phys >= 0 || i.use(2).kind != OperandKind::Zero)
+      return std::nullopt;
+    for (unsigned k = 0; k < 2; ++k) {
+      const Operand &base = i.use(k), &idx = i.use(1 - k);
+      if (base.kind != OperandKind::Reg || !base.isWholeReg() || base.flags || !offset[base.reg]) continue;
+      if (auto bound = boundOf(f, idx)) return Dynamic{*offset[base.reg], idx, bound->max, bound->stride};
+    }
+    return std::nullopt;
   }
 };
 

@@ -73,6 +73,54 @@ bb0:
 )");
 }
 
+// a[(x & 0x3) * 4] in a 16-byte frame: the store writes each candidate word under its compare;
+// the load takes word 0, then each later word under its compare (ptxas's select chain).
+TEST(ConvertMemoryToRegister, TurnsABoundedDynamicIndexIntoCompareAndSelect) {
+  EXPECT_EQ(convert(R"(.function "k" entry
+.frame local=16
+.reg %r0 -> R1
+.reg %r4 x2
+bb0:
+  [1] %r0 = LDC c[0x0][0x28]
+  [2] %r3 = LOP3.lut:0xc0 %r2, 0x3, RZ, !PT
+  [3] %r4 = IMAD.WIDE.U32 %r3, 0x4, RZ
+  [4] %r5, %p6 = IADD3 %r0, %r4[0], RZ
+  [5] STL [%r5], %r7
+  [6] %r8 = LDL [%r5]
+  [7] STG.E [%r9], %r8
+  [8] EXIT
+.end
+)"),
+            R"(.function "k" entry
+.reg %r0 -> R1
+.reg %r1
+.reg %r4 x2
+bb0:
+  [1] %r0 = LDC c[0x0][0x28]
+  [2] %r3 = LOP3.lut:0xc0 %r2, 0x3, RZ, !PT
+  [3] %r4 = IMAD.WIDE.U32 %r3, 0x4, RZ
+  [4] %r5, %p6 = IADD3 %r0, %r4[0], RZ
+  [9] %p14, PT = ISETP.EQ.U32.AND %r4[0], 0x0, PT
+  [10] @%p14 %r10 = PSEUDO_COPY %r7
+  [11] %p15, PT = ISETP.EQ.U32.AND %r4[0], 0x4, PT
+  [12] @%p15 %r11 = PSEUDO_COPY %r7
+  [13] %p16, PT = ISETP.EQ.U32.AND %r4[0], 0x8, PT
+  [14] @%p16 %r12 = PSEUDO_COPY %r7
+  [15] %p17, PT = ISETP.EQ.U32.AND %r4[0], 0xc, PT
+  [16] @%p17 %r13 = PSEUDO_COPY %r7
+  [17] %r8 = PSEUDO_COPY %r10
+  [18] %p18, PT = ISETP.EQ.U32.AND %r4[0], 0x4, PT
+  [19] @%p18 %r8 = PSEUDO_COPY %r11
+  [20] %p19, PT = ISETP.EQ.U32.AND %r4[0], 0x8, PT
+  [21] @%p19 %r8 = PSEUDO_COPY %r12
+  [22] %p20, PT = ISETP.EQ.U32.AND %r4[0], 0xc, PT
+  [23] @%p20 %r8 = PSEUDO_COPY %r13
+  [7] STG.E [%r9], %r8
+  [8] EXIT
+.end
+)");
+}
+
 TEST(ConvertMemoryToRegister, RefusedByTheBudget) {
   std::string out = convert(kFrame, "OptBudget=0");
   EXPECT_NE(out.find(".frame local=32"), std::string::npos) << out;
@@ -89,8 +137,14 @@ TEST(ConvertMemoryToRegister, LeavesUnprovableFramesAlone) {
     return s.replace(at, from.size(), to);
   };
   const std::vector<std::string> cases = {
-      // A dynamic index (not handled yet): the base feeds arithmetic with a register.
+      // A dynamic index with no known bound.
       variant("[3] %r2, %p3 = IADD3 %r1, 0x10, RZ", "[3] %r2, %p3 = IADD3 %r1, %r7, RZ"),
+      // A bounded index that reaches past the frame (x & 0xfc).
+      variant("[3] %r2, %p3 = IADD3 %r1, 0x10, RZ",
+              "[20] %r20 = LOP3.lut:0xc0 %r7, 0xfc, RZ, !PT\n  [3] %r2, %p3 = IADD3 %r1, %r20, RZ"),
+      // A bounded index that is not a multiple of the word size (x & 0x6).
+      variant("[3] %r2, %p3 = IADD3 %r1, 0x10, RZ",
+              "[20] %r20 = LOP3.lut:0xc0 %r7, 0x6, RZ, !PT\n  [3] %r2, %p3 = IADD3 %r1, %r20, RZ"),
       // The address escapes: stored to global memory (a generic pointer).
       variant("[8] STG.E [%r7], %r6", "[8] STG.E [%r7], %r2"),
       // The derived base is written twice.
