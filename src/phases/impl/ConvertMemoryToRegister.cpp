@@ -6,8 +6,10 @@
 // candidate element) and a store a compare and guarded copy per candidate element.
 //
 // Only done when every local access is provably an access to a known word of the frame:
-//  - the stack pointer (the precolored R1 vreg) has at most one definition (no call sequences
-//    that move it), and every value derived from it (copies, "IADD3 x, imm, RZ", each derived
+//  - the stack pointer (the precolored R1 vreg) has one initial definition and otherwise only
+//    moves by call sequences that each block undoes; accesses at [sp + k] while it is moved lie
+//    in the calls' argument area below the frame and stay; every value derived from it (at entry
+//    distance) (copies, "IADD3 x, imm, RZ", each derived
 //    register written once) is used only as the base of an LDL/STL address or to derive another;
 //    any other use (cvta to a generic pointer, a call argument, arithmetic) lets the address
 //    escape and the phase leaves the function alone;
@@ -22,7 +24,9 @@
 // Afterwards nothing touches local memory, so localBytes drops to 0; the address arithmetic is
 // left for the live/dead phase that follows.
 // Optimizing: consults the OptBudget gate once per run.
+#include <algorithm>
 #include <array>
+#include <unordered_map>
 #include <optional>
 #include <vector>
 
@@ -83,10 +87,13 @@ public:
 private:
   std::vector<std::array<ComponentDef, 4>> compDefs_;
   std::vector<std::optional<Dynamic>> dyn_;
+  std::unordered_map<const Instr *, int64_t> spDelta_;
+  const ori::Function *f_ = nullptr;
 
 protected:
   void optimize(PhaseContext &ctx) override {
     ori::Function &f = ctx.function();
+    f_ = &f;
     if (f.localBytes == 0 || f.localBytes > kMaxFrameBytes || f.localBytes % 4 != 0) return;
     const size_t n = f.numVRegs();
     std::vector<unsigned> defs(n, 0);
@@ -96,7 +103,7 @@ protected:
     if (sp == ori::kNoVReg) return;
     for (ori::BasicBlock *bb : f.blocks())
       for (Instr *i : *bb) ori::Liveness::forEachDef(*i, [&](VRegId r) { ++defs[r]; });
-    if (defs[sp] > 1) return;
+    if (!trackStackPointer(f, sp)) return;
 
     // offset[r]: the constant by which r exceeds the stack pointer, for the derived registers.
     std::vector<std::optional<int64_t>> offset(n);
@@ -105,6 +112,7 @@ protected:
       changed = false;
       for (ori::BasicBlock *bb : f.blocks())
         for (Instr *i : *bb) {
+          if (readsMovedSp(*i)) continue;
           std::optional<int64_t> o = derivedOffset(f, *i, offset, defs);
           if (o && !offset[i->def(0).reg]) {
             offset[i->def(0).reg] = o;
@@ -128,7 +136,8 @@ protected:
     dyn_.assign(n, std::nullopt);
     for (ori::BasicBlock *bb : f.blocks())
       for (Instr *i : *bb)
-        if (auto d = dynamicAddress(f, *i, offset, defs)) dyn_[i->def(0).reg] = d;
+        if (readsMovedSp(*i)) continue;
+        else if (auto d = dynamicAddress(f, *i, offset, defs)) dyn_[i->def(0).reg] = d;
 
     // Every read of a derived register must be a derivation or an LDL/STL base; every local
     // access must be a whole-word access of the frame.
@@ -136,11 +145,13 @@ protected:
     for (ori::BasicBlock *bb : f.blocks())
       for (Instr *i : *bb) {
         bool isLocal = i->opcode() == Opcode::LDL || i->opcode() == Opcode::STL;
+        if (isStackAdjust(*i, sp)) continue;
+        if (isLocal && belowTheFrame(*i, sp)) continue;   // a call's stack arguments
         if (isLocal) {
           if (!wordOf(*i, offset, f.localBytes)) return;
           accesses.push_back(i);
         }
-        if (derivedOffset(f, *i, offset, defs)) continue;
+        if (!readsMovedSp(*i) && derivedOffset(f, *i, offset, defs)) continue;
         bool makesDynamic = i->numDefs() > 0 && i->def(0).kind == OperandKind::Reg && dyn_[i->def(0).reg] &&
                             compDefs_[i->def(0).reg][0].instr == i;
         for (unsigned k = 0; k < i->numUses(); ++k) {
@@ -196,6 +207,61 @@ protected:
   }
 
 private:
+  // "sp = IADD3 sp, imm, RZ": a call sequence moving the stack pointer.
+  static bool isStackAdjust(const Instr &i, VRegId sp) {
+    return i.opcode() == Opcode::IADD3 && !i.isPredicated() && i.numDefs() >= 1 && i.numUses() == 3 &&
+           i.mods() == isa::Modifiers{} && i.def(0).kind == OperandKind::Reg && i.def(0).reg == sp &&
+           i.def(0).isWholeReg() && i.use(0).kind == OperandKind::Reg && i.use(0).reg == sp &&
+           i.use(0).isWholeReg() && !i.use(0).flags && i.use(1).kind == OperandKind::Imm && !i.use(1).flags &&
+           i.use(2).kind == OperandKind::Zero;
+  }
+
+  // The stack pointer's distance below its value at function entry, before each instruction.
+  // Besides its one initial definition it may only move by call sequences that each block undoes
+  // (nvcc's calls with stack arguments), so every block starts at distance 0.
+  bool trackStackPointer(const ori::Function &f, VRegId sp) {
+    spDelta_.clear();
+    unsigned initial = 0;
+    for (ori::BasicBlock *bb : f.blocks()) {
+      int64_t d = 0;
+      for (Instr *i : *bb) {
+        spDelta_[i] = d;
+        bool writes = false;
+        for (const Operand &o : i->defs()) writes |= o.kind == OperandKind::Reg && o.reg == sp;
+        if (!writes) continue;
+        if (isStackAdjust(*i, sp)) d += i->use(1).value;
+        else if (bb == f.entry() && d == 0 && !i->isPredicated() && ++initial == 1) continue;
+        else return false;
+      }
+      if (d != 0) return false;
+    }
+    return true;
+  }
+
+  int64_t spDelta(const Instr &i) const {
+    auto it = spDelta_.find(&i);
+    return it == spDelta_.end() ? 0 : it->second;
+  }
+
+  // Reads the stack pointer while a call sequence has moved it.
+  bool readsMovedSp(const Instr &i) const {
+    if (spDelta(i) == 0) return false;
+    for (const Operand &o : i.uses())
+      if (o.refersToVReg() && f_->vreg(o.reg).phys == 1 && o.cls == ori::RegClass::R) return true;
+    return false;
+  }
+
+  // An LDL/STL at [sp + k] wholly between the moved stack pointer and its entry value: the
+  // outgoing argument area of a call, not the frame.
+  bool belowTheFrame(const Instr &i, VRegId sp) const {
+    int64_t d = spDelta(i);
+    if (d >= 0 || i.numUses() < 1) return false;
+    const Operand &a = i.use(0);
+    if (a.kind != OperandKind::Addr || a.reg != sp || a.subWidth) return false;
+    unsigned words = std::max(1u, accessWords(i.mods().memType));
+    return a.value >= 0 && a.value + 4 * static_cast<int64_t>(words) <= -d;
+  }
+
   // For "d = COPY base" or "d[, carry] = IADD3 base, imm, RZ" (in any operand order), unguarded,
   // with base derived from the stack pointer and d written only here: d's offset.
   static std::optional<int64_t> derivedOffset(const ori::Function &f, const Instr &i,
