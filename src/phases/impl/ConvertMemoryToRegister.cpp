@@ -147,6 +147,7 @@ protected:
         bool isLocal = i->opcode() == Opcode::LDL || i->opcode() == Opcode::STL;
         if (isStackAdjust(*i, sp)) continue;
         if (isLocal && belowTheFrame(*i, sp)) continue;   // a call's stack arguments
+        if (readsMovedSp(*i)) return;   // anything else at a moved stack pointer: unknown place
         if (isLocal) {
           if (!wordOf(*i, offset, f.localBytes)) return;
           accesses.push_back(i);

@@ -121,6 +121,59 @@ bb0:
 )");
 }
 
+// A call sequence moves the stack pointer down 8 bytes and stores the arguments there: those
+// stores stay; the frame accesses at entry distance become registers.
+const char *kCallFrame = R"(.function "k" entry
+.frame local=8
+.reg %r0 -> R1
+bb0:
+  [1] %r0 = LDC c[0x0][0x28]
+  [2] STL [%r0+0x4], %r5
+  [3] %r0 = IADD3 %r0, -0x8, RZ
+  [4] STL [%r0], %r6
+  [5] STL [%r0+0x4], %r6
+  [6] %r7 = CALL "f"
+  [7] %r0 = IADD3 %r0, 0x8, RZ
+  [8] %r8 = LDL [%r0+0x4]
+  [9] STG.E [%r9], %r8
+  [10] EXIT
+.end
+)";
+
+TEST(ConvertMemoryToRegister, LeavesCallArgumentsBelowTheFrame) {
+  Harness h;
+  h.knob("NamedPhases=ConvertMemoryToRegisterOrUniform");
+  auto m = h.parse(std::string(".module sm_90 addr64\n.symbol \"f\" func\n") + kCallFrame);
+  ASSERT_TRUE(m) << h.allDiags();
+  ASSERT_TRUE(h.run(*m)) << h.allDiags();
+  std::string out = ori::toString(*m);
+  EXPECT_EQ(out.find(".frame local="), std::string::npos) << out;
+  EXPECT_EQ(countOf(out, "STL [%r0], %r6"), 1u) << out;
+  EXPECT_EQ(countOf(out, "STL [%r0+0x4], %r6"), 1u) << out;
+  EXPECT_EQ(countOf(out, "STL [%r0+0x4], %r5"), 0u) << out;
+  EXPECT_EQ(countOf(out, "LDL"), 0u) << out;
+
+  // Arguments that would reach into the frame (only 4 bytes reserved), or a frame address taken
+  // while the stack pointer is moved: the frame stays in memory.
+  for (auto [from, to] : {std::pair<std::string, std::string>{"IADD3 %r0, -0x8, RZ", "IADD3 %r0, -0x4, RZ"},
+                          {"[5] STL [%r0+0x4], %r6", "[5] %r11 = PSEUDO_COPY %r0"}}) {
+    std::string text = kCallFrame;
+    text.replace(text.find(from), from.size(), to);
+    if (from.find("-0x8") != std::string::npos) {
+      std::string back = "IADD3 %r0, 0x8, RZ";
+      text.replace(text.find(back), back.size(), "IADD3 %r0, 0x4, RZ");
+    }
+    Harness g;
+    g.knob("NamedPhases=ConvertMemoryToRegisterOrUniform");
+    auto m2 = g.parse(std::string(".module sm_90 addr64\n.symbol \"f\" func\n") + text);
+    ASSERT_TRUE(m2) << g.allDiags();
+    ASSERT_TRUE(g.run(*m2)) << g.allDiags();
+    std::string out2 = ori::toString(*m2);
+    EXPECT_NE(out2.find(".frame local=8"), std::string::npos) << out2;
+    EXPECT_EQ(countOf(out2, "LDL"), 1u) << out2;
+  }
+}
+
 TEST(ConvertMemoryToRegister, RefusedByTheBudget) {
   std::string out = convert(kFrame, "OptBudget=0");
   EXPECT_NE(out.find(".frame local=32"), std::string::npos) << out;
