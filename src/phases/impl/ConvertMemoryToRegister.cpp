@@ -7,18 +7,18 @@
 //
 // Only done when every local access is provably an access to a known word of the frame:
 //  - the stack pointer (the precolored R1 vreg) has one initial definition and otherwise only
-//    moves by call sequences that each block undoes; accesses at [sp + k] while it is moved lie
-//    in the calls' argument area below the frame and stay; every value derived from it (at entry
-//    distance) (copies, "IADD3 x, imm, RZ", each derived
-//    register written once) is used only as the base of an LDL/STL address or to derive another;
-//    any other use (cvta to a generic pointer, a call argument, arithmetic) lets the address
-//    escape and the phase leaves the function alone;
-//  - every LDL/STL addresses a derived base plus a constant, or a dynamic address "IADD3 base,
-//    idx, RZ" whose index is provably a multiple of the element size inside the frame (an AND
-//    with a constant mask, optionally scaled by IMAD.WIDE.U32 with a constant: nvcc's a[i & m]),
-//    word aligned, 32/64/128 bits wide,
-//    unguarded, no ordering modifiers, inside the frame; any other local access (absolute addresses, sub-word widths)
-//    stops the phase too;
+//    moves by call sequences that each block undoes; LDL/STL at [sp + k] while it is moved must
+//    lie wholly in the calls' argument area below the frame (they stay); any other read of the
+//    moved stack pointer stops the phase;
+//  - every value derived from the entry stack pointer (copies, "IADD3 x, imm, RZ", each written
+//    once) is used only to derive another, as an LDL/STL base, or as the base of a dynamic
+//    address "IADD3 base, idx, RZ" whose index is bounded (an AND with a constant mask,
+//    optionally scaled by IMAD.WIDE.U32 with a constant: nvcc's a[i & m]) and which is used only
+//    as an LDL/STL base; any other use (cvta to a generic pointer, a call argument, arithmetic)
+//    lets the address escape and the phase leaves the function alone;
+//  - every LDL/STL is unguarded, 32/64/128 bits wide, without ordering modifiers, word aligned,
+//    and each element it may touch lies inside the frame; any other local access (absolute
+//    addresses, sub-word widths) stops the phase too;
 //  - the frame is at most kMaxFrameBytes (ptxas keeps the 28- and 128-byte frames of the corpus
 //    in registers).
 // Afterwards nothing touches local memory, so localBytes drops to 0; the address arithmetic is
@@ -26,8 +26,8 @@
 // Optimizing: consults the OptBudget gate once per run.
 #include <algorithm>
 #include <array>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "optxas/ori/Builder.h"
