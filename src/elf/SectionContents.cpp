@@ -134,7 +134,10 @@ void fillContents(WriterState &w) {
                                       [&](const std::string &n) { return static_cast<uint32_t>(w.symbolIndex(n)); });
       b.section(fs.info).data = encodeNvInfo(recs);
     }
-    if (fs.bank0 >= 0) b.section(fs.bank0).data.assign(c.target.paramBase() + f.paramBlockSize, 0);
+    if (fs.bank0 >= 0) {
+      b.section(fs.bank0).data.assign(c.target.paramBase() + f.paramBlockSize + f.textureRefSlotBytes, 0);
+      fillRelocations(w, fs.bank0, f.constant0Relocations);
+    }
     fillRelocations(w, fs.text, f.relocations);
     if (fs.bank2 >= 0) fillRelocations(w, fs.bank2, f.constant2Relocations);
   }

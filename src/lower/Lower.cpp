@@ -201,6 +201,15 @@ int ModuleLowering::symbolOf(const ptx::Decl *d) {
 bool ModuleLowering::declareModule(const ptx::Module &pm) {
   unsigned before = diags_.errorCount();
   for (const ptx::Variable *v : pm.globals) {
+    // Texture/sampler/surface references have no storage: kernels that use them get a
+    // constant-bank slot the driver fills (TextureOps.cpp), the module an undefined symbol.
+    if (v->type == ptx::Type::TexRef || v->type == ptx::Type::SamplerRef || v->type == ptx::Type::SurfRef) {
+      ori::TextureRefKind k = v->type == ptx::Type::TexRef       ? ori::TextureRefKind::Texture
+                              : v->type == ptx::Type::SamplerRef ? ori::TextureRefKind::Sampler
+                                                                 : ori::TextureRefKind::Surface;
+      m_.textureRefs().push_back({std::string(v->name.str()), k});
+      continue;
+    }
     if (v->space == ptx::StateSpace::Global || v->space == ptx::StateSpace::Const ||
         v->space == ptx::StateSpace::Shared) {
       // An .extern declaration resolves to a definition of another module of the program.

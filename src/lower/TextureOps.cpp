@@ -14,10 +14,13 @@
 // uniform register (surfaces). When the handle register is only ever loaded from a kernel
 // parameter, the handle is read straight from the constant bank with ULDC, as ptxas does;
 // otherwise its low word is moved into a uniform register (R2UR).
-//
-// Not lowered yet (reported as unsupported): module-scope .texref/.samplerref/.surfref operands,
 //   txq.{width,height,depth}                               TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0, 1/2/4
-// the independent texture mode's separate sampler, other txq queries, suq/istypep, tex.grad other than 2d,
+//
+// Module-scope .texref/.surfref operands (unified mode) read their header index from a bank-0
+// slot after the parameters (refSlotOffset), like a parameter handle.
+//
+// Not lowered yet (reported as unsupported): the independent texture mode's separate sampler,
+// other txq queries, suq/istypep, tex.grad other than 2d,
 // tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
 // vector surface formats.
 #include "Emit.h"
@@ -90,14 +93,44 @@ bool paramHandleOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
   return true;
 }
 
+// A module-scope .texref/.surfref used by name: the kernel's bank-0 slot the driver fills with
+// its header index (ptxas: 4-byte words after the parameters, allocated in order of first use).
+bool refSlotOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
+  if (!h.sym || h.sym->kind != ptx::DeclKind::Variable || h.offset != 0)
+    return cx.unsupported("this texture/surface handle operand");
+  const auto *v = static_cast<const ptx::Variable *>(h.sym);
+  if (v->type != ptx::Type::TexRef && v->type != ptx::Type::SurfRef)
+    return cx.unsupported("this texture/surface handle operand");
+  if (!cx.isKernel())
+    return cx.unsupported("texture/surface references by name outside a kernel");
+  ori::FunctionAttrs &a = cx.fn().attrs;
+  std::string name(v->name.str());
+  for (const ori::TextureRefSlot &s : a.textureRefSlots)
+    if (s.name == name) {
+      offset = s.offset;
+      return true;
+    }
+  uint32_t next = a.textureRefSlots.empty() ? a.paramBase + ((a.paramBytes + 3) & ~3u)
+                                            : a.textureRefSlots.back().offset + 4;
+  a.textureRefSlots.push_back(
+      {name, v->type == ptx::Type::TexRef ? ori::TextureRefKind::Texture : ori::TextureRefKind::Surface, next});
+  offset = next;
+  return true;
+}
+
 // The handle in a uniform register (words = 1) or a uniform pair with a zero high word (2).
 bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Operand &out) {
-  if (h.kind != ptx::OperandKind::Reg)
-    return cx.unsupported("texture/surface references by name (.texref/.samplerref/.surfref)");
+  uint32_t off = 0;
+  bool byName = false;
+  if (h.kind == ptx::OperandKind::Symbol) {
+    if (!refSlotOffset(cx, h, off)) return false;
+    byName = true;
+  } else if (h.kind != ptx::OperandKind::Reg) {
+    return cx.unsupported("this texture/surface handle operand");
+  }
   VRegId u = cx.temp(RegClass::UR, words);
   Operand lo = words == 1 ? cx.whole(u) : cx.part(u, 0);
-  uint32_t off = 0;
-  if (paramHandleOffset(cx, h, off)) {
+  if (byName || paramHandleOffset(cx, h, off)) {
     cx.emit(Opcode::ULDC, {lo}, {Operand::cbank(0, off)});
   } else {
     Operand r = cx.srcReg(h, ptx::Type::U64);
@@ -354,12 +387,13 @@ bool lowerSured(LowerCtx &cx, const ptx::Instruction &in) {
 // mask 1/2/4 (as ptxas; the level register holds zero).
 bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
-  if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base != ptx::BaseKind::Reg || ops[1].offset != 0)
-    return cx.unsupported("txq of a texture reference by name");
+  if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base == ptx::BaseKind::None ||
+      ops[1].offset != 0)
+    return cx.unsupported("this txq operand");
   const unsigned mask = in.has(ptx::Mod::Width) ? 1 : in.has(ptx::Mod::Height) ? 2 : in.has(ptx::Mod::Depth) ? 4 : 0;
   if (mask == 0) return cx.unsupported("this txq query");
   ptx::Operand h = ops[1];
-  h.kind = ptx::OperandKind::Reg;
+  h.kind = ops[1].base == ptx::BaseKind::Reg ? ptx::OperandKind::Reg : ptx::OperandKind::Symbol;
   Operand ur;
   if (!handleOperand(cx, h, 2, ur)) return false;
   Operand level = cx.tempOp();

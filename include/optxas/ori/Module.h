@@ -59,6 +59,14 @@ public:
   // Index of the symbol with this name, or -1.
   int findSymbol(std::string_view name) const;
 
+  // Module-scope .texref/.samplerref/.surfref variables, in declaration order.
+  struct TextureRef {
+    std::string name;
+    TextureRefKind kind = TextureRefKind::Texture;
+  };
+  std::vector<TextureRef> &textureRefs() { return textureRefs_; }
+  const std::vector<TextureRef> &textureRefs() const { return textureRefs_; }
+
   // Sum over the pools of every function of this module (what --stat=phase-wise reports).
   const MemoryAccount &memory() const { return memory_; }
 
@@ -67,6 +75,7 @@ private:
   MemoryAccount memory_;   // declared before functions_ so it outlives their pools
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<Symbol> symbols_;
+  std::vector<TextureRef> textureRefs_;
 };
 
 } // namespace optxas::ori
