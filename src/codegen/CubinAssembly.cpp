@@ -148,9 +148,9 @@ void addTextureRefSlots(const ori::Function &f, elf::Function &ef) {
 }
 
 // The module's texture/sampler/surface references, as undefined symbols after the global ones:
-// those the kernels use in the order of their first slot, then the others in declaration order
-// (what ptxas does for the files we compared; its order for several kernels sharing references
-// is not fully understood).
+// those the first function ptxas processes uses, in slot order, then the others in declaration
+// order (what ptxas 13.0 does in the files we compared, except that a reference queried with
+// txq can come earlier).
 void addTextureRefSymbols(const ori::Module &m, elf::Cubin &c) {
   auto kindOf = [](ori::TextureRefKind k) {
     return k == ori::TextureRefKind::Texture   ? elf::TextureReference::Kind::Texture
@@ -158,8 +158,8 @@ void addTextureRefSymbols(const ori::Module &m, elf::Cubin &c) {
                                                : elf::TextureReference::Kind::Surface;
   };
   std::set<std::string> done;
-  for (const elf::Function &ef : c.functions)
-    for (auto r = ef.constant0Relocations.begin(); r != ef.constant0Relocations.end(); ++r)
+  if (!c.functions.empty())
+    for (auto r = c.functions.front().constant0Relocations.begin(); r != c.functions.front().constant0Relocations.end(); ++r)
       for (const auto &t : m.textureRefs())
         if (t.name == r->symbol && done.insert(t.name).second) c.textureRefs.push_back({t.name, kindOf(t.kind)});
   for (const auto &t : m.textureRefs())

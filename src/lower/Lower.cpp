@@ -231,7 +231,16 @@ bool ModuleLowering::declareModule(const ptx::Module &pm) {
                    ptx::spaceName(v->space));
     }
   }
-  for (const ptx::Function *f : pm.functions) symbolOf(f);
+  for (const ptx::Function *f : pm.functions) {
+    symbolOf(f);
+    if (!f->isEntry || !f->isDefinition) continue;
+    uint32_t off = 0;  // as setupParams lays out kernel parameters
+    for (const ptx::Variable *v : f->params) {
+      uint32_t align = std::max<uint32_t>(v->alignment(), 1);
+      off = (off + align - 1) / align * align + static_cast<uint32_t>(v->sizeInBytes());
+    }
+    maxKernelParamBytes_ = std::max(maxKernelParamBytes_, off);
+  }
   return diags_.errorCount() == before;
 }
 

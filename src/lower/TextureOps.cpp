@@ -24,6 +24,7 @@
 // tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
 // vector surface formats.
 #include "Emit.h"
+#include "ModuleLowering.h"
 #include "Passes.h"
 #include "Registry.h"
 
@@ -94,7 +95,8 @@ bool paramHandleOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
 }
 
 // A module-scope .texref/.surfref used by name: the kernel's bank-0 slot the driver fills with
-// its header index (ptxas: 4-byte words after the parameters, allocated in order of first use).
+// its header index (ptxas: 4-byte words in order of first use, after the largest parameter
+// block of any kernel of the module).
 bool refSlotOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
   if (!h.sym || h.sym->kind != ptx::DeclKind::Variable || h.offset != 0)
     return cx.unsupported("this texture/surface handle operand");
@@ -110,8 +112,9 @@ bool refSlotOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
       offset = s.offset;
       return true;
     }
-  uint32_t next = a.textureRefSlots.empty() ? a.paramBase + ((a.paramBytes + 3) & ~3u)
-                                            : a.textureRefSlots.back().offset + 4;
+  // The first slot follows the largest parameter block of any kernel of the module.
+  uint32_t params = std::max(a.paramBytes, cx.moduleLowering().maxKernelParamBytes());
+  uint32_t next = a.textureRefSlots.empty() ? a.paramBase + ((params + 3) & ~3u) : a.textureRefSlots.back().offset + 4;
   a.textureRefSlots.push_back(
       {name, v->type == ptx::Type::TexRef ? ori::TextureRefKind::Texture : ori::TextureRefKind::Surface, next});
   offset = next;
