@@ -130,7 +130,7 @@ std::string prototypeOf(const ori::Function &f) {
 // A kernel's bank-0 slots for texture/sampler/surface references used by name (lowering
 // allocates them after the parameters): the header-index relocations in creation order (the
 // writer lists them newest first, as ptxas), and the BINDLESS_{TEXTURE,SURFACE}_BANK attributes (bank 0) ptxas adds.
-void addTextureRefSlots(const ori::Function &f, elf::Function &ef) {
+void addTextureRefSlots(const ori::Function &f, unsigned sm, elf::Function &ef) {
   const auto &slots = f.attrs.textureRefSlots;
   if (slots.empty()) return;
   for (auto s = slots.begin(); s != slots.end(); ++s) {
@@ -138,7 +138,8 @@ void addTextureRefSlots(const ori::Function &f, elf::Function &ef) {
     r.offset = s->offset;
     r.symbol = s->name;
     r.type = s->kind == ori::TextureRefKind::Texture   ? elf::RelocType::R_CUDA_TEX_HEADER_INDEX
-             : s->kind == ori::TextureRefKind::Sampler ? elf::RelocType::R_CUDA_SAMP_HEADER_INDEX
+             : s->kind == ori::TextureRefKind::Sampler ? (sm >= 90 ? elf::RelocType::R_CUDA_SAMP_HEADER_INDEX_0
+                                                                  : elf::RelocType::R_CUDA_SAMP_HEADER_INDEX)
                                                        : elf::RelocType::R_CUDA_SURF_HEADER_INDEX;
     ef.constant0Relocations.push_back(r);
   }
@@ -161,9 +162,11 @@ void addTextureRefSymbols(const ori::Module &m, elf::Cubin &c) {
   if (!c.functions.empty())
     for (auto r = c.functions.front().constant0Relocations.begin(); r != c.functions.front().constant0Relocations.end(); ++r)
       for (const auto &t : m.textureRefs())
-        if (t.name == r->symbol && done.insert(t.name).second) c.textureRefs.push_back({t.name, kindOf(t.kind)});
+        if (t.name == r->symbol && done.insert(t.name).second)
+          c.textureRefs.push_back({t.name, kindOf(t.kind), t.samplerInit});
   for (const auto &t : m.textureRefs())
-    if (done.insert(t.name).second) c.textureRefs.push_back({t.name, kindOf(t.kind)});
+    if (done.insert(t.name).second) c.textureRefs.push_back({t.name, kindOf(t.kind), t.samplerInit});
+  c.texmodeIndependent = m.texmodeIndependent();
 }
 
 // The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
@@ -439,7 +442,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     // byte (EIFMT_BVAL).
     for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
       if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
-    addTextureRefSlots(f, ef);
+    addTextureRefSlots(f, c.target.sm, ef);
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
     if (f.sharedBytes) {

@@ -200,6 +200,7 @@ int ModuleLowering::symbolOf(const ptx::Decl *d) {
 
 bool ModuleLowering::declareModule(const ptx::Module &pm) {
   unsigned before = diags_.errorCount();
+  if (pm.target.texmodeIndependent) m_.setTexmodeIndependent(true);
   for (const ptx::Variable *v : pm.globals) {
     // Texture/sampler/surface references have no storage: kernels that use them get a
     // constant-bank slot the driver fills (TextureOps.cpp), the module an undefined symbol.
@@ -207,7 +208,12 @@ bool ModuleLowering::declareModule(const ptx::Module &pm) {
       ori::TextureRefKind k = v->type == ptx::Type::TexRef       ? ori::TextureRefKind::Texture
                               : v->type == ptx::Type::SamplerRef ? ori::TextureRefKind::Sampler
                                                                  : ori::TextureRefKind::Surface;
-      m_.textureRefs().push_back({std::string(v->name.str()), k});
+      ori::Module::TextureRef r{std::string(v->name.str()), k};
+      if (k == ori::TextureRefKind::Sampler && v->init && v->init->kind == ptx::InitKind::Int) {
+        r.samplerInit = static_cast<uint32_t>(v->init->bits);
+        r.samplerInitUnsupported = v->init->mask != 0;
+      }
+      m_.textureRefs().push_back(std::move(r));
       continue;
     }
     if (v->space == ptx::StateSpace::Global || v->space == ptx::StateSpace::Const ||

@@ -9,10 +9,11 @@ checks that
     (mnemonic with modifiers, and the dimension operand of TEX/TLD/TLD4/TXD). Registers, write
     masks and order are free (ptxas narrows masks to the components used; optxas writes all four).
 
-Then compiles tests/codegen/texture/texref.ptx (module-scope .texref/.surfref used by name) the
-same way and also compares the ELF with ptxas's (elfcompare.py: sections, symbols with their
+Then compiles tests/codegen/texture/texref.ptx (module-scope .texref/.surfref used by name) and
+independent.ptx (the independent texture mode: .texref with .samplerref) the same way and also
+compares the ELF with ptxas's (elfcompare.py: sections, symbols with their
 STT_CUDA_TEXTURE/SURFACE types, the R_CUDA_*_HEADER_INDEX relocations on the bank-0 slots after
-the parameters, .nv.info attributes).
+the parameters, .nv.info attributes; with --values their values, so SAMPLER_INIT's too).
 
   texture_test.py --optxas BIN
 """
@@ -53,7 +54,8 @@ def main():
             print(f"FAIL: {tool} (an oracle) is missing")
             return 1
     fails = 0
-    for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True)):
+    for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True),
+                                         ("independent.ptx", 2, True)):
         fails += check(a.optxas, os.path.join(HERE, "texture", name), min_count, compare_elf)
     return 1 if fails else 0
 
@@ -92,7 +94,7 @@ def check(optxas, src, min_count, compare_elf):
                 print("  only ours: ", sorted((got - want).elements()))
                 fails += 1
             if compare_elf:
-                e = subprocess.run([sys.executable, os.path.join(HERE, "elfcompare.py"), ours, ref],
+                e = subprocess.run([sys.executable, os.path.join(HERE, "elfcompare.py"), ours, ref, "--values"],
                                    capture_output=True, text=True)
                 if e.returncode:
                     print(f"FAIL {name} {opt}: ELF differs from ptxas's:\n{e.stdout}{e.stderr}")

@@ -241,6 +241,7 @@ struct TextureReference {
   enum class Kind : uint8_t { Texture = 10, Sampler = 11, Surface = 12 };
   std::string name;
   Kind kind = Kind::Texture;
+  uint32_t samplerInit = 0xffffffffu; // samplers: EIATTR_SAMPLER_INIT's value
   bool operator==(const TextureReference &) const = default;
 };
 
@@ -256,6 +257,7 @@ struct Cubin {
   std::vector<Variable> variables;
   std::vector<ExternalSymbol> externals;
   std::vector<TextureReference> textureRefs; // symbols after the global ones, in this order
+  bool texmodeIndependent = false;           // module EIATTR_TEXMODE_INDEPENDENT
   std::vector<ConstantBank> constantBanks;
   // ptxas's reserved-shared-memory protocol: weak symbols such as ".nv.reservedSmem.offset0"
   // (undefined), "__nv_reservedSMEM_offset_0_alias" and, on some targets, ".nv.reservedSmem.cap"

@@ -63,7 +63,12 @@ public:
   struct TextureRef {
     std::string name;
     TextureRefKind kind = TextureRefKind::Texture;
+    uint32_t samplerInit = 0xffffffffu; // samplers: the packed initializer (ptx ParseExpr.cpp)
+    bool samplerInitUnsupported = false; // a sampler field optxas does not encode
   };
+  // `.target ..., texmode_independent`: separate texture and sampler references.
+  bool texmodeIndependent() const { return texmodeIndependent_; }
+  void setTexmodeIndependent(bool b) { texmodeIndependent_ = b; }
   std::vector<TextureRef> &textureRefs() { return textureRefs_; }
   const std::vector<TextureRef> &textureRefs() const { return textureRefs_; }
 
@@ -76,6 +81,7 @@ private:
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<Symbol> symbols_;
   std::vector<TextureRef> textureRefs_;
+  bool texmodeIndependent_ = false;
 };
 
 } // namespace optxas::ori
