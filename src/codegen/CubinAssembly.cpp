@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -125,6 +126,48 @@ std::string prototypeOf(const ori::Function &f) {
 }
 
 } // namespace
+
+// A kernel's bank-0 slots for texture/sampler/surface references used by name (lowering
+// allocates them after the parameters): the header-index relocations in creation order (the
+// writer lists them newest first, as ptxas), and the BINDLESS_{TEXTURE,SURFACE}_BANK attributes (bank 0) ptxas adds.
+void addTextureRefSlots(const ori::Function &f, unsigned sm, elf::Function &ef) {
+  const auto &slots = f.attrs.textureRefSlots;
+  if (slots.empty()) return;
+  for (auto s = slots.begin(); s != slots.end(); ++s) {
+    elf::Relocation r;
+    r.offset = s->offset;
+    r.symbol = s->name;
+    r.type = s->kind == ori::TextureRefKind::Texture   ? elf::RelocType::R_CUDA_TEX_HEADER_INDEX
+             : s->kind == ori::TextureRefKind::Sampler ? (sm >= 90 ? elf::RelocType::R_CUDA_SAMP_HEADER_INDEX_0
+                                                                  : elf::RelocType::R_CUDA_SAMP_HEADER_INDEX)
+                                                       : elf::RelocType::R_CUDA_SURF_HEADER_INDEX;
+    ef.constant0Relocations.push_back(r);
+  }
+  ef.textureRefSlotBytes = slots.back().offset + 4 - (f.attrs.paramBase + f.attrs.paramBytes);
+  ef.attributes.push_back(valued(NvInfoKind::BINDLESS_TEXTURE_BANK, 0, NvInfoFormat::Byte));
+  ef.attributes.push_back(valued(NvInfoKind::BINDLESS_SURFACE_BANK, 0, NvInfoFormat::Byte));
+}
+
+// The module's texture/sampler/surface references, as undefined symbols after the global ones:
+// those the first function ptxas processes uses, in slot order, then the others in declaration
+// order (what ptxas 13.0 does in the files we compared, except that a reference queried with
+// txq can come earlier).
+void addTextureRefSymbols(const ori::Module &m, elf::Cubin &c) {
+  auto kindOf = [](ori::TextureRefKind k) {
+    return k == ori::TextureRefKind::Texture   ? elf::TextureReference::Kind::Texture
+           : k == ori::TextureRefKind::Sampler ? elf::TextureReference::Kind::Sampler
+                                               : elf::TextureReference::Kind::Surface;
+  };
+  std::set<std::string> done;
+  if (!c.functions.empty())
+    for (auto r = c.functions.front().constant0Relocations.begin(); r != c.functions.front().constant0Relocations.end(); ++r)
+      for (const auto &t : m.textureRefs())
+        if (t.name == r->symbol && done.insert(t.name).second)
+          c.textureRefs.push_back({t.name, kindOf(t.kind), t.samplerInit});
+  for (const auto &t : m.textureRefs())
+    if (done.insert(t.name).second) c.textureRefs.push_back({t.name, kindOf(t.kind), t.samplerInit});
+  c.texmodeIndependent = m.texmodeIndependent();
+}
 
 // The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
 // initialized ones), .nv.constant3, and the address table in .nv.constant4 the code loads from.
@@ -399,6 +442,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     // byte (EIFMT_BVAL).
     for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
       if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
+    addTextureRefSlots(f, c.target.sm, ef);
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
     if (f.sharedBytes) {
@@ -461,6 +505,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     }
   }
   addModuleVariables(m, opts.relocatable || opts.debug, functionOffsets, opts.declarations, c);
+  addTextureRefSymbols(m, c);
   return true;
 }
 

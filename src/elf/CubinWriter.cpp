@@ -159,6 +159,8 @@ void Creator::run() {
   }
 
   createGlobalSymbols();
+  for (const auto &t : c_.textureRefs)
+    b_.addSymbol(t.name, symInfo(STB_GLOBAL, static_cast<uint8_t>(t.kind)), 0, -1, 0, 0);
 
   b_.namePendingSymbols();
   createParamBanks();
@@ -198,6 +200,7 @@ void Creator::createParamBanks() {
   for (const auto &f : c_.functions) {
     if (!f.isKernel() || w_.legacy()) continue;
     auto &fs = w_.fn[f.name];
+    if (fs.bank0 >= 0) continue; // created with its function (texture references)
     fs.bank0 = b_.addSection(".nv.constant0." + f.name, w_.relocatable() ? SHT_CUDA_CONSTANT : SHT_PROGBITS,
                              SHF_ALLOC | SHF_INFO_LINK, 4, SectionGroup::ParamBank);
     b_.section(fs.bank0).infoSection = fs.text;
@@ -241,6 +244,16 @@ void Creator::createFunction(const Function &f, bool first) {
     createModuleVariables();
   }
   if (!f.isKernel()) createInfo();
+  // A kernel with texture/surface reference slots: ptxas creates its parameter bank (and the
+  // bank's .rela section for the header-index relocations) here, among the constant data.
+  if (f.isKernel() && !w_.legacy() && !f.constant0Relocations.empty()) {
+    std::string name = ".nv.constant0." + f.name;
+    fs.bank0 = b_.addSection(name, w_.relocatable() ? SHT_CUDA_CONSTANT : SHT_PROGBITS, SHF_ALLOC | SHF_INFO_LINK, 4,
+                             SectionGroup::ConstantData);
+    b_.section(fs.bank0).infoSection = fs.text;
+    ensureRelocationSections(fs.bank0, name, RelocOrder::RelaOnly);
+    b_.addSectionSymbol(fs.bank0);
+  }
   // Before the module's first static shared variable ptxas creates, and erases, a symbol with a
   // 20-character name: the name's bytes stay behind as zeros, the symbol as an empty entry.
   // From sm_100 on, the reserved-shared-memory cap symbol appears at that point instead.
@@ -267,6 +280,7 @@ void Creator::createFunction(const Function &f, bool first) {
     if (!s.global) b_.addSymbol(s.name, symInfo(s.weak ? STB_WEAK : STB_LOCAL, STT_FUNC), 0, fs.text, s.offset, s.size);
   createFunctionRelocations(f);
   if (w_.legacy() && f.isKernel()) createLegacyParamBank(f);
+  if (fs.bank0 >= 0 && !f.constant0Relocations.empty()) finishRelocationSections(fs.bank0, f.constant0Relocations, false);
   if (f.constant2) {
     if (w_.legacy()) ensureRelocationSectionsByUse(fs.bank2, bank2Name, f.constant2Relocations);
     else if (w_.relocatable()) ensureRelocationSections(fs.bank2, bank2Name, RelocOrder::RelaOnly);

@@ -61,6 +61,13 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
         symInfoField = static_cast<uint32_t>(i);
         break;
       }
+  // With texture references (undefined GLOBAL symbols after the last local one) ptxas writes
+  // one past the last local symbol, which is the count whenever a section symbol comes last.
+  if (!w.legacy() && !w.cubin.textureRefs.empty()) {
+    symInfoField = 0;
+    for (size_t i = 0; i < syms.size(); ++i)
+      if (symBind(syms[i].info) == STB_LOCAL) symInfoField = static_cast<uint32_t>(i + 1);
+  }
   secs[w.symtab].infoRaw = symInfoField;
   secs[w.strtab].data = b.strtab().bytes();
   secs[w.shstrtab].data = b.shstrtab().bytes();

@@ -63,6 +63,12 @@ std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
     const Function &f = *it;
     uint32_t s = sym(f.name);
     recs.push_back(NvInfoRecord::sized(k(NvInfoKind::REGCOUNT), std::vector<uint32_t>{s, f.registerCount}));
+    // The samplers' initial states, last symbol first, follow the first REGCOUNT (ptxas, one
+    // kernel; with several functions their place is a guess).
+    if (it == fns.rbegin())
+      for (auto t = w.cubin.textureRefs.rbegin(); t != w.cubin.textureRefs.rend(); ++t)
+        if (t->kind == TextureReference::Kind::Sampler)
+          recs.push_back(NvInfoRecord::sized(k(NvInfoKind::SAMPLER_INIT), std::vector<uint32_t>{sym(t->name), t->samplerInit}));
     if (f.maxStackSize)
       recs.push_back(NvInfoRecord::sized(k(NvInfoKind::MAX_STACK_SIZE), std::vector<uint32_t>{s, *f.maxStackSize}));
     for (auto sub = f.subroutines.rbegin(); sub != f.subroutines.rend(); ++sub)
@@ -71,6 +77,7 @@ std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
     recs.push_back(NvInfoRecord::sized(k(NvInfoKind::FRAME_SIZE), std::vector<uint32_t>{s, f.frameSize}));
     if (f.genErrbarAtExit) recs.push_back(NvInfoRecord::flag(k(NvInfoKind::GEN_ERRBAR_AT_EXIT)));
   }
+  if (w.cubin.texmodeIndependent) recs.push_back(NvInfoRecord::flag(k(NvInfoKind::TEXMODE_INDEPENDENT)));
   // Minimum stack sizes follow in symbol-table order.
   std::vector<std::pair<uint32_t, uint32_t>> minStacks;
   for (const auto &f : fns)
@@ -134,7 +141,10 @@ void fillContents(WriterState &w) {
                                       [&](const std::string &n) { return static_cast<uint32_t>(w.symbolIndex(n)); });
       b.section(fs.info).data = encodeNvInfo(recs);
     }
-    if (fs.bank0 >= 0) b.section(fs.bank0).data.assign(c.target.paramBase() + f.paramBlockSize, 0);
+    if (fs.bank0 >= 0) {
+      b.section(fs.bank0).data.assign(c.target.paramBase() + f.paramBlockSize + f.textureRefSlotBytes, 0);
+      fillRelocations(w, fs.bank0, f.constant0Relocations);
+    }
     fillRelocations(w, fs.text, f.relocations);
     if (fs.bank2 >= 0) fillRelocations(w, fs.bank2, f.constant2Relocations);
   }

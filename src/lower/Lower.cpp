@@ -194,7 +194,22 @@ int ModuleLowering::symbolOf(const ptx::Decl *d) {
 
 bool ModuleLowering::declareModule(const ptx::Module &pm) {
   unsigned before = diags_.errorCount();
+  if (pm.target.texmodeIndependent) m_.setTexmodeIndependent(true);
   for (const ptx::Variable *v : pm.globals) {
+    // Texture/sampler/surface references have no storage: kernels that use them get a
+    // constant-bank slot the driver fills (TextureOps.cpp), the module an undefined symbol.
+    if (v->type == ptx::Type::TexRef || v->type == ptx::Type::SamplerRef || v->type == ptx::Type::SurfRef) {
+      ori::TextureRefKind k = v->type == ptx::Type::TexRef       ? ori::TextureRefKind::Texture
+                              : v->type == ptx::Type::SamplerRef ? ori::TextureRefKind::Sampler
+                                                                 : ori::TextureRefKind::Surface;
+      ori::Module::TextureRef r{std::string(v->name.str()), k};
+      if (k == ori::TextureRefKind::Sampler && v->init && v->init->kind == ptx::InitKind::Int) {
+        r.samplerInit = static_cast<uint32_t>(v->init->bits);
+        r.samplerInitUnsupported = v->init->mask != 0;
+      }
+      m_.textureRefs().push_back(std::move(r));
+      continue;
+    }
     if (v->space == ptx::StateSpace::Global || v->space == ptx::StateSpace::Const ||
         v->space == ptx::StateSpace::Shared) {
       // An .extern declaration resolves to a definition of another module of the program.
@@ -216,7 +231,16 @@ bool ModuleLowering::declareModule(const ptx::Module &pm) {
                    ptx::spaceName(v->space));
     }
   }
-  for (const ptx::Function *f : pm.functions) symbolOf(f);
+  for (const ptx::Function *f : pm.functions) {
+    symbolOf(f);
+    if (!f->isEntry || !f->isDefinition) continue;
+    uint32_t off = 0;  // as setupParams lays out kernel parameters
+    for (const ptx::Variable *v : f->params) {
+      uint32_t align = std::max<uint32_t>(v->alignment(), 1);
+      off = (off + align - 1) / align * align + static_cast<uint32_t>(v->sizeInBytes());
+    }
+    maxKernelParamBytes_ = std::max(maxKernelParamBytes_, off);
+  }
   return diags_.errorCount() == before;
 }
 

@@ -45,6 +45,9 @@ public:
   int symbolOf(const ptx::Decl *d);
   // The calling convention of a .func (computed on first use), or of a call prototype.
   const CallLayout &callLayout(const ptx::Function *f);
+  // The largest kernel parameter block of the module: ptxas places every kernel's
+  // texture/surface reference slots after it (TextureOps.cpp).
+  uint32_t maxKernelParamBytes() const { return maxKernelParamBytes_; }
   static CallLayout layoutOf(std::span<ptx::Variable *const> params, std::span<ptx::Variable *const> results);
 
 private:
@@ -57,6 +60,7 @@ private:
   std::unordered_map<const ptx::Decl *, int> symbols_;
   std::unordered_map<std::string_view, int> symbolsByName_;
   std::unordered_map<const ptx::Function *, CallLayout> layouts_;
+  uint32_t maxKernelParamBytes_ = 0;
 };
 
 } // namespace optxas::lower

@@ -14,13 +14,17 @@
 // uniform register (surfaces). When the handle register is only ever loaded from a kernel
 // parameter, the handle is read straight from the constant bank with ULDC, as ptxas does;
 // otherwise its low word is moved into a uniform register (R2UR).
-//
-// Not lowered yet (reported as unsupported): module-scope .texref/.samplerref/.surfref operands,
 //   txq.{width,height,depth}                               TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0, 1/2/4
-// the independent texture mode's separate sampler, other txq queries, suq/istypep, tex.grad other than 2d,
+//
+// Module-scope .texref/.surfref operands read their header index from a bank-0 slot after the
+// parameters (refSlotOffset), like a parameter handle; in the independent texture mode the
+// high word of a texture handle is a .samplerref's slot instead of zero.
+//
+// Not lowered yet (reported as unsupported): other txq queries, suq/istypep, tex.grad other than 2d,
 // tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
 // vector surface formats.
 #include "Emit.h"
+#include "ModuleLowering.h"
 #include "Passes.h"
 #include "Registry.h"
 
@@ -90,20 +94,68 @@ bool paramHandleOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
   return true;
 }
 
+// A module-scope .texref/.surfref used by name: the kernel's bank-0 slot the driver fills with
+// its header index (ptxas: 4-byte words in order of first use, after the largest parameter
+// block of any kernel of the module).
+bool refSlotOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
+  if (!h.sym || h.sym->kind != ptx::DeclKind::Variable || h.offset != 0)
+    return cx.unsupported("this texture/surface handle operand");
+  const auto *v = static_cast<const ptx::Variable *>(h.sym);
+  if (v->type != ptx::Type::TexRef && v->type != ptx::Type::SurfRef && v->type != ptx::Type::SamplerRef)
+    return cx.unsupported("this texture/surface handle operand");
+  for (const auto &r : cx.moduleLowering().module().textureRefs())
+    if (r.samplerInitUnsupported && r.name == v->name.str())
+      return cx.unsupported("sampler initializers other than addr_mode_0..2 and filter_mode");
+  if (!cx.isKernel())
+    return cx.unsupported("texture/surface references by name outside a kernel");
+  ori::FunctionAttrs &a = cx.fn().attrs;
+  std::string name(v->name.str());
+  for (const ori::TextureRefSlot &s : a.textureRefSlots)
+    if (s.name == name) {
+      offset = s.offset;
+      return true;
+    }
+  // The first slot follows the largest parameter block of any kernel of the module.
+  uint32_t params = std::max(a.paramBytes, cx.moduleLowering().maxKernelParamBytes());
+  uint32_t next = a.textureRefSlots.empty() ? a.paramBase + ((params + 3) & ~3u) : a.textureRefSlots.back().offset + 4;
+  a.textureRefSlots.push_back({name,
+                               v->type == ptx::Type::TexRef       ? ori::TextureRefKind::Texture
+                               : v->type == ptx::Type::SamplerRef ? ori::TextureRefKind::Sampler
+                                                                  : ori::TextureRefKind::Surface,
+                               next});
+  offset = next;
+  return true;
+}
+
 // The handle in a uniform register (words = 1) or a uniform pair with a zero high word (2).
-bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Operand &out) {
-  if (h.kind != ptx::OperandKind::Reg)
-    return cx.unsupported("texture/surface references by name (.texref/.samplerref/.surfref)");
+bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Operand &out,
+                   const ptx::Operand *sampler = nullptr) {
+  uint32_t off = 0;
+  bool byName = false;
+  if (h.kind == ptx::OperandKind::Symbol) {
+    if (!refSlotOffset(cx, h, off)) return false;
+    byName = true;
+  } else if (h.kind != ptx::OperandKind::Reg) {
+    return cx.unsupported("this texture/surface handle operand");
+  }
   VRegId u = cx.temp(RegClass::UR, words);
   Operand lo = words == 1 ? cx.whole(u) : cx.part(u, 0);
-  uint32_t off = 0;
-  if (paramHandleOffset(cx, h, off)) {
+  if (byName || paramHandleOffset(cx, h, off)) {
     cx.emit(Opcode::ULDC, {lo}, {Operand::cbank(0, off)});
   } else {
     Operand r = cx.srcReg(h, ptx::Type::U64);
     cx.copy(lo, r.kind == ori::OperandKind::Reg ? cx.word(r, 0) : r);
   }
-  if (words == 2) cx.emit(Opcode::UMOV, {cx.part(u, 1)}, {Operand::zero(RegClass::UR)});
+  if (words == 2 && sampler) {
+    // The independent texture mode: the sampler's header index in the high word.
+    uint32_t soff = 0;
+    if (sampler->kind != ptx::OperandKind::Symbol || !byName)
+      return cx.unsupported("independent-mode samplers other than a .texref with a .samplerref by name");
+    if (!refSlotOffset(cx, *sampler, soff)) return false;
+    cx.emit(Opcode::ULDC, {cx.part(u, 1)}, {Operand::cbank(0, soff)});
+  } else if (words == 2) {
+    cx.emit(Opcode::UMOV, {cx.part(u, 1)}, {Operand::zero(RegClass::UR)});
+  }
   out = cx.whole(u);
   return true;
 }
@@ -130,13 +182,20 @@ Operand gather(LowerCtx &cx, const std::vector<const ptx::Operand *> &elems, uns
   return t;
 }
 
-// The [handle, {coords}] operand.
+// The [handle, {coords}] operand, or [texture, sampler, {coords}] (independent mode; only where
+// `sampler` is given).
 bool splitAddress(LowerCtx &cx, const ptx::Operand &a, const ptx::Operand *&handle,
-                  const ptx::Operand *&coords) {
+                  const ptx::Operand *&coords, const ptx::Operand **sampler = nullptr) {
   if (a.kind != ptx::OperandKind::List || a.elems.size() < 2)
     return cx.unsupported("this texture/surface address operand");
+  if (a.elems.size() == 3 && sampler) {
+    handle = &a.elems[0];
+    *sampler = &a.elems[1];
+    coords = &a.elems[2];
+    return true;
+  }
   if (a.elems.size() != 2)
-    return cx.unsupported("the independent texture mode (a separate sampler operand)");
+    return cx.unsupported("a separate sampler operand here");
   handle = &a.elems[0];
   coords = &a.elems[1];
   return true;
@@ -185,18 +244,19 @@ bool lowerTex(LowerCtx &cx, const ptx::Instruction &in) {
   } else {
     m.texMode = TexMode::LL;
   }
-  const ptx::Operand *handle = nullptr, *coords = nullptr;
-  if (!splitAddress(cx, ops[1], handle, coords)) return false;
+  const ptx::Operand *handle = nullptr, *coords = nullptr, *sampler = nullptr;
+  if (!splitAddress(cx, ops[1], handle, coords, &sampler)) return false;
   std::vector<const ptx::Operand *> cs = elemsOf(*coords);
   if (cs.size() < n) return cx.unsupported("too few texture coordinates");
   // Array forms: the index is an integer, the rest follow the coordinate type.
   std::vector<ptx::Type> types(n, ct);
   if (dim == TexDim::ARRAY_1D || dim == TexDim::ARRAY_2D || dim == TexDim::ARRAY_CUBE) types[0] = ptx::Type::U32;
   Operand ur;
-  if (!handleOperand(cx, *handle, 2, ur)) return false;
+  if (!handleOperand(cx, *handle, 2, ur, sampler)) return false;
   Operand ra;
-  if (op == Opcode::TEX && dim == TexDim::D1) {
+  if (op == Opcode::TEX && dim == TexDim::D1 && !sampler) {
     // ptxas samples a 1d texture object as 2d at y = 0 (the driver's 1d headers are 2d ones).
+    // (Not with a separate sampler: the independent mode samples 1d as 1d.)
     m.texDim = TexDim::D2;
     ra = cx.tempOp(RegClass::R, 2);
     cx.copy(cx.word(ra, 0), cx.src(*cs[0], ct));
@@ -354,12 +414,13 @@ bool lowerSured(LowerCtx &cx, const ptx::Instruction &in) {
 // mask 1/2/4 (as ptxas; the level register holds zero).
 bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
-  if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base != ptx::BaseKind::Reg || ops[1].offset != 0)
-    return cx.unsupported("txq of a texture reference by name");
+  if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base == ptx::BaseKind::None ||
+      ops[1].offset != 0)
+    return cx.unsupported("this txq operand");
   const unsigned mask = in.has(ptx::Mod::Width) ? 1 : in.has(ptx::Mod::Height) ? 2 : in.has(ptx::Mod::Depth) ? 4 : 0;
   if (mask == 0) return cx.unsupported("this txq query");
   ptx::Operand h = ops[1];
-  h.kind = ptx::OperandKind::Reg;
+  h.kind = ops[1].base == ptx::BaseKind::Reg ? ptx::OperandKind::Reg : ptx::OperandKind::Symbol;
   Operand ur;
   if (!handleOperand(cx, h, 2, ur)) return false;
   Operand level = cx.tempOp();

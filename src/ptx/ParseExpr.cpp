@@ -319,18 +319,39 @@ const Initializer *Parser::parseInitializer(const Variable &v) {
   if ((v.type == Type::SamplerRef || v.type == Type::TexRef || v.type == Type::SurfRef) &&
       this->at(Tok::LBrace)) {
     advance();
+    // A sampler's fields packed as the driver's sampler-init word (ptxas's EIATTR_SAMPLER_INIT):
+    // addr_mode_0..2 in bytes 0..2 (wrap 0, mirror 1, clamp_ogl 2, clamp_to_edge 3,
+    // clamp_to_border 4), filter_mode in byte 3 (nearest 0, linear 1), 0xff when not given.
+    // `mask` is set when a field is not one of these (the back end reports it as unsupported).
+    uint64_t word = 0xffffffffu, other = 0;
     while (!this->at(Tok::RBrace)) {
       if (!this->at(Tok::Ident)) syntaxError();
+      std::string_view key = tok_.text;
       advance();
       expect(Tok::Equal);
+      std::string_view val = tok_.text;
       if (this->at(Tok::Ident) || this->at(Tok::Int)) advance();
       else syntaxError();
+      static constexpr std::string_view kModes[] = {"wrap", "mirror", "clamp_ogl", "clamp_to_edge", "clamp_to_border"};
+      int byte = key == "addr_mode_0" ? 0 : key == "addr_mode_1" ? 1 : key == "addr_mode_2" ? 2 : key == "filter_mode" ? 3 : -1;
+      int code = -1;
+      if (byte == 3) code = val == "nearest" ? 0 : val == "linear" ? 1 : -1;
+      else if (byte >= 0)
+        for (int i = 0; i < 5; ++i)
+          if (val == kModes[i]) code = i;
+      if (code < 0) other = 1;
+      else word = (word & ~(uint64_t{0xff} << (8 * byte))) | (uint64_t(code) << (8 * byte));
       if (!accept(Tok::Comma)) break;
     }
     expect(Tok::RBrace);
     auto *in = m_->arena.make<Initializer>();
     in->kind = InitKind::Aggregate;
     in->loc = at;
+    if (v.type == Type::SamplerRef) {
+      in->kind = InitKind::Int;
+      in->bits = word;
+      in->mask = other;
+    }
     return in;
   }
   auto *in = m_->arena.make<Initializer>(parseInitElem(v, 0));

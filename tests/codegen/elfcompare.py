@@ -3,8 +3,10 @@
 and size for everything but code-dependent sections), symbols (name, type, binding, other,
 section), module and per-function .nv.info attributes (kinds; values where they do not depend
 on code or register allocation), the relocations of initialised global data (type, symbol,
-addend and the place in the variable they patch) and, in relocatable objects, the (type,
-symbol) of each function's code relocations. Prints one line per difference; exit 1 if any.
+addend and the place in the variable they patch), the relocations of the kernels' parameter
+banks (texture/sampler/surface header indices: offset, type, symbol, in file order), the order of
+the texture/sampler/surface symbols and, in relocatable objects, the (type, symbol) of each
+function's code relocations. Prints one line per difference; exit 1 if any.
 
 usage: elfcompare.py OURS.cubin THEIRS.cubin [--values]
 """
@@ -181,6 +183,15 @@ def compare(ours, theirs, values):
     # in relocatable objects also which symbols each function's code refers to, and how.
     if any(s["name"] == ".nv.global.init" for s in b):
         diffs += multiset_diff(".nv.global.init", data_relocations(a), data_relocations(b))
+    # Texture/sampler/surface references: the bank-0 slots and their symbols' order.
+    for n in bn:
+        if n.startswith(".nv.constant0.") and n in amap:
+            ra, rb = relocations(a, n), relocations(b, n)
+            if ra != rb:
+                diffs.append(f"{n}: relocations {ra} vs {rb}")
+    texture_symbols = lambda secs: [(s[0], s[1] & 0xf) for s in symbols(secs) if s[1] & 0xf in (10, 11, 12)]
+    if texture_symbols(a) != texture_symbols(b):
+        diffs.append(f"texture/sampler/surface symbols {texture_symbols(a)} vs {texture_symbols(b)}")
     with open(theirs, "rb") as f:
         relocatable = struct.unpack_from("<H", f.read(18), 16)[0] == 1
     if relocatable:

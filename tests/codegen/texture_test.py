@@ -9,6 +9,12 @@ checks that
     (mnemonic with modifiers, and the dimension operand of TEX/TLD/TLD4/TXD). Registers, write
     masks and order are free (ptxas narrows masks to the components used; optxas writes all four).
 
+Then compiles tests/codegen/texture/texref.ptx (module-scope .texref/.surfref used by name) and
+independent.ptx (the independent texture mode: .texref with .samplerref) the same way and also
+compares the ELF with ptxas's (elfcompare.py: sections, symbols with their
+STT_CUDA_TEXTURE/SURFACE types, the R_CUDA_*_HEADER_INDEX relocations on the bank-0 slots after
+the parameters, .nv.info attributes; with --values their values, so SAMPLER_INIT's too).
+
   texture_test.py --optxas BIN
 """
 import argparse
@@ -47,40 +53,56 @@ def main():
         if not os.path.exists(tool):
             print(f"FAIL: {tool} (an oracle) is missing")
             return 1
-    src = os.path.join(HERE, "texture", "forms.ptx")
+    fails = 0
+    for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True),
+                                         ("independent.ptx", 2, True)):
+        fails += check(a.optxas, os.path.join(HERE, "texture", name), min_count, compare_elf)
+    return 1 if fails else 0
+
+
+def check(optxas, src, min_count, compare_elf):
+    name = os.path.basename(src)
     fails = 0
     with tempfile.TemporaryDirectory(prefix="texture-test-") as tmp:
         ref = os.path.join(tmp, "ptxas.cubin")
         r = subprocess.run([PTXAS, "-arch=sm_90", src, "-o", ref], capture_output=True, text=True)
         if r.returncode:
-            print("FAIL: ptxas rejected forms.ptx:\n" + r.stderr)
+            print(f"FAIL: ptxas rejected {name}:\n" + r.stderr)
             return 1
         want = shapes(ref)
-        if sum(want.values()) < 20:
+        if sum(want.values()) < min_count:
             print(f"FAIL: ptxas kept only {sum(want.values())} texture/surface instructions")
             return 1
         for opt in ("-O0", "-O3"):
+            before = fails
             ours = os.path.join(tmp, f"ours{opt}.cubin")
-            r = subprocess.run([a.optxas, "-arch=sm_90", opt, src, "-o", ours], capture_output=True, text=True)
+            r = subprocess.run([optxas, "-arch=sm_90", opt, src, "-o", ours], capture_output=True, text=True)
             if r.returncode:
-                print(f"FAIL {opt}: optxas:\n{r.stdout}{r.stderr}")
+                print(f"FAIL {name} {opt}: optxas:\n{r.stdout}{r.stderr}")
                 fails += 1
                 continue
             # hazards.py decodes through nvdisasm and exits non-zero on any hazard.
             h = subprocess.run([sys.executable, os.path.join(HERE, "hazards.py"), ours],
                                capture_output=True, text=True)
             if h.returncode:
-                print(f"FAIL {opt}: hazards:\n{h.stdout}{h.stderr}")
+                print(f"FAIL {name} {opt}: hazards:\n{h.stdout}{h.stderr}")
                 fails += 1
             got = shapes(ours)
             if got != want:
-                print(f"FAIL {opt}: texture/surface instructions differ from ptxas's")
+                print(f"FAIL {name} {opt}: texture/surface instructions differ from ptxas's")
                 print("  only ptxas:", sorted((want - got).elements()))
                 print("  only ours: ", sorted((got - want).elements()))
                 fails += 1
-            else:
-                print(f"ok   {opt}: {sum(got.values())} texture/surface instructions as ptxas, hazard-free")
-    return 1 if fails else 0
+            if compare_elf:
+                e = subprocess.run([sys.executable, os.path.join(HERE, "elfcompare.py"), ours, ref, "--values"],
+                                   capture_output=True, text=True)
+                if e.returncode:
+                    print(f"FAIL {name} {opt}: ELF differs from ptxas's:\n{e.stdout}{e.stderr}")
+                    fails += 1
+            if fails == before:
+                print(f"ok   {name} {opt}: {sum(got.values())} texture/surface instructions as ptxas, hazard-free"
+                      + (", ELF as ptxas's" if compare_elf else ""))
+    return fails
 
 
 if __name__ == "__main__":

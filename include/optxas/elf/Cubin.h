@@ -152,6 +152,12 @@ struct Function {
   // Kernel parameters; CBANK_PARAM_SIZE and PARAM_CBANK are derived from them.
   std::vector<KernelParam> params;
   uint32_t paramBlockSize = 0; // CBANK_PARAM_SIZE (bytes of parameters in bank 0)
+  // Words past the parameters in .nv.constant0.<fn> that the driver fills with the header
+  // indices of texture/sampler/surface references used by name, and their relocations
+  // (R_CUDA_{TEX,SAMP,SURF}_HEADER_INDEX, in ptxas's order). With any, ptxas creates the bank
+  // with the function rather than after all functions.
+  uint32_t textureRefSlotBytes = 0;
+  std::vector<Relocation> constant0Relocations;
   // Every other .nv.info.<fn> attribute, in no particular order (the writer orders them).
   std::vector<Attribute> attributes;
 
@@ -229,6 +235,16 @@ struct ReservedSymbol {
   bool operator==(const ReservedSymbol &) const = default;
 };
 
+// A module-scope .texref/.samplerref/.surfref: an undefined GLOBAL symbol of type
+// STT_CUDA_TEXTURE (10), STT_CUDA_SAMPLER (11) or STT_CUDA_SURFACE (12).
+struct TextureReference {
+  enum class Kind : uint8_t { Texture = 10, Sampler = 11, Surface = 12 };
+  std::string name;
+  Kind kind = Kind::Texture;
+  uint32_t samplerInit = 0xffffffffu; // samplers: EIATTR_SAMPLER_INIT's value
+  bool operator==(const TextureReference &) const = default;
+};
+
 struct Cubin {
   Target target;
   ObjectKind kind = ObjectKind::Executable;
@@ -240,6 +256,8 @@ struct Cubin {
   std::vector<Function> functions; // in ptxas's processing order
   std::vector<Variable> variables;
   std::vector<ExternalSymbol> externals;
+  std::vector<TextureReference> textureRefs; // symbols after the global ones, in this order
+  bool texmodeIndependent = false;           // module EIATTR_TEXMODE_INDEPENDENT
   std::vector<ConstantBank> constantBanks;
   // ptxas's reserved-shared-memory protocol: weak symbols such as ".nv.reservedSmem.offset0"
   // (undefined), "__nv_reservedSMEM_offset_0_alias" and, on some targets, ".nv.reservedSmem.cap"

@@ -21,12 +21,25 @@ struct ParamInfo {
   bool isPointer = false;  // `.ptr` attribute or a .u64 the program uses as an address
 };
 
+// Module-scope texture, sampler and surface references (.texref/.samplerref/.surfref).
+enum class TextureRefKind : uint8_t { Texture, Sampler, Surface };
+
+// A kernel's constant-bank-0 word that the driver fills with the header index of a texture,
+// sampler or surface reference the kernel uses by name (ptxas: after the parameters, 4 bytes
+// each, in order of first use; an R_CUDA_{TEX,SAMP,SURF}_HEADER_INDEX relocation on it).
+struct TextureRefSlot {
+  std::string name;
+  TextureRefKind kind = TextureRefKind::Texture;
+  uint32_t offset = 0; // bank-0 byte offset
+};
+
 struct FunctionAttrs {
   Linkage linkage = Linkage::Visible;
   std::vector<ParamInfo> params;      // in declaration order
   std::vector<ParamInfo> results;     // .func return parameters
   uint32_t paramBytes = 0;            // size of the parameter block
   uint32_t paramBase = 0;             // bank-0 offset of the first kernel parameter (entries)
+  std::vector<TextureRefSlot> textureRefSlots; // kernels: by-name texture/surface references
   // Performance-tuning directives (0 = not given).
   uint32_t maxnreg = 0;
   std::array<uint32_t, 3> maxntid{0, 0, 0};

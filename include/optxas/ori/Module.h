@@ -59,6 +59,19 @@ public:
   // Index of the symbol with this name, or -1.
   int findSymbol(std::string_view name) const;
 
+  // Module-scope .texref/.samplerref/.surfref variables, in declaration order.
+  struct TextureRef {
+    std::string name;
+    TextureRefKind kind = TextureRefKind::Texture;
+    uint32_t samplerInit = 0xffffffffu; // samplers: the packed initializer (ptx ParseExpr.cpp)
+    bool samplerInitUnsupported = false; // a sampler field optxas does not encode
+  };
+  // `.target ..., texmode_independent`: separate texture and sampler references.
+  bool texmodeIndependent() const { return texmodeIndependent_; }
+  void setTexmodeIndependent(bool b) { texmodeIndependent_ = b; }
+  std::vector<TextureRef> &textureRefs() { return textureRefs_; }
+  const std::vector<TextureRef> &textureRefs() const { return textureRefs_; }
+
   // Sum over the pools of every function of this module (what --stat=phase-wise reports).
   const MemoryAccount &memory() const { return memory_; }
 
@@ -67,6 +80,8 @@ private:
   MemoryAccount memory_;   // declared before functions_ so it outlives their pools
   std::vector<std::unique_ptr<Function>> functions_;
   std::vector<Symbol> symbols_;
+  std::vector<TextureRef> textureRefs_;
+  bool texmodeIndependent_ = false;
 };
 
 } // namespace optxas::ori

@@ -35,6 +35,7 @@ TEST(NvInfo, KindNamesMatchCudaTools) {
   EXPECT_EQ(nvInfoKindName(0x17), "EIATTR_KPARAM_INFO");
   EXPECT_EQ(nvInfoKindName(0x1c), "EIATTR_EXIT_INSTR_OFFSETS");
   EXPECT_EQ(nvInfoKindName(0x0a), "EIATTR_PARAM_CBANK");
+  EXPECT_EQ(nvInfoKindName(0x09), "EIATTR_SAMPLER_INIT");  // cuobjdump's name (0x09 is also a .nv.compat kind)
   EXPECT_EQ(nvInfoKindName(0x5f), "EIATTR_UNKNOWN_5F");
   EXPECT_EQ(nvInfoKindName(0xee), "EIATTR_UNKNOWN_EE");
   EXPECT_EQ(nvInfoKindByName("EIATTR_MAXREG_COUNT"), uint8_t{0x1b});
