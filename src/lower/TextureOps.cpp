@@ -319,19 +319,27 @@ Operand surfaceCoords(LowerCtx &cx, const ptx::Operand &coords, TexDim dim) {
   return gather(cx, cs, n, std::vector<ptx::Type>(n, ptx::Type::U32));
 }
 
+// What SULD and SUST share: modifiers with the access size, the handle (uniform register) and the
+// coordinates of the surface address operand `addr`.
+bool surfaceAccess(LowerCtx &cx, const ptx::Instruction &in, unsigned addr, const char *what, isa::Modifiers &m,
+                   Operand &ur, Operand &ra) {
+  if (!surfaceMods(cx, in, m)) return false;
+  m.memType = surfaceSize(in.type(0), in.vectorWidth());
+  if (m.memType == isa::MemType::None) return cx.unsupported(std::string(what) + " of this vector format");
+  const ptx::Operand *handle = nullptr, *coords = nullptr;
+  if (in.operands.size() != 2 || !splitAddress(cx, in.operands[addr], handle, coords)) return false;
+  if (!handleOperand(cx, *handle, 1, ur)) return false;
+  ra = surfaceCoords(cx, *coords, m.texDim);
+  if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
+  return true;
+}
+
 bool lowerSuld(LowerCtx &cx, const ptx::Instruction &in) {
   isa::Modifiers m;
-  if (!surfaceMods(cx, in, m)) return false;
+  Operand ur, ra;
+  if (!surfaceAccess(cx, in, 1, "suld", m, ur, ra)) return false;
   const ptx::Type t = in.type(0);
   const unsigned vec = in.vectorWidth();
-  m.memType = surfaceSize(t, vec);
-  if (m.memType == isa::MemType::None) return cx.unsupported("suld of this vector format");
-  const ptx::Operand *handle = nullptr, *coords = nullptr;
-  if (in.operands.size() != 2 || !splitAddress(cx, in.operands[1], handle, coords)) return false;
-  Operand ur;
-  if (!handleOperand(cx, *handle, 1, ur)) return false;
-  Operand ra = surfaceCoords(cx, *coords, m.texDim);
-  if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
   const unsigned words = std::max(1u, ptx::typeBits(t) * vec / 32);
   Operand d = cx.tempOp(RegClass::R, words);
   cx.emit(Opcode::SULD, {d}, {ra, ur, imm(0)}, m);
@@ -348,17 +356,9 @@ bool lowerSuld(LowerCtx &cx, const ptx::Instruction &in) {
 
 bool lowerSust(LowerCtx &cx, const ptx::Instruction &in) {
   isa::Modifiers m;
-  if (!surfaceMods(cx, in, m)) return false;
+  Operand ur, ra;
+  if (!surfaceAccess(cx, in, 0, "sust", m, ur, ra)) return false;
   const ptx::Type t = in.type(0);
-  const unsigned vec = in.vectorWidth();
-  m.memType = surfaceSize(t, vec);
-  if (m.memType == isa::MemType::None) return cx.unsupported("sust of this vector format");
-  const ptx::Operand *handle = nullptr, *coords = nullptr;
-  if (in.operands.size() != 2 || !splitAddress(cx, in.operands[0], handle, coords)) return false;
-  Operand ur;
-  if (!handleOperand(cx, *handle, 1, ur)) return false;
-  Operand ra = surfaceCoords(cx, *coords, m.texDim);
-  if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
   std::vector<const ptx::Operand *> vs = elemsOf(in.operands[1]);
   const unsigned per = std::max(1u, ptx::typeBits(t) / 32);
   const unsigned words = per * static_cast<unsigned>(vs.size());
