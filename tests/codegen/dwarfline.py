@@ -27,16 +27,10 @@ def uleb(b, i):
 
 
 def sleb(b, i):
-    v, s = 0, 0
-    while True:
-        x = b[i]
-        i += 1
-        v |= (x & 0x7F) << s
-        s += 7
-        if not x & 0x80:
-            if x & 0x40:
-                v -= 1 << s
-            return v, i
+    v, j = uleb(b, i)
+    if b[j - 1] & 0x40:   # the sign bit of the last byte
+        v -= 1 << (7 * (j - i))
+    return v, j
 
 
 def cstr(b, i):
