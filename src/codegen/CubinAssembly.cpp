@@ -15,6 +15,7 @@
 #include "optxas/elf/CubinBuilder.h"
 #include "optxas/elf/CubinWriter.h"
 #include "optxas/elf/NvInfo.h"
+#include "optxas/regalloc/RegAlloc.h"
 
 namespace optxas::codegen {
 
@@ -398,9 +399,14 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       wmma.format = NvInfoFormat::None;
       ef.attributes.push_back(wmma);
     }
-    if (f.isEntry())
-      ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
-                                   static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
+    if (f.isEntry()) {
+      // The limit the allocator worked under (-maxrregcount, .maxnreg, launch bounds), 0xff
+      // when nothing limits it.
+      regalloc::RegLimitInputs in;
+      in.maxrregcount = opts.maxrregcount;
+      unsigned limit = std::min(regalloc::registerLimit(f, *model, in), 0xffu);
+      ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT, static_cast<uint16_t>(limit)));
+    }
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
     addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));

@@ -92,7 +92,7 @@ struct CubinOptions {
   unsigned virtualSm = 90;       // the PTX .target
   bool relocatable = false;      // -c
   bool debug = false;            // -g or `.target ..., debug`: every function in its own section
-  uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): EIATTR_MAXREG_COUNT
+  uint32_t maxrregcount = 0;     // -maxrregcount as given (0 = none): with the function's directives, EIATTR_MAXREG_COUNT
   std::string commandLine;       // recorded in .note.nv.tkinfo
   PtxDeclarations declarations;
 };

@@ -91,6 +91,9 @@ public:
   // Registers per SM (for limits derived from .maxntid/.minnctapersm) and the allocation unit.
   virtual unsigned regsPerSM() const = 0;
   virtual unsigned regAllocUnit() const = 0;
+  // Warp schedulers per SM; each owns an equal slice of the register file (four on every SM
+  // generation since Maxwell).
+  virtual unsigned warpSchedulersPerSM() const { return 4; }
   // Constant bank 0 layout: where the driver places the stack pointer's initial value, the
   // global memory descriptor, and the first kernel parameter.
   virtual const DriverBank &driverBank() const = 0;

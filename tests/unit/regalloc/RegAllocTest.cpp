@@ -367,11 +367,28 @@ TEST(RegLimit, FoldsOptionsDirectivesAndLaunchBounds) {
   EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 40}), 40u);
   f.attrs.maxnreg = 32;
   EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 40}), 32u);
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 24}), 32u);   // .maxnreg replaces it
   f.attrs.maxnreg = 0;
   f.attrs.maxntid = {1024, 0, 0};
   EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 64u);
   f.attrs.minnctapersm = 2;
   EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 32u);
+  // Launch bounds make -maxrregcount ignored; .maxnreg still lowers the limit.
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 24}), 32u);
+  f.attrs.maxntid = {256, 0, 0};
+  f.attrs.minnctapersm = 1;
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 32}), 256u);
+  f.attrs.maxnreg = 100;
+  f.attrs.minnctapersm = 2;
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 100u);
+  f.attrs.maxnreg = 0;
+  // The warps are shared out among the four schedulers: 7 warps x 2 CTAs = 14, 4 on the
+  // busiest scheduler, 16384 / (4 * 32) = 128 (not 65536 / 448 = 146 -> 144).
+  f.attrs.maxntid = {200, 0, 0};
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 128u);
+  f.attrs.maxntid = {96, 0, 0};
+  f.attrs.minnctapersm = 12;   // 36 warps, 9 per scheduler: 56
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 56u);
 }
 
 } // namespace
