@@ -87,8 +87,10 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   ro.optLevel = std::min(opts.optLevel, 3);
   ro.verbose = opts.verbose;
   ro.phaseWiseStats = opts.stat == StatMode::PhaseWise;
-  if (opts.maxrregcount.kind == RegLimit::Number) ro.maxrregcount = opts.maxrregcount.value;
-  else if (opts.maxrregcount.kind == RegLimit::ArchMin && model) ro.maxrregcount = model->minRegLimit();
+  // (checkRegisterLimitOption has warned about values out of range; a too big one is ignored.)
+  if (opts.maxrregcount.kind == RegLimit::Number && !(model && opts.maxrregcount.value >= model->defaultRegLimit()))
+    ro.maxrregcount = opts.maxrregcount.value;
+  else if (opts.maxrregcount.kind == RegLimit::ArchMin && model) ro.maxrregcount = model->archMinRegLimit();
   phases::PhaseSinks sinks;
   sinks.dump = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   phases::PhaseManager pm(knobSet, diags, ro, sinks);
@@ -108,6 +110,13 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   spo.localSymbols = opts.compileOnly;
   spo.regLimit = ro.maxrregcount;
   phases::createSlowPathSubroutines(mod, spo);
+  // In ptxas's processing order (last function first), as it compiles each entry.
+  for (size_t k = mod.functions().size(); k-- > 0;) {
+    const ori::Function &f = *mod.functions()[k];
+    if (model && f.isEntry() && f.attrs.maxnreg && f.attrs.maxnreg < model->minRegLimit())
+      diags.report(Severity::Warning, fmt::format("For entry {} adjusting per thread register count of {} to lower bound of {}",
+                                                  f.name(), f.attrs.maxnreg, model->minRegLimit()));
+  }
   codegen::SharedAlignments sharedAligns;
   // Debug builds, like -c, have no address table (relocated addresses instead).
   if (!codegen::layoutSymbols(mod, opts.compileOnly || opts.deviceDebug, diags, sharedAligns)) return false;
@@ -161,7 +170,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   co.virtualSm = sm;
   co.relocatable = opts.compileOnly;
   co.debug = opts.deviceDebug;
-  co.maxrregcount = opts.maxrregcount.kind == RegLimit::Number ? opts.maxrregcount.value : 0;
+  co.maxrregcount = ro.maxrregcount;   // as the allocator saw it (archmin included, too big dropped)
   co.commandLine = commandLineOf(opts);
   co.declarations = decls;
   return codegen::assembleCubin(mod, facts, co, cubin, diags);

@@ -96,6 +96,7 @@ Invocation compileInvocation(const api::Options &givenOpts, const InputReader &r
     abortWithErrors(diags);
     return inv;
   }
+  api::checkRegisterLimitOption(opts, diags);
 
   std::vector<api::Input> inputs;
   if (!readInputs(inputs, diags)) {

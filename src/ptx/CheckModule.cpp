@@ -136,6 +136,12 @@ void Checker::Impl::checkFunctionHeader(const Function &f) {
   if (pd.blocksareclusters) gate(f.loc, GateKind::Feature, ".blocksareclusters", 90, 90);
 }
 
-void Checker::Impl::checkFunctionEnd(const Function &f) { (void)f; }
+void Checker::Impl::checkFunctionEnd(const Function &f) {
+  if (!m) return;
+  // ptxas reports this one at the closing brace, after reading the body.
+  const PerfDirectives &pd = f.perf;
+  if (pd.minnctapersm && !pd.maxntid[0] && !pd.reqntid[0])
+    warning(f.bodyEnd, ".minnctapersm is ignored when neither .maxntid nor .reqntid is specified.");
+}
 
 } // namespace optxas::ptx

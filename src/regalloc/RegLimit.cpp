@@ -21,7 +21,7 @@ unsigned registerLimit(const ori::Function &f, const target::MachineModel &m,
   // (a 256-thread kernel compiled with -maxrregcount=32 still gets its 64 registers).
   unsigned limit = m.defaultRegLimit();
   if (f.attrs.maxnreg) limit = std::max(f.attrs.maxnreg, m.minRegLimit());
-  else if (!threads && in.maxrregArchMin) limit = m.minRegLimit();
+  else if (!threads && in.maxrregArchMin) limit = m.archMinRegLimit();
   else if (!threads && in.maxrregcount) limit = std::max(in.maxrregcount, m.minRegLimit());
   // Launch bounds: `blocks` CTAs of `threads` threads must fit at once. The register file is split
   // between the SM's warp schedulers, so the warps of all those CTAs are shared out among them

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "optxas/support/Diagnostics.h"
+
 namespace optxas::api {
 
 // A knob setting `-knob NAME=VALUE`, or (when `file` is set) a knobs file read at that place in
@@ -99,5 +101,9 @@ struct Options {
   // Options accepted for compatibility that nothing acts on yet, as written (for -v and docs).
   std::vector<std::string> notActedOn;
 };
+
+// ptxas's warnings about a -maxrregcount outside the register file's bounds (raised to the floor;
+// too big: ignored, which the back end does), given before any input is read.
+void checkRegisterLimitOption(const Options &opts, DiagEngine &diags);
 
 } // namespace optxas::api

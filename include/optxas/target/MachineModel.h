@@ -86,6 +86,8 @@ public:
   virtual unsigned regCountOverhead() const = 0;
   // The lowest per-thread register limit -maxrregcount may set (ptxas raises lower values).
   virtual unsigned minRegLimit() const = 0;
+  // The limit -maxrregcount=archmin selects (ptxas 13.0: 32 on every architecture it supports).
+  virtual unsigned archMinRegLimit() const { return 32; }
   // The register limit without any option or directive.
   virtual unsigned defaultRegLimit() const = 0;
   // Registers per SM (for limits derived from .maxntid/.minnctapersm) and the allocation unit.

@@ -365,6 +365,7 @@ TEST(RegLimit, FoldsOptionsDirectivesAndLaunchBounds) {
   EXPECT_EQ(regalloc::registerLimit(f, mm, {}), 256u);
   EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 16}), 24u);  // raised to 24
   EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 40}), 40u);
+  EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregArchMin = true}), 32u);   // ptxas's archmin
   f.attrs.maxnreg = 32;
   EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 40}), 32u);
   EXPECT_EQ(regalloc::registerLimit(f, mm, {.maxrregcount = 24}), 32u);   // .maxnreg replaces it
