@@ -328,6 +328,8 @@ bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
     o.base = RZ; // (the printer omits an RZ index next to an offset)
   if (o.reg != kNoReg && o.ureg == kNoReg && e.cb.urIndex.valid())
     o.ureg = URZ;
+  if (e.cb.zeroPrintsUrz && !e.cb.urIndex.valid() && o.ureg == URZ && o.imm == 0)
+    o.ureg = kNoReg;   // c[bank][URZ]: offset 0
   return true;
 }
 
