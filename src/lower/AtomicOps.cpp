@@ -394,7 +394,7 @@ bool lowerMultimem(LowerCtx &cx, const ptx::Instruction &in) {
 
 void registerAtomicOps(Registry &r) {
   r.add(ptx::Opcode::Atom, lowerAtom);
-  r.add(ptx::Opcode::Red, lowerAtom);
+  r.add(ptx::Opcode::Red, lowerAtom, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Multimem, lowerMultimem);
 }
 

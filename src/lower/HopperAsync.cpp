@@ -13,6 +13,7 @@
 //   cp.async.bulk.prefetch.L2.global [a], size        UBLKPF.L2 [URa], URsize/16
 //   cp.async.bulk.prefetch.tensor.2d.L2.global.tile   UTMAPF.L2.2D [URx:URy], [URtmap]
 //   cp.async.bulk.commit_group / .wait_group{.read} n UTMACMDFLUSH / DEPBAR.LE SB0, n
+//   st.async / red.async ...mbarrier::complete_tx     STAS / REDAS.op [Ra:Rmbar], Rb
 //   fence.proxy.tensormap::generic.acquire.gpu [a]    UTMACCTL.IV [URa] (after every scoreboard)
 //   wgmma.fence / .commit_group / .wait_group n       WARPGROUP.ARRIVE / gsb0 on the last HGMMA /
 //                                                     WARPGROUP.DEPBAR.LE gsb0, n
@@ -586,6 +587,62 @@ bool lowerBulkPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// ---- st.async / red.async ----
+
+// st.async{.weak}.shared::cluster.mbarrier::complete_tx::bytes{.v2|.v4}.type [a], b, [mbar]
+//   STAS{.64|.128} [Ra:Rmbar], Rb
+// red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar]
+//   REDAS.op{.S32|.64} [Ra:Rmbar], Rb
+// (the address pair is {shared::cluster address, this CTA's mbarrier address}, as ptxas 13.0)
+bool lowerAsyncStore(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const bool isRed = in.op == ptx::Opcode::Red;
+  if (!in.has(ptx::Mod::MbarrierCompleteTxBytes) || ops.size() != 3 || in.space() != ptx::StateSpace::SharedCluster)
+    return cx.unsupported(std::string(in.opcodeName()) + ".async in this form");
+  const ptx::Type t = in.type();
+  const unsigned bits = ptx::typeBits(t), n = std::max(1u, in.vectorWidth());
+  isa::Modifiers m;
+  Operand data;
+  if (isRed) {
+    switch (in.atomOp()) {
+    case ptx::Mod::Add: m.atom = isa::AtomOp::ADD; break;
+    case ptx::Mod::Min: m.atom = isa::AtomOp::MIN; break;
+    case ptx::Mod::Max: m.atom = isa::AtomOp::MAX; break;
+    case ptx::Mod::Inc: m.atom = isa::AtomOp::INC; break;
+    case ptx::Mod::Dec: m.atom = isa::AtomOp::DEC; break;
+    case ptx::Mod::And: m.atom = isa::AtomOp::AND; break;
+    case ptx::Mod::Or: m.atom = isa::AtomOp::OR; break;
+    case ptx::Mod::Xor: m.atom = isa::AtomOp::XOR; break;
+    default: return cx.unsupported("this red.async operation");
+    }
+    if (t == ptx::Type::U32 || t == ptx::Type::B32) m.atomType = isa::AtomType::None;
+    else if (t == ptx::Type::S32) m.atomType = isa::AtomType::S32;
+    else if (t == ptx::Type::U64 && m.atom == isa::AtomOp::ADD) m.atomType = isa::AtomType::U64;
+    else return cx.unsupported("red.async on this type");
+    data = bits == 64 ? cx.srcWide(ops[1], t, 2) : cx.srcReg(ops[1], t);
+  } else {
+    const unsigned bytes = bits / 8 * n;
+    if (bits < 32 || (bytes != 4 && bytes != 8 && bytes != 16)) return cx.unsupported("st.async of this size");
+    m.memType = memTypeOf(bytes, false);
+    if (ops[1].kind == ptx::OperandKind::Vector) {
+      const unsigned per = bits / 32;
+      data = cx.tempOp(RegClass::R, bytes / 4);
+      for (unsigned i = 0; i < ops[1].elems.size(); ++i)
+        for (unsigned w = 0; w < per; ++w)
+          cx.copy(cx.word(data, i * per + w), cx.inReg(cx.src(ops[1].elems[i], t, w)));
+    } else {
+      data = bits == 64 ? cx.srcWide(ops[1], t, 2) : cx.srcReg(ops[1], t);
+    }
+  }
+  Operand a, bar;
+  if (!sharedAddress(cx, in, ops[0], a) || !sharedAddress(cx, in, ops[2], bar)) return false;
+  Operand pair = cx.tempOp(RegClass::R, 2);
+  cx.copy(cx.word(pair, 0), a);
+  cx.copy(cx.word(pair, 1), bar);
+  cx.emit(isRed ? Opcode::REDAS : Opcode::STAS, {}, {asAddr(pair), data}, m);
+  return true;
+}
+
 // fence.proxy.tensormap::generic.acquire.gpu [a], 128: drop the tensor-map cache line.
 bool lowerTensormapFence(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
@@ -745,6 +802,9 @@ bool lowerSetmaxnreg(LowerCtx &, const ptx::Instruction &) { return true; }
 
 void registerHopperAsync(Registry &r) {
   r.add(ptx::Opcode::Mbarrier, lowerMbarrier);
+  // (MemoryOps' st and AtomicOps' red decline .async)
+  r.add(ptx::Opcode::St, lowerAsyncStore, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Async); });
+  r.add(ptx::Opcode::Red, lowerAsyncStore, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Cp, lowerBulkCopy, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && !in.has(ptx::Mod::Prefetch); });
   r.add(ptx::Opcode::Cp, lowerBulkPrefetch, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && in.has(ptx::Mod::Prefetch); });
   r.add(ptx::Opcode::Fence, lowerTensormapFence, [](const ptx::Instruction &in) { return in.has(ptx::Mod::TensormapGeneric); });

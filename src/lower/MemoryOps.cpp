@@ -536,7 +536,7 @@ bool lowerPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
 void registerMemoryOps(Registry &r) {
   r.add(ptx::Opcode::Ld, lowerLd);
   r.add(ptx::Opcode::Ldu, lowerLd);
-  r.add(ptx::Opcode::St, lowerSt);
+  r.add(ptx::Opcode::St, lowerSt, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Prefetch, lowerPrefetch, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Tensormap); });
   r.add(ptx::Opcode::Prefetchu, lowerPrefetch);   // prefetchu.L1 [generic]: CCTL.E.PF1 (as ptxas)
 }

@@ -271,7 +271,7 @@ bool parseMem(std::string_view s, const Elem &e, Operand &o) {
   if (!haveBase && e.mem.base.valid())
     o.base = RZ;
   if (e.mem.hideUrz && o.desc == kNoReg && o.ureg == kNoReg &&
-      e.mem.urUse == MemLayout::UrUse::DescIfBit)
+      (e.mem.urUse == MemLayout::UrUse::DescIfBit || e.mem.urUse == MemLayout::UrUse::Add))
     o.ureg = URZ;
   if (e.mem.base64Bit < 0 && e.mem.base.valid())
     o.base64 = e.mem.base64Const;

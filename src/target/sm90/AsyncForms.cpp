@@ -71,6 +71,46 @@ void addSyncs(Builder &b) {
   b.fix(bits(91, 1), 1);
 }
 
+// [Ra.64] where the pair is {shared::cluster address, mbarrier address} (st.async/red.async); the
+// uniform register at 64 stays URZ (nvdisasm hides it).
+MemLayout asyncPairAddress() {
+  MemLayout l;
+  l.base = bits(24, 8);
+  l.base64Const = true;
+  l.ur = bits(64, 6);
+  l.urUse = U::Add;
+  l.hideUrz = true;
+  l.offset = bits(40, 24);
+  return l;
+}
+
+void addAsyncStores(Builder &b) {
+  // STAS{.64|.128} [Ra.64+imm], Rb   (st.async)
+  b.form(Op::STAS, 0xdbd,
+         {mod(S::memType, bits(73, 3),
+              {V(4, isa::MemType::B32, ""), V(4, isa::MemType::None, ""), V(5, isa::MemType::B64, ".64"),
+               V(6, isa::MemType::B128, ".128")}),
+          Mem(asyncPairAddress()), R(32).wslot(S::memType)});
+  b.fix(bits(77, 4), 0);
+  b.fix(bits(90, 2), 3);
+  // REDAS.op{.S32|.64} [Ra.64+imm], Rb   (red.async; the operation bits are ATOMG's)
+  b.form(Op::REDAS, 0xdbe,
+         {mod(S::atom, bits(87, 4),
+              {V(0, isa::AtomOp::ADD, ".ADD"), V(1, isa::AtomOp::MIN, ".MIN"), V(2, isa::AtomOp::MAX, ".MAX"),
+               V(3, isa::AtomOp::INC, ".INC"), V(4, isa::AtomOp::DEC, ".DEC"), V(5, isa::AtomOp::AND, ".AND"),
+               V(6, isa::AtomOp::OR, ".OR"), V(7, isa::AtomOp::XOR, ".XOR")}),
+          mod(S::atomType, bits(73, 3),
+              {V(0, isa::AtomType::None, ""), V(0, isa::AtomType::U32, ""), V(1, isa::AtomType::S32, ".S32"),
+               V(2, isa::AtomType::U64, ".64")}),
+          Mem(asyncPairAddress()), R(32).wslot(S::atomType)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(77, 4), 0);
+  b.fix(bits(91, 1), 1);
+  // They write no register: no write scoreboard.
+  b.scoreboardsOf(Op::STAS, false, true);
+  b.scoreboardsOf(Op::REDAS, false, true);
+}
+
 void addTma(Builder &b) {
   // UBLKCP.S.G [URdst:URmbar], [URsrc:URsrc+1], URsize   (global -> shared::cluster)
   // UBLKCP.G.S [URdst:URdst+1], [URsrc], URsize          (shared::cta -> global)
@@ -208,6 +248,7 @@ void addAsyncForms(Builder &b) {
   addElect(b);
   addSyncs(b);
   addTma(b);
+  addAsyncStores(b);
   addWarpgroup(b);
   // Scoreboards as ptxas sets them: SYNCS releases a write scoreboard for its result and a read
   // one for its sources; the copies and UTMACCTL only read; HGMMA and WARPGROUP take none
