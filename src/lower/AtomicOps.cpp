@@ -58,6 +58,10 @@ isa::Scope scopeOf(ptx::Mod m) {
   }
 }
 
+// The offset width of an atomic's address: Blackwell's ATOMG/ATOM with desc[UR] keep 23 bits
+// (REDG and sm_90's forms 24).
+unsigned atomOffsetBits(LowerCtx &cx, bool isRed) { return cx.options().smVersion >= 100 && !isRed ? 23 : 24; }
+
 // A CAS loop cannot be predicated: under a guard, a branch skips it to the returned block (the
 // loop's exit) when the guard is false.
 ori::BasicBlock *branchAroundUnlessGuarded(LowerCtx &cx, const Operand &guard) {
@@ -222,7 +226,7 @@ bool lowerVectorAtom(LowerCtx &cx, const ptx::Instruction &in, isa::Modifiers m)
       in.has(ptx::Mod::L2CacheHint))
     return cx.unsupported("this vector atomic");
   MemAddr ma;
-  if (!resolveAddress(cx, ops[addrIdx], in.space(), ma)) return false;
+  if (!resolveAddress(cx, ops[addrIdx], in.space(), ma, atomOffsetBits(cx, isRed))) return false;
   if (ma.unit != MemUnit::Global) return cx.unsupported("vector atomics outside .global");
   const ptx::Operand &src = ops[addrIdx + 1];
   if (src.kind != ptx::OperandKind::Vector || src.elems.size() != 2) return cx.error("expected a two-element vector");
@@ -301,7 +305,7 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
   const unsigned words = LowerCtx::wordsOf(t);
   const unsigned addrIdx = isRed ? 0 : 1;
   MemAddr ma;
-  if (!resolveAddress(cx, ops[addrIdx], in.space(), ma)) return false;
+  if (!resolveAddress(cx, ops[addrIdx], in.space(), ma, atomOffsetBits(cx, isRed))) return false;
   auto value = [&](unsigned i) { return words == 2 ? cx.srcWide(ops[i], t, 2) : cx.srcReg(ops[i], t); };
   Operand b = value(addrIdx + 1);
   Operand c = isCas ? value(addrIdx + 2) : Operand{};
@@ -390,7 +394,7 @@ bool lowerMultimem(LowerCtx &cx, const ptx::Instruction &in) {
 
 void registerAtomicOps(Registry &r) {
   r.add(ptx::Opcode::Atom, lowerAtom);
-  r.add(ptx::Opcode::Red, lowerAtom);
+  r.add(ptx::Opcode::Red, lowerAtom, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Multimem, lowerMultimem);
 }
 

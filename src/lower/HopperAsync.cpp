@@ -8,7 +8,12 @@
 //   cp.async.bulk.shared::cluster.global.mbarrier...  UBLKCP.S.G [URdst:URbar], [URsrc], URsize/16
 //   cp.async.bulk.global.shared::cta.bulk_group       UBLKCP.G.S [URdst], [URsrc], URsize/16
 //   cp.async.bulk.tensor.2d...global.tile.mbarrier    UTMALDG.2D [URdst:URbar:URx:URy], [URtmap]
+//   cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group   UTMASTG.2D [URsrc:URx:URy], [URtmap]
+//   cp.reduce.async.bulk.global.shared::cta.bulk_group.op.type   UBLKRED.G.S.op.type [URdst], [URsrc], URsize/16
+//   cp.async.bulk.prefetch.L2.global [a], size        UBLKPF.L2 [URa], URsize/16
+//   cp.async.bulk.prefetch.tensor.2d.L2.global.tile   UTMAPF.L2.2D [URx:URy], [URtmap]
 //   cp.async.bulk.commit_group / .wait_group{.read} n UTMACMDFLUSH / DEPBAR.LE SB0, n
+//   st.async / red.async ...mbarrier::complete_tx     STAS / REDAS.op [Ra:Rmbar], Rb
 //   fence.proxy.tensormap::generic.acquire.gpu [a]    UTMACCTL.IV [URa] (after every scoreboard)
 //   wgmma.fence / .commit_group / .wait_group n       WARPGROUP.ARRIVE / gsb0 on the last HGMMA /
 //                                                     WARPGROUP.DEPBAR.LE gsb0, n
@@ -19,7 +24,9 @@
 // The uniform-datapath forms (SYNCS.EXCH, UBLKCP, UTMALDG, UTMACCTL) read their operands from
 // uniform registers. Lowering has no warp-uniformity analysis of its own, so it accepts only
 // operands it can prove uniform from the PTX (immediates, symbols, kernel parameters and
-// arithmetic on those); anything else is reported as not supported rather than compiled wrong.
+// arithmetic on those). The tensor copies also take per-thread operands: their per-thread loop
+// broadcasts the served thread's values (SHFL.IDX) before moving them to uniform registers.
+// Elsewhere anything else is reported as not supported rather than compiled wrong.
 // PTX copies are per thread: UBLKCP/UTMALDG, which run once per warp, are issued once for each
 // active thread (a loop over the active mask), as ptxas's ELECT loop does.
 #include "Emit.h"
@@ -166,6 +173,9 @@ Operand valueReg(LowerCtx &cx, const ptx::Operand &o) { return cx.srcReg(o, ptx:
 
 // `words` R registers moved into a fresh uniform register (R2UR after allocation).
 Operand toUniform(LowerCtx &cx, std::initializer_list<Operand> parts) {
+  // (a fresh register: filling it regardless of the PTX guard is harmless, and the uniform
+  // datapath takes no per-thread predicate)
+  LowerCtx::GuardScope unguarded(cx, Operand{});
   VRegId u = cx.temp(RegClass::UR, static_cast<unsigned>(parts.size()));
   unsigned k = 0;
   for (const Operand &p : parts) {
@@ -177,9 +187,23 @@ Operand toUniform(LowerCtx &cx, std::initializer_list<Operand> parts) {
   return cx.whole(u);
 }
 
+// `v` of thread `lane`, in every thread (SHFL.IDX; the loop of oncePerThread runs converged):
+// how a per-thread operand becomes a uniform one. Without a lane (the operands are uniform),
+// `v` itself.
+Operand fromLane(LowerCtx &cx, const Operand &v, const Operand &lane) {
+  if (lane.kind != ori::OperandKind::Reg || v.kind != ori::OperandKind::Reg) return v;
+  Operand d = cx.tempOp();
+  isa::Modifiers m;
+  m.shfl = isa::ShflMode::IDX;
+  cx.emit(Opcode::SHFL, {PT(), d}, {v, lane, imm(0x1f)}, m);
+  return d;
+}
+
 // Issues `body` once per active (guard-true) thread of the warp, converged: the loop runs over
 // the active mask, which every thread computes alike. Without `perThread`, once if any thread
 // is active (the uniform forms cannot take the PTX guard, a per-thread predicate).
+// A body that takes an Operand gets the lane the iteration serves (to broadcast that thread's
+// operands: see fromLane).
 template <typename Body> void oncePerThread(LowerCtx &cx, Body body, bool perThread = true) {
   Operand guard = cx.guard();
   LowerCtx::GuardScope unguarded(cx, Operand{});
@@ -197,17 +221,28 @@ template <typename Body> void oncePerThread(LowerCtx &cx, Body body, bool perThr
     cx.markUniformBranch(skip);
   }
   if (!perThread) {
-    body();
+    if constexpr (std::is_invocable_v<Body, const Operand &>) body(Operand{});
+    else body();
     cx.fn().moveBlockAfter(after, cx.block());
     cx.setBlock(after);
     return;
   }
   ori::BasicBlock *loop = cx.newBlockAfterCurrent();
   cx.setBlock(loop);
-  body();
-  // mask &= mask - 1: one thread done
   Operand less = cx.tempOp();
   iadd3(cx, less, mask, imm(-1));
+  if constexpr (std::is_invocable_v<Body, const Operand &>) {
+    // The lane this iteration serves: the lowest one left (mask & ~(mask - 1)).
+    Operand low = cx.tempOp(), lane = cx.tempOp();
+    lop3(cx, low, mask, less, RZ(), 0x30);
+    isa::Modifiers u;
+    u.intType = IntType::U32;
+    cx.emit(Opcode::FLO, {lane}, {low}, u);
+    body(lane);
+  } else {
+    body();
+  }
+  // mask &= mask - 1: one thread done
   lop3(cx, mask, mask, less, RZ(), 0xc0);
   Operand more = cx.tempOp(RegClass::P);
   isetp(cx, more, Cmp::NE, true, mask, RZ());
@@ -377,6 +412,77 @@ Operand globalAddress(LowerCtx &cx, const ptx::Operand &a, bool &ok) {
   return ok ? addressReg(cx, ma, 2) : Operand{};
 }
 
+bool allUniform(LowerCtx &cx, std::initializer_list<const ptx::Operand *> ops) {
+  for (const ptx::Operand *o : ops)
+    if (!uniformValue(cx, *o, 0)) return false;
+  return true;
+}
+
+// Emits a per-thread copy whose operands go to uniform registers: computed once when they are
+// provably uniform, else inside the per-thread loop from the served thread's values. `make`
+// receives a function mapping a register to the served thread's copy of it.
+template <typename Make> void perThreadUniform(LowerCtx &cx, bool uniform, Make make) {
+  if (uniform) {
+    make([](const Operand &v) { return v; });
+    return;
+  }
+  oncePerThread(cx, [&](const Operand &lane) {
+    make([&](const Operand &v) { return fromLane(cx, v, lane); });
+  });
+}
+
+// [tmap, {c0, c1}]: the tensor map and two coordinates (the only shape done so far).
+bool tensorOperand(LowerCtx &cx, const ptx::Operand &o) {
+  if (o.kind != ptx::OperandKind::List || o.elems.size() != 2 || o.elems[1].kind != ptx::OperandKind::Vector ||
+      o.elems[1].elems.size() != 2)
+    return cx.unsupported("cp.async.bulk.tensor with other than two dimensions");
+  return true;
+}
+
+bool lowerTensorCopy(LowerCtx &cx, const ptx::Instruction &in, bool toShared) {
+  const auto &ops = in.operands;
+  if (!in.has(ptx::Mod::Tile) || in.shape.valid() || in.has(ptx::Mod::Reduce))
+    return cx.unsupported("this cp.async.bulk.tensor form");
+  if (toShared) {
+    // [dst], [tmap, {x, y}], [mbar]: UTMALDG.2D [URdst:URbar:URx:URy], [URtmap]
+    if (ops.size() != 3 || !tensorOperand(cx, ops[1])) return false;
+    const bool uniform = allUniform(cx, {&ops[0], &ops[1], &ops[2]});
+    Operand dst, bar;
+    if (!sharedAddress(cx, in, ops[0], dst) || !sharedAddress(cx, in, ops[2], bar)) return false;
+    Operand x = valueReg(cx, ops[1].elems[1].elems[0]), y = valueReg(cx, ops[1].elems[1].elems[1]);
+    Operand tmap = cx.srcWide(ops[1].elems[0], ptx::Type::U64, 2);
+    if (uniform) {
+      Operand box = toUniform(cx, {dst, bar, x, y});
+      Operand map = toUniform(cx, {cx.word(tmap, 0), cx.word(tmap, 1)});
+      oncePerThread(cx, [&] { cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map)}, extra(2)); });
+      return true;
+    }
+    perThreadUniform(cx, false, [&](auto of) {
+      Operand box = toUniform(cx, {of(dst), of(bar), of(x), of(y)});
+      Operand map = toUniform(cx, {of(cx.word(tmap, 0)), of(cx.word(tmap, 1))});
+      cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map)}, extra(2));
+    });
+    return true;
+  }
+  // [tmap, {x, y}], [src]: UTMASTG.2D [URsrc:URx:URy], [URtmap]
+  if (!in.has(ptx::Mod::BulkGroup) || ops.size() != 2 || !tensorOperand(cx, ops[0]))
+    return cx.unsupported("this cp.async.bulk.tensor form");
+  const bool uniform = allUniform(cx, {&ops[0], &ops[1]});
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[1], ptx::StateSpace::Shared, ma)) return false;
+  Operand src = addressReg(cx, ma, 1);
+  Operand x = valueReg(cx, ops[0].elems[1].elems[0]), y = valueReg(cx, ops[0].elems[1].elems[1]);
+  Operand tmap = cx.srcWide(ops[0].elems[0], ptx::Type::U64, 2);
+  auto emit = [&](auto of) {
+    Operand box = toUniform(cx, {of(src), of(x), of(y)});
+    Operand map = toUniform(cx, {of(cx.word(tmap, 0)), of(cx.word(tmap, 1))});
+    cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map)}, extra(0x12));
+  };
+  if (uniform) oncePerThread(cx, [&] { emit([](const Operand &v) { return v; }); });
+  else perThreadUniform(cx, false, emit);
+  return true;
+}
+
 bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   if (in.has(ptx::Mod::CommitGroup)) {
@@ -387,29 +493,14 @@ bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
     cx.emit(Opcode::DEPBAR, {}, {Operand::imm(static_cast<int64_t>(ops[0].bits))});
     return true;
   }
-  if (in.has(ptx::Mod::MulticastCluster) || in.has(ptx::Mod::L2CacheHint) || in.has(ptx::Mod::Reduce))
-    return cx.unsupported("cp.async.bulk with multicast, a cache hint or a reduction");
+  if (in.has(ptx::Mod::MulticastCluster) || in.has(ptx::Mod::L2CacheHint))
+    return cx.unsupported("cp.async.bulk with multicast or a cache hint");
   const bool toShared = in.has(ptx::Mod::MbarrierCompleteTxBytes);
-  if (in.has(ptx::Mod::Tensor)) {
-    if (!toShared || !in.has(ptx::Mod::Tile) || in.shape.valid())
-      return cx.unsupported("this cp.async.bulk.tensor form");
-    // [dst], [tmap, {x, y}], [mbar]
-    if (ops.size() != 3 || ops[1].kind != ptx::OperandKind::List || ops[1].elems.size() != 2 ||
-        ops[1].elems[1].kind != ptx::OperandKind::Vector || ops[1].elems[1].elems.size() != 2)
-      return cx.unsupported("cp.async.bulk.tensor with other than two dimensions");
-    if (!requireUniform(cx, in, {&ops[0], &ops[1], &ops[2]})) return false;
-    Operand dst, bar;
-    if (!sharedAddress(cx, in, ops[0], dst) || !sharedAddress(cx, in, ops[2], bar)) return false;
-    Operand x = valueReg(cx, ops[1].elems[1].elems[0]), y = valueReg(cx, ops[1].elems[1].elems[1]);
-    Operand tmap = cx.srcWide(ops[1].elems[0], ptx::Type::U64, 2);
-    Operand box = toUniform(cx, {dst, bar, x, y});
-    Operand map = toUniform(cx, {cx.word(tmap, 0), cx.word(tmap, 1)});
-    oncePerThread(cx, [&] { cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map)}, extra(2)); });
-    return true;
-  }
+  if (in.has(ptx::Mod::Tensor)) return lowerTensorCopy(cx, in, toShared);
+  const bool reduce = in.has(ptx::Mod::Reduce);
   if (toShared) {
     // [dst], [src], size, [mbar]
-    if (ops.size() != 4) return cx.unsupported("this cp.async.bulk form");
+    if (ops.size() != 4 || reduce) return cx.unsupported("this cp.async.bulk form");
     if (!requireUniform(cx, in, {&ops[0], &ops[1], &ops[2], &ops[3]})) return false;
     Operand dst, bar;
     bool ok;
@@ -423,7 +514,28 @@ bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
     return true;
   }
   if (!in.has(ptx::Mod::BulkGroup) || ops.size() != 3) return cx.unsupported("this cp.async.bulk form");
-  // [dst] (global), [src] (shared::cta), size
+  // [dst] (global), [src] (shared::cta), size: UBLKCP.G.S, or UBLKRED.G.S.op.type (cp.reduce)
+  isa::Modifiers m = extra(2);
+  if (reduce) {
+    m = extra(4);
+    const ptx::Type t = in.type();
+    const ptx::Mod op = in.atomOp();
+    switch (op) {
+    case ptx::Mod::Add: m.atom = isa::AtomOp::ADD; break;
+    case ptx::Mod::Min: m.atom = isa::AtomOp::MIN; break;
+    case ptx::Mod::Max: m.atom = isa::AtomOp::MAX; break;
+    case ptx::Mod::Inc: m.atom = isa::AtomOp::INC; break;
+    case ptx::Mod::Dec: m.atom = isa::AtomOp::DEC; break;
+    case ptx::Mod::And: m.atom = isa::AtomOp::AND; break;
+    case ptx::Mod::Or: m.atom = isa::AtomOp::OR; break;
+    case ptx::Mod::Xor: m.atom = isa::AtomOp::XOR; break;
+    default: return cx.unsupported("this cp.reduce.async.bulk operation");
+    }
+    if (t == ptx::Type::U32 || t == ptx::Type::B32) m.atomType = isa::AtomType::None;
+    else if (t == ptx::Type::S32) m.atomType = isa::AtomType::S32;
+    else if (t == ptx::Type::U64 && op == ptx::Mod::Add) m.atomType = isa::AtomType::U64;
+    else return cx.unsupported("cp.reduce.async.bulk on this type");
+  }
   if (!requireUniform(cx, in, {&ops[0], &ops[1], &ops[2]})) return false;
   bool ok;
   Operand dst = globalAddress(cx, ops[0], ok);
@@ -434,7 +546,100 @@ bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
   Operand size = bulkSize(cx, ops[2]);
   Operand ud = toUniform(cx, {cx.word(dst, 0), cx.word(dst, 1)}), us = toUniform(cx, {src});
   Operand un = toUniform(cx, {size});
-  oncePerThread(cx, [&] { cx.emit(Opcode::UBLKCP, {}, {asAddr(ud), asAddr(us), un}, extra(2)); });
+  oncePerThread(cx, [&] { cx.emit(Opcode::UBLKCP, {}, {asAddr(ud), asAddr(us), un}, m); });
+  return true;
+}
+
+// cp.async.bulk.prefetch.L2.global [a], size: UBLKPF.L2 [URa], URsize
+// cp.async.bulk.prefetch.tensor.2d.L2.global.tile [tmap, {x, y}]: UTMAPF.L2.2D [URx:URy], [URtmap]
+// (hints: issued once per thread like the copies, so every thread's prefetch happens)
+bool lowerBulkPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.has(ptx::Mod::L2CacheHint)) return cx.unsupported("cp.async.bulk.prefetch with a cache hint");
+  if (in.has(ptx::Mod::Tensor)) {
+    if (!in.has(ptx::Mod::Tile) || in.shape.valid() || ops.size() != 1 || !tensorOperand(cx, ops[0]))
+      return cx.unsupported("this cp.async.bulk.prefetch.tensor form");
+    const bool uniform = allUniform(cx, {&ops[0]});
+    Operand x = valueReg(cx, ops[0].elems[1].elems[0]), y = valueReg(cx, ops[0].elems[1].elems[1]);
+    Operand tmap = cx.srcWide(ops[0].elems[0], ptx::Type::U64, 2);
+    auto emit = [&](auto of) {
+      Operand box = toUniform(cx, {of(x), of(y)});
+      Operand map = toUniform(cx, {of(cx.word(tmap, 0)), of(cx.word(tmap, 1))});
+      cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map)}, extra(0x22));
+    };
+    if (uniform) oncePerThread(cx, [&] { emit([](const Operand &v) { return v; }); });
+    else perThreadUniform(cx, false, emit);
+    return true;
+  }
+  if (ops.size() != 2) return cx.unsupported("this cp.async.bulk.prefetch form");
+  const bool uniform = allUniform(cx, {&ops[0], &ops[1]});
+  bool ok;
+  Operand src = globalAddress(cx, ops[0], ok);
+  if (!ok) return false;
+  Operand size = bulkSize(cx, ops[1]);
+  auto emit = [&](auto of) {
+    Operand us = toUniform(cx, {of(cx.word(src, 0)), of(cx.word(src, 1))});
+    Operand un = toUniform(cx, {of(size)});
+    cx.emit(Opcode::UBLKCP, {}, {asAddr(us), un}, extra(3));
+  };
+  if (uniform) oncePerThread(cx, [&] { emit([](const Operand &v) { return v; }); });
+  else perThreadUniform(cx, false, emit);
+  return true;
+}
+
+// ---- st.async / red.async ----
+
+// st.async{.weak}.shared::cluster.mbarrier::complete_tx::bytes{.v2|.v4}.type [a], b, [mbar]
+//   STAS{.64|.128} [Ra:Rmbar], Rb
+// red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar]
+//   REDAS.op{.S32|.64} [Ra:Rmbar], Rb
+// (the address pair is {shared::cluster address, this CTA's mbarrier address}, as ptxas 13.0)
+bool lowerAsyncStore(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const bool isRed = in.op == ptx::Opcode::Red;
+  if (!in.has(ptx::Mod::MbarrierCompleteTxBytes) || ops.size() != 3 || in.space() != ptx::StateSpace::SharedCluster)
+    return cx.unsupported(std::string(in.opcodeName()) + ".async in this form");
+  const ptx::Type t = in.type();
+  const unsigned bits = ptx::typeBits(t), n = std::max(1u, in.vectorWidth());
+  isa::Modifiers m;
+  Operand data;
+  if (isRed) {
+    switch (in.atomOp()) {
+    case ptx::Mod::Add: m.atom = isa::AtomOp::ADD; break;
+    case ptx::Mod::Min: m.atom = isa::AtomOp::MIN; break;
+    case ptx::Mod::Max: m.atom = isa::AtomOp::MAX; break;
+    case ptx::Mod::Inc: m.atom = isa::AtomOp::INC; break;
+    case ptx::Mod::Dec: m.atom = isa::AtomOp::DEC; break;
+    case ptx::Mod::And: m.atom = isa::AtomOp::AND; break;
+    case ptx::Mod::Or: m.atom = isa::AtomOp::OR; break;
+    case ptx::Mod::Xor: m.atom = isa::AtomOp::XOR; break;
+    default: return cx.unsupported("this red.async operation");
+    }
+    if (t == ptx::Type::U32 || t == ptx::Type::B32) m.atomType = isa::AtomType::None;
+    else if (t == ptx::Type::S32) m.atomType = isa::AtomType::S32;
+    else if (t == ptx::Type::U64 && m.atom == isa::AtomOp::ADD) m.atomType = isa::AtomType::U64;
+    else return cx.unsupported("red.async on this type");
+    data = bits == 64 ? cx.srcWide(ops[1], t, 2) : cx.srcReg(ops[1], t);
+  } else {
+    const unsigned bytes = bits / 8 * n;
+    if (bits < 32 || (bytes != 4 && bytes != 8 && bytes != 16)) return cx.unsupported("st.async of this size");
+    m.memType = memTypeOf(bytes, false);
+    if (ops[1].kind == ptx::OperandKind::Vector) {
+      const unsigned per = bits / 32;
+      data = cx.tempOp(RegClass::R, bytes / 4);
+      for (unsigned i = 0; i < ops[1].elems.size(); ++i)
+        for (unsigned w = 0; w < per; ++w)
+          cx.copy(cx.word(data, i * per + w), cx.inReg(cx.src(ops[1].elems[i], t, w)));
+    } else {
+      data = bits == 64 ? cx.srcWide(ops[1], t, 2) : cx.srcReg(ops[1], t);
+    }
+  }
+  Operand a, bar;
+  if (!sharedAddress(cx, in, ops[0], a) || !sharedAddress(cx, in, ops[2], bar)) return false;
+  Operand pair = cx.tempOp(RegClass::R, 2);
+  cx.copy(cx.word(pair, 0), a);
+  cx.copy(cx.word(pair, 1), bar);
+  cx.emit(isRed ? Opcode::REDAS : Opcode::STAS, {}, {asAddr(pair), data}, m);
   return true;
 }
 
@@ -597,7 +802,11 @@ bool lowerSetmaxnreg(LowerCtx &, const ptx::Instruction &) { return true; }
 
 void registerHopperAsync(Registry &r) {
   r.add(ptx::Opcode::Mbarrier, lowerMbarrier);
+  // (MemoryOps' st and AtomicOps' red decline .async)
+  r.add(ptx::Opcode::St, lowerAsyncStore, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Async); });
+  r.add(ptx::Opcode::Red, lowerAsyncStore, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Cp, lowerBulkCopy, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && !in.has(ptx::Mod::Prefetch); });
+  r.add(ptx::Opcode::Cp, lowerBulkPrefetch, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && in.has(ptx::Mod::Prefetch); });
   r.add(ptx::Opcode::Fence, lowerTensormapFence, [](const ptx::Instruction &in) { return in.has(ptx::Mod::TensormapGeneric); });
   r.add(ptx::Opcode::Wgmma, lowerWgmma);
   r.add(ptx::Opcode::Prefetch, lowerTensormapPrefetch);   // after MemoryOps' (which declines .tensormap)

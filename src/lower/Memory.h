@@ -27,8 +27,9 @@ struct MemAddr {
 };
 
 // Resolves a PTX address operand for state space `s` (a 64-bit register pair for global and
-// generic, a 32-bit register for the others). Reports and returns false if it cannot.
-bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemAddr &out);
+// generic, a 32-bit register for the others). Reports and returns false if it cannot. An offset
+// that does not fit `offsetBits` signed bits is added to the base.
+bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemAddr &out, unsigned offsetBits = 24);
 
 // The memory-width modifier of an access of `bytes` (1/2 with signedness, 4, 8, 16).
 isa::MemType memTypeOf(unsigned bytes, bool isSigned);

@@ -44,8 +44,6 @@ isa::MemType memTypeOf(unsigned bytes, bool isSigned) {
 
 namespace {
 
-constexpr int64_t kMaxMemOffset = (int64_t(1) << 23) - 1;
-
 // [reg + off] from a register operand (whole or part).
 Operand addrOf(const Operand &reg, int64_t off) {
   if (reg.kind != ori::OperandKind::Reg) return Operand::absAddr(off);
@@ -55,9 +53,10 @@ Operand addrOf(const Operand &reg, int64_t off) {
   return a;
 }
 
-// Folds an offset the instruction cannot encode into the base.
-Operand withOffset(LowerCtx &cx, Operand base, int64_t off, unsigned words) {
-  if (off >= -kMaxMemOffset - 1 && off <= kMaxMemOffset) return addrOf(base, off);
+// Folds an offset the instruction cannot encode (in `bits` signed bits) into the base.
+Operand withOffset(LowerCtx &cx, Operand base, int64_t off, unsigned words, unsigned bits) {
+  const int64_t maxOff = (int64_t(1) << (bits - 1)) - 1;
+  if (off >= -maxOff - 1 && off <= maxOff) return addrOf(base, off);
   if (words == 2) {
     Operand b = cx.tempOp(RegClass::R, 2), carry = cx.tempOp(RegClass::P);
     Operand lo = base.kind == ori::OperandKind::Reg ? cx.word(base, 0) : RZ();
@@ -73,7 +72,7 @@ Operand withOffset(LowerCtx &cx, Operand base, int64_t off, unsigned words) {
 
 } // namespace
 
-bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemAddr &out) {
+bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemAddr &out, unsigned offsetBits) {
   out.unit = memUnitOf(s);
   // `[sym]` is an Address with a symbol base; a bare symbol operand means the same.
   ptx::BaseKind base = a.kind == ptx::OperandKind::Symbol ? ptx::BaseKind::Symbol : a.base;
@@ -95,7 +94,7 @@ bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemA
     cx.copy(cx.word(p, 0), lo);
     cx.copy(cx.word(p, 1), hi);
     out.unit = MemUnit::Generic;
-    out.addr = withOffset(cx, p, a.offset, 2);
+    out.addr = withOffset(cx, p, a.offset, 2, offsetBits);
     return true;
   }
 
@@ -112,22 +111,22 @@ bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemA
     reg.kind = ptx::OperandKind::Reg;
     reg.component = ptx::Mod::NumMods;
     Operand r = words == 2 ? cx.srcWide(reg, ptx::Type::U64, 2) : cx.src(reg, ptx::Type::U32, 0);
-    out.addr = withOffset(cx, r, off, words);
+    out.addr = withOffset(cx, r, off, words, offsetBits);
     return true;
   }
   if (base == ptx::BaseKind::Symbol) {
     if (!sym || sym->kind != ptx::DeclKind::Variable) return cx.error("memory operand must name a variable");
     const auto *v = static_cast<const ptx::Variable *>(sym);
     if (v->space == ptx::StateSpace::Local && out.unit == MemUnit::Local) {
-      out.addr = withOffset(cx, cx.whole(cx.stackPointer()), cx.localOffset(v) + off, 1);
+      out.addr = withOffset(cx, cx.whole(cx.stackPointer()), cx.localOffset(v) + off, 1, offsetBits);
       return true;
     }
     if (v->space == ptx::StateSpace::Param) return cx.unsupported("a .param variable accessed outside the .param space");
     Operand r = symbolAddress(cx, v, 0, words);
-    out.addr = withOffset(cx, r, off, words);
+    out.addr = withOffset(cx, r, off, words, offsetBits);
     return true;
   }
-  out.addr = withOffset(cx, RZ(), off, words);
+  out.addr = withOffset(cx, RZ(), off, words, offsetBits);
   return true;
 }
 
@@ -537,7 +536,7 @@ bool lowerPrefetch(LowerCtx &cx, const ptx::Instruction &in) {
 void registerMemoryOps(Registry &r) {
   r.add(ptx::Opcode::Ld, lowerLd);
   r.add(ptx::Opcode::Ldu, lowerLd);
-  r.add(ptx::Opcode::St, lowerSt);
+  r.add(ptx::Opcode::St, lowerSt, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Prefetch, lowerPrefetch, [](const ptx::Instruction &in) { return !in.has(ptx::Mod::Tensormap); });
   r.add(ptx::Opcode::Prefetchu, lowerPrefetch);   // prefetchu.L1 [generic]: CCTL.E.PF1 (as ptxas)
 }

@@ -62,7 +62,8 @@ NO_DEF = {"STG", "STS", "STL", "ST", "RED", "REDG", "BRA", "BRX", "JMP", "JMX", 
           "CALL", "BAR", "BSSY", "BSYNC", "WARPSYNC", "NOP", "MEMBAR", "FENCE", "ERRBAR", "CCTL",
           "DEPBAR", "YIELD", "BREAK", "NANOSLEEP", "KILL", "BPT", "PREEXIT", "CGAERRBAR",
           "ENDCOLLECTIVE", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK", "LDGDEPBAR", "WARPGROUP",
-          "SYNCS", "UTMACCTL", "UBLKCP", "UTMASTG", "UTMALDG", "ELECT", "SUST", "SURED"}
+          "SYNCS", "UTMACCTL", "UBLKCP", "UTMASTG", "UTMALDG", "SUST", "SURED", "UBLKPF",
+          "UBLKRED", "UTMAPF", "STAS", "REDAS"}
 PRED_SECOND_DEF = {"ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3", "UISETP", "UPLOP3", "IADD3",
                    "LEA", "LOP3", "UIADD3", "ULEA", "ULOP3", "VIADD", "SHF", "FSET", "HSET2",
                    "VOTE", "VOTEU", "PSETP", "R2P", "IMAD", "UIMAD", "VIADDMNMX", "IABS",
@@ -257,8 +258,8 @@ class Instr:
             ndef = 2
         if b in ("VOTE", "VOTEU") and len(ops) == 2:
             ndef = 1   # VOTE.ALL Pd, Ps: the predicate form has no register result
-        if b == "SHFL":
-            ndef = 2
+        if b in ("SHFL", "ELECT"):
+            ndef = 2   # (ELECT Pd, URd, Pmask)
         if b in ("ATOMG", "ATOMS", "ATOM", "LDG", "LDS", "LDL", "LD", "LDGSTS", "QSPC"):
             ndef = next((k for k, o in enumerate(ops) if "[" in o), 1)
         for k, o in enumerate(ops):

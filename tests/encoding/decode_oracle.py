@@ -3,7 +3,10 @@
 print exactly as nvdisasm prints it, and re-encode to the same 128 bits.
 
 usage: decode_oracle.py --codec PATH/sass-codec [--ptxas ptxas] [--min-coverage 0.0]
-                        [--show N] [--keep DIR]
+                        [--show N] [--keep DIR] [--arch SM90|SM100|SM120] [--inputs GLOB]
+
+--arch SM100/SM120 compiles the inputs for sm_100a/sm_120a and decodes with the Blackwell
+tables (--inputs restricts the files, e.g. atomics.ptx, to the families the tables model).
 
 An instruction our table does not decode counts as unsupported (reported, lowers coverage);
 one we decode but print or re-encode differently is a FAILURE. ptxas and nvdisasm are oracles:
@@ -41,7 +44,10 @@ def main():
     ap.add_argument('--min-coverage', type=float, default=0.0)
     ap.add_argument('--show', type=int, default=10)
     ap.add_argument('--keep')
+    ap.add_argument('--arch', default='SM90', choices=['SM90', 'SM100', 'SM120'])
+    ap.add_argument('--inputs', default='*.ptx')
     a = ap.parse_args()
+    ptxas_arch = {'SM90': 'sm_90', 'SM100': 'sm_100a', 'SM120': 'sm_120a'}[a.arch]
     if not os.access(a.ptxas, os.X_OK):
         sys.exit('FAIL: ptxas not found (set PTXAS)')
     nvd = nvdis.find_nvdisasm()
@@ -51,12 +57,12 @@ def main():
     os.makedirs(tmp, exist_ok=True)
     blob = bytearray()
     origin = []  # (offset, file, section)
-    inputs = sorted(glob.glob(os.path.join(HERE, 'inputs', '*.ptx')))
+    inputs = sorted(glob.glob(os.path.join(HERE, 'inputs', a.inputs)))
     if not inputs:
         sys.exit('FAIL: no inputs')
     for ptx in inputs:
         cubin = os.path.join(tmp, os.path.basename(ptx)[:-4] + '.cubin')
-        r = subprocess.run([a.ptxas, '-arch=sm_90', ptx, '-o', cubin], capture_output=True, text=True)
+        r = subprocess.run([a.ptxas, '-arch=' + ptxas_arch, ptx, '-o', cubin], capture_output=True, text=True)
         if r.returncode:
             sys.exit(f'FAIL: ptxas {ptx}: {r.stderr}')
         for name, body in text_sections(cubin):
@@ -65,11 +71,11 @@ def main():
     raw = os.path.join(tmp, 'all.bin')
     open(raw, 'wb').write(blob)
 
-    r = subprocess.run([nvd, '-b', 'SM90', '-hex', raw], capture_output=True, text=True)
+    r = subprocess.run([nvd, '-b', a.arch, '-hex', raw], capture_output=True, text=True)
     if r.returncode:
         sys.exit('FAIL: nvdisasm: ' + r.stderr)
     theirs = dict(nvdis.parse_listing(r.stdout))
-    r = subprocess.run([a.codec, 'roundtrip', raw], capture_output=True, text=True)
+    r = subprocess.run([a.codec, '--arch', a.arch, 'roundtrip', raw], capture_output=True, text=True)
     if r.returncode:
         sys.exit('FAIL: sass-codec roundtrip: ' + r.stderr)
     ours = {}
@@ -109,7 +115,7 @@ def main():
         ok += 1
 
     cov = ok / total if total else 0.0
-    print(f'decode oracle: {len(inputs)} PTX files, {total} instructions, '
+    print(f'decode oracle ({a.arch}): {len(inputs)} PTX files, {total} instructions, '
           f'{ok} round-trip exactly ({100 * cov:.1f}%), {sum(unsupported.values())} unsupported, '
           f'{len(failures)} FAILURES, {len(parse_issues)} parse round-trip issues')
     if unsupported:

@@ -19,13 +19,16 @@ def setbits(w, pos, width, val):
 
 
 def main(a):
+    arch = "SM90"
+    if "--arch" in a:
+        i = a.index("--arch"); arch = a[i + 1]; del a[i:i + 2]
     cmd = a[0]
     lo, hi = int(a[1], 16), int(a[2], 16)
     w = (lo, hi)
     if cmd == 'flip':
         top = 128 if '--all' in a else 105
         words = [w] + [setbits(w, b, 1, ((((w[1] << 64) | w[0]) >> b) & 1) ^ 1) for b in range(top)]
-        t = disasm(words)
+        t = disasm(words, arch=arch)
         print('base:', t[0])
         for b in range(top):
             if t[b + 1] != t[0]:
@@ -33,11 +36,11 @@ def main(a):
     elif cmd == 'field':
         pos, width = int(a[3]), int(a[4])
         words = [setbits(w, pos, width, v) for v in range(1 << width)]
-        for v, t in enumerate(disasm(words)):
+        for v, t in enumerate(disasm(words, arch=arch)):
             print(f'{v:#x}: {t}')
     elif cmd == 'show':
         ws = [(int(a[i], 16), int(a[i + 1], 16)) for i in range(1, len(a), 2)]
-        for x, t in zip(ws, disasm(ws)):
+        for x, t in zip(ws, disasm(ws, arch=arch)):
             print(f'{x[0]:#018x} {x[1]:#018x}: {t}')
 
 

@@ -104,6 +104,7 @@ struct CBankLayout {
   Field urIndex;             // uniform-register index c[bank][URn+offset] (Operand::ureg)
   bool urIndexNotZero = false; // URZ is no index: another form encodes c[bank][offset] (LDCU)
   bool sizeAligned = false;  // the offset is a multiple of the access size (.64: 8, .128: 16, else 4)
+  bool zeroPrintsUrz = false; // offset 0 (no index) is printed c[bank][URZ] (LDCU)
 };
 
 struct Elem {

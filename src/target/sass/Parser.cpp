@@ -271,7 +271,7 @@ bool parseMem(std::string_view s, const Elem &e, Operand &o) {
   if (!haveBase && e.mem.base.valid())
     o.base = RZ;
   if (e.mem.hideUrz && o.desc == kNoReg && o.ureg == kNoReg &&
-      e.mem.urUse == MemLayout::UrUse::DescIfBit)
+      (e.mem.urUse == MemLayout::UrUse::DescIfBit || e.mem.urUse == MemLayout::UrUse::Add))
     o.ureg = URZ;
   if (e.mem.base64Bit < 0 && e.mem.base.valid())
     o.base64 = e.mem.base64Const;
@@ -328,6 +328,8 @@ bool parseCBank(std::string_view s, const Elem &e, Operand &o) {
     o.base = RZ; // (the printer omits an RZ index next to an offset)
   if (o.reg != kNoReg && o.ureg == kNoReg && e.cb.urIndex.valid())
     o.ureg = URZ;
+  if (e.cb.zeroPrintsUrz && !e.cb.urIndex.valid() && o.ureg == URZ && o.imm == 0)
+    o.ureg = kNoReg;   // c[bank][URZ]: offset 0
   return true;
 }
 

@@ -143,6 +143,8 @@ std::string cbankText(const Operand &o, const Elem &e) {
     s += regName("UR", o.ureg, URZ, "URZ");
     idx = true;
   }
+  if (o.imm == 0 && !idx && e.cb.zeroPrintsUrz)
+    return s + "URZ]";
   if (o.imm != 0 || !idx) {
     if (idx)
       s += "+";

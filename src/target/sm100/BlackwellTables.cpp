@@ -9,8 +9,10 @@
 //  - HFMA2.MMA is gone (ptxas uses HFMA2 or MOV instead);
 //  - ALU instructions lost their c[bank][offset] source (ptxas loads constants with LDC/LDCU
 //    and uses the register): every form with a constant-bank source except LDC/LDCU is gone;
-//  - the atomics' desc[UR] field is 8 bits wide too (sm_90 fixed its top two bits), and their
-//    addressing mode moved (not modelled: no atomics on Blackwell yet);
+//  - the atomics' desc[UR] field is 8 bits wide too (sm_90 fixed its top two bits to 1), and a
+//    set bit selects desc[UR] over [Ra.64+UR]: bit 76 for integer ATOMG/ATOM, bit 90 for float
+//    ATOMG/ATOM, bit 81 for REDG; ATOMG/ATOM's offset is 23 bits (40..62) with bit 63 set,
+//    REDG's stays 24 bits; CAS and ATOMS are unchanged (see atomicsRelayout);
 //  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
 //    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF.
 // Everything else the sm_90 table encodes is bit for bit the same on both.
@@ -44,30 +46,64 @@ struct EncodingDelta {
   // Special registers named differently from sm_90 (read back from nvdisasm for every number);
   // an empty name: unnamed here (printed SR<n>).
   std::vector<std::pair<uint8_t, std::string_view>> specialRegs;
+  // A form whose layout moved: the sm_90 form with 12-bit opcode `opcode` gets these bits fixed
+  // and (offsetBits != 0) a narrower signed memory offset at bit 40.
+  struct Relayout {
+    isa::Opcode op;
+    uint16_t opcode;
+    std::vector<std::pair<Field, uint64_t>> fix;
+    uint8_t offsetBits;
+  };
+  std::vector<Relayout> relayout;
+  // Modifier values of an opcode that nvdisasm spells otherwise here and ptxas never emits.
+  std::vector<std::pair<isa::Opcode, std::string_view>> droppedValues;
 };
 
 using O = isa::Opcode;
-// The atomics (ATOMG/ATOM/REDG) moved their addressing-mode and semantics bits on Blackwell (bit 76
-// selects desc[UR]); until their layout is modelled they are not encodable there.
+// The global/generic atomics' desc[UR] layout on Blackwell (both sm_100 and sm_120): the UR
+// field takes bits 64..71 (sm_90 fixed 70 and 71 to 1 there), a clear "+UR" bit selects
+// desc[UR] (set, nvdisasm prints [Ra.64+UR]), and ATOMG/ATOM shorten their offset to 23 bits
+// (40..62) with bit 63 set (clear, nvdisasm rejects the word). REDG keeps a 24-bit offset.
+// The compare-and-swap forms (no descriptor) and ATOMS are unchanged.
+std::vector<EncodingDelta::Relayout> atomicsRelayout() {
+  const std::pair<Field, uint64_t> bit63{bits(63, 1), 1};
+  return {
+      {O::ATOMG, 0x9a8, {{bits(76, 1), 1}, bit63}, 23},   // integer ops: type in 73..75, "+UR" at 76
+      {O::ATOM, 0x98a, {{bits(76, 1), 1}, bit63}, 23},
+      {O::ATOMG, 0x9a3, {{bits(90, 1), 1}, bit63}, 23},   // float ops: type in 73..76, "+UR" at 90
+      {O::ATOM, 0x9a2, {{bits(90, 1), 1}, bit63}, 23},
+      {O::REDG, 0x98e, {{bits(81, 1), 1}}, 0},            // (REDG has no predicate result at 81)
+      {O::REDG, 0x9a6, {{bits(81, 1), 1}}, 0},
+  };
+}
+
+// A store's sm_90 .CONSTANT.VC / .CONSTANT.GPU orders read .SYS.ORDERED / .MMIO.SYS.ORDERED.
+const std::vector<std::pair<isa::Opcode, std::string_view>> kStoreOrders = {
+    {O::STG, ".CONSTANT.VC"}, {O::STG, ".CONSTANT.GPU"}};
+
 const EncodingDelta kSm100 = {
     Target::SM100, 8, 255,
-    {O::ULDC, O::ATOMG, O::ATOM, O::REDG},
+    {O::ULDC},
     {isa::ModSlot::mmaPipe}, true, true,
     {O::IADD3, O::UIADD3},
     {},
     {},
-    {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}}};
+    {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}},
+    atomicsRelayout(),
+    kStoreOrders};
 // sm_120 also lacks VIADDMNMX and the VABSDIFF family, spells VIMNMX's and VIADD's defaults,
 // and its (variable-latency) FP64 instructions have no operand reuse.
 const EncodingDelta kSm120 = {
     Target::SM120, 8, 255,
-    {O::ULDC, O::ATOMG, O::ATOM, O::REDG, O::VIADDMNMX, O::VABSDIFF, O::VABSDIFF4},
+    {O::ULDC, O::VIADDMNMX, O::VABSDIFF, O::VABSDIFF4},
     {isa::ModSlot::mmaPipe}, true, true,
     {O::IADD3, O::UIADD3},
     {{O::VIMNMX, ".U32", ".S32"}, {O::VIADD, ".16x2", ".32"}},
     {O::DADD, O::DMUL, O::DFMA, O::DSETP},
     {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}, {0x8e, "SR_CONTEXT_SAVE_ADDR_LO"},
-     {0x8f, "SR_CONTEXT_SAVE_ADDR_HI"}}};
+     {0x8f, "SR_CONTEXT_SAVE_ADDR_HI"}},
+    atomicsRelayout(),
+    kStoreOrders};
 
 // A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
 bool aluConstBankSource(const Form &f) {
@@ -134,11 +170,13 @@ void addLdcu(FormTable &t, uint8_t urzRaw) {
   plain.offset = bits(37, 17);
   plain.offsetSigned = true;
   plain.sizeAligned = true;   // (nvdisasm rejects an offset not aligned to the access size)
+  plain.zeroPrintsUrz = true;  // (nvdisasm spells offset 0 of the index-less form c[bank][URZ])
   Form &f = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(plain)});
   f.mnemonic = "LDCU";
   b.fix(bits(24, 8), urzRaw);
   b.fix(bits(91, 1), 1);
   CBankLayout indexed = plain;
+  indexed.zeroPrintsUrz = false;
   indexed.urIndex = bits(24, 8);
   indexed.urIndexNotZero = true;
   Form &g = b.form(isa::Opcode::ULDC, 0x7ac, {size(), UR(16).def().wslot(S::memType), CBank(indexed)});
@@ -163,7 +201,10 @@ const FormTable *build(const EncodingDelta &d) {
       if (setsSlot(f, s)) return true;
     return false;
   });
-  if (d.constLoadIsLdcu) addLdcu(*t, d.urzRaw);
+  if (d.constLoadIsLdcu) {
+    addLdcu(*t, d.urzRaw);
+    t->spacingOps_.insert(isa::Opcode::ULDC);   // (LDCU is a variable-latency load)
+  }
   for (size_t i = 0; i < t->forms().size(); ++i) {
     Form &f = t->formAt(i);
     for (isa::Opcode op : d.printsOptional)
@@ -185,6 +226,20 @@ const FormTable *build(const EncodingDelta &d) {
       while (it != f.elems.end() && it->kind != ElemKind::Opd) ++it;
       if (it != f.elems.end()) f.elems.insert(it + 1, {lit("PT"), lit("PT")});
     }
+    for (const EncodingDelta::Relayout &r : d.relayout) {
+      if (f.op != r.op || (f.fixedBits[0] & 0xfff) != r.opcode) continue;
+      for (Elem &e : f.elems)
+        if (e.kind == ElemKind::Opd && e.type == OpdType::Mem && r.offsetBits) e.mem.offset.width = r.offsetBits;
+      for (const auto &[fld, v] : r.fix) {
+        setField(f.fixedMask, fld, ~0ull);
+        setField(f.fixedBits, fld, v);
+      }
+    }
+    for (const auto &[op, text] : d.droppedValues)
+      if (f.op == op)
+        for (Elem &e : f.elems)
+          if (e.kind == ElemKind::Mod && e.field.valid())
+            std::erase_if(e.values, [text = text](const ModValue &v) { return v.text == text; });
     for (isa::Opcode op : d.noReuse)
       if (f.op == op)
         for (Elem &e : f.elems) e.reuse = -1;

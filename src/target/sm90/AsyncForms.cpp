@@ -71,6 +71,46 @@ void addSyncs(Builder &b) {
   b.fix(bits(91, 1), 1);
 }
 
+// [Ra.64] where the pair is {shared::cluster address, mbarrier address} (st.async/red.async); the
+// uniform register at 64 stays URZ (nvdisasm hides it).
+MemLayout asyncPairAddress() {
+  MemLayout l;
+  l.base = bits(24, 8);
+  l.base64Const = true;
+  l.ur = bits(64, 6);
+  l.urUse = U::Add;
+  l.hideUrz = true;
+  l.offset = bits(40, 24);
+  return l;
+}
+
+void addAsyncStores(Builder &b) {
+  // STAS{.64|.128} [Ra.64+imm], Rb   (st.async)
+  b.form(Op::STAS, 0xdbd,
+         {mod(S::memType, bits(73, 3),
+              {V(4, isa::MemType::B32, ""), V(4, isa::MemType::None, ""), V(5, isa::MemType::B64, ".64"),
+               V(6, isa::MemType::B128, ".128")}),
+          Mem(asyncPairAddress()), R(32).wslot(S::memType)});
+  b.fix(bits(77, 4), 0);
+  b.fix(bits(90, 2), 3);
+  // REDAS.op{.S32|.64} [Ra.64+imm], Rb   (red.async; the operation bits are ATOMG's)
+  b.form(Op::REDAS, 0xdbe,
+         {mod(S::atom, bits(87, 4),
+              {V(0, isa::AtomOp::ADD, ".ADD"), V(1, isa::AtomOp::MIN, ".MIN"), V(2, isa::AtomOp::MAX, ".MAX"),
+               V(3, isa::AtomOp::INC, ".INC"), V(4, isa::AtomOp::DEC, ".DEC"), V(5, isa::AtomOp::AND, ".AND"),
+               V(6, isa::AtomOp::OR, ".OR"), V(7, isa::AtomOp::XOR, ".XOR")}),
+          mod(S::atomType, bits(73, 3),
+              {V(0, isa::AtomType::None, ""), V(0, isa::AtomType::U32, ""), V(1, isa::AtomType::S32, ".S32"),
+               V(2, isa::AtomType::U64, ".64")}),
+          Mem(asyncPairAddress()), R(32).wslot(S::atomType)});
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(77, 4), 0);
+  b.fix(bits(91, 1), 1);
+  // They write no register: no write scoreboard.
+  b.scoreboardsOf(Op::STAS, false, true);
+  b.scoreboardsOf(Op::REDAS, false, true);
+}
+
 void addTma(Builder &b) {
   // UBLKCP.S.G [URdst:URmbar], [URsrc:URsrc+1], URsize   (global -> shared::cluster)
   // UBLKCP.G.S [URdst:URdst+1], [URsrc], URsize          (shared::cta -> global)
@@ -86,6 +126,53 @@ void addTma(Builder &b) {
               {V(0, 1, ".1D"), V(1, 2, ".2D"), V(2, 3, ".3D"), V(3, 4, ".4D"), V(4, 5, ".5D")}),
           Mem(urAddress(32)), Mem(urAddress(24))});
   b.fix(bits(76, 3), 0);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // UBLKPF.L2 [URsrc:URsrc+1], URsize   (cp.async.bulk.prefetch.L2: bytes / 16)
+  Form &pf = b.form(Op::UBLKCP, 0x3bc, {fixed(S::extra, 3, ".L2"), Mem(urAddress(24)), UR(64)});
+  pf.mnemonic = "UBLKPF";
+  b.fix(bits(76, 1), 0);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // UBLKRED.G.S.op{.type} [URdst:URdst+1], [URsrc], URsize   (cp.reduce.async.bulk shared::cta ->
+  // global; the operation and type bits are ATOMG's)
+  Form &red = b.form(Op::UBLKCP, 0x3bb,
+                     {mod(S::extra, bits(73, 2), {V(2, 4, ".G.S")}),
+                      mod(S::atom, bits(87, 4),
+                          {V(0, isa::AtomOp::ADD, ".ADD"), V(1, isa::AtomOp::MIN, ".MIN"),
+                           V(2, isa::AtomOp::MAX, ".MAX"), V(3, isa::AtomOp::INC, ".INC"),
+                           V(4, isa::AtomOp::DEC, ".DEC"), V(5, isa::AtomOp::AND, ".AND"),
+                           V(6, isa::AtomOp::OR, ".OR"), V(7, isa::AtomOp::XOR, ".XOR")}),
+                      mod(S::atomType, bits(81, 2),
+                          {V(0, isa::AtomType::None, ""), V(1, isa::AtomType::S32, ".S32"),
+                           V(2, isa::AtomType::U64, ".U64")}),
+                      Mem(urAddress(32)), Mem(urAddress(24)), UR(64)});
+  red.mnemonic = "UBLKRED";
+  b.fix(bits(76, 5), 0);
+  b.fix(bits(83, 2), 0);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // UTMASTG.nD [URsrc:URc0..], [URtmap:URtmap+1]   (tensor copy shared::cta -> global; extra 0x1n)
+  Form &st = b.form(Op::UTMALDG, 0x3b5,
+                    {mod(S::extra, bits(79, 3),
+                         {V(0, 0x11, ".1D"), V(1, 0x12, ".2D"), V(2, 0x13, ".3D"), V(3, 0x14, ".4D"),
+                          V(4, 0x15, ".5D")}),
+                     Mem(urAddress(32)), Mem(urAddress(24))});
+  st.mnemonic = "UTMASTG";
+  b.fix(bits(76, 1), 0);
+  b.fix(bits(82, 1), 0);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
+  // UTMAPF.L2.nD [URc0..], [URtmap:URtmap+1]   (cp.async.bulk.prefetch.tensor; extra 0x2n)
+  Form &tpf = b.form(Op::UTMALDG, 0x5b8,
+                     {text(".L2"),
+                      mod(S::extra, bits(79, 3),
+                          {V(0, 0x21, ".1D"), V(1, 0x22, ".2D"), V(2, 0x23, ".3D"), V(3, 0x24, ".4D"),
+                           V(4, 0x25, ".5D")}),
+                      Mem(urAddress(32)), Mem(urAddress(24))});
+  tpf.mnemonic = "UTMAPF";
+  b.fix(bits(76, 1), 0);
+  b.fix(bits(82, 1), 0);
   b.fix(bits(91, 1), 1);
   b.uniformGuard();
   // UTMACMDFLUSH: closes a bulk-async group (cp.async.bulk.commit_group); groups count on SB0.
@@ -161,6 +248,7 @@ void addAsyncForms(Builder &b) {
   addElect(b);
   addSyncs(b);
   addTma(b);
+  addAsyncStores(b);
   addWarpgroup(b);
   // Scoreboards as ptxas sets them: SYNCS releases a write scoreboard for its result and a read
   // one for its sources; the copies and UTMACCTL only read; HGMMA and WARPGROUP take none

@@ -92,6 +92,7 @@ void addLdsm(Builder &b) {
   l.urUse = MemLayout::UrUse::AddIfBit;
   l.urBit = 91;
   l.offset = bits(40, 24);
+  l.absoluteSigned = true;   // (nvdisasm prints a lone offset signed: [-0x10])
   b.form(Op::LDSM, 0x83b,
          {text(".16"),
           mod(S::extra, bits(78, 1), {ModValue{0, 0, ".M88"}, ModValue{1, isa::kLdsmTrans, ".MT88"}}),

@@ -59,6 +59,49 @@ TEST(HopperAsync, NonUniformOperandsAreRejected) {
   EXPECT_NE(l.all().find("not provably warp-uniform"), std::string::npos) << l.all();
 }
 
+TEST(HopperAsync, TensorCopiesBroadcastPerThreadCoordinates) {
+  // %tid.x is per thread: each iteration of the per-thread loop shuffles the served lane's
+  // coordinates to the warp (SHFL.IDX from FLO of the lowest lane left) before UR moves.
+  Lowered l(hopper(".param .u64 p",
+                   "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, bar;\n  mov.u32 %r2, tile;\n  mov.u32 %r3, %tid.x;\n"
+                   "  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r2], [%rd1, {%r3, %r3}], [%r1];\n"
+                   "  cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd1, {%r3, 0}], [%r2];\n"
+                   "  cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r3, %r3}];\n"
+                   "  cp.async.bulk.prefetch.L2.global [%rd1], 512;\n"
+                   "  cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [%r2], 256;"));
+  auto t = l.find(Opcode::UTMALDG);
+  ASSERT_EQ(t.size(), 3u) << l.text();
+  EXPECT_EQ(t[0]->mods().extra, 2);      // UTMALDG.2D
+  EXPECT_EQ(t[1]->mods().extra, 0x12);   // UTMASTG.2D
+  EXPECT_EQ(t[2]->mods().extra, 0x22);   // UTMAPF.L2.2D
+  EXPECT_EQ(l.count(Opcode::FLO), 3u);
+  EXPECT_GE(l.count(Opcode::SHFL), 3u);
+  auto c = l.find(Opcode::UBLKCP);
+  ASSERT_EQ(c.size(), 2u) << l.text();
+  EXPECT_EQ(c[0]->mods().extra, 3);      // UBLKPF.L2
+  EXPECT_EQ(c[1]->mods().extra, 4);      // UBLKRED.G.S.ADD
+  EXPECT_EQ(c[1]->mods().atom, isa::AtomOp::ADD);
+}
+
+TEST(HopperAsync, AsyncStoresCompleteTransactionsOnTheMbarrier) {
+  Lowered l(hopper(".param .u64 p",
+                   "  mov.u32 %r1, bar;\n  mov.u32 %r2, tile;\n  mapa.shared::cluster.u32 %r4, %r2, 1;\n"
+                   "  st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r4], %r2, [%r1];\n"
+                   "  st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u32 [%r4], {%r2, %r2}, [%r1];\n"
+                   "  red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.max.s32 [%r4], 1, [%r1];"));
+  auto st = l.find(Opcode::STAS);
+  ASSERT_EQ(st.size(), 2u) << l.text();
+  EXPECT_EQ(st[0]->mods().memType, isa::MemType::None);
+  EXPECT_EQ(st[1]->mods().memType, isa::MemType::B64);
+  EXPECT_EQ(widthOf(l.fn(), st[1]->use(1)), 2u);
+  auto red = l.find(Opcode::REDAS);
+  ASSERT_EQ(red.size(), 1u) << l.text();
+  EXPECT_EQ(red[0]->mods().atom, isa::AtomOp::MAX);
+  EXPECT_EQ(red[0]->mods().atomType, isa::AtomType::S32);
+  // Neither is a plain shared or generic store.
+  EXPECT_EQ(l.count(Opcode::ST) + l.count(Opcode::STS) + l.count(Opcode::RED), 0u);
+}
+
 TEST(HopperAsync, WgmmaReadsAccumulatorsAfterTheWait) {
   Lowered l(hopper(".param .u64 p",
                    "  .reg .f32 %f<5>;\n  ld.param.u64 %rd1, [p];\n  wgmma.fence.sync.aligned;\n"
