@@ -4,6 +4,7 @@
 #include "optxas/codegen/ConvergenceAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
+#include "optxas/elf/CubinBuilder.h"
 #include "optxas/isa/Mma.h"
 
 #include <algorithm>
@@ -265,6 +266,8 @@ void addModuleVariables(const ori::Module &m, bool relocatable, const std::map<s
   }
 }
 
+void legacyLayout(elf::Cubin &c, bool relocatable);
+
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
                 elf::Cubin &c, DiagEngine &diags) {
   const target::MachineModel *model = target::machineModel(opts.sm);
@@ -506,7 +509,23 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   }
   addModuleVariables(m, opts.relocatable || opts.debug, functionOffsets, opts.declarations, c);
   addTextureRefSymbols(m, c);
+  if (opts.sm < 90) legacyLayout(c, opts.relocatable);
   return true;
+}
+
+// What sm_8x cubins do differently (ptxas 13.0): no reserved shared memory or its symbols, REL
+// entries where the addend is zero (the debug frame's, the calls'), and .nv.rel.action in
+// executables.
+void legacyLayout(elf::Cubin &c, bool relocatable) {
+  c.reservedSymbols.clear();
+  c.reservedSharedSize.reset();
+  auto rel = [](std::vector<elf::Relocation> &rs) {
+    for (elf::Relocation &r : rs)
+      if (r.addend == 0) r.explicitAddend = false;
+  };
+  for (elf::Function &f : c.functions) rel(f.relocations);
+  for (elf::DebugSection &d : c.debugSections) rel(d.relocations);
+  if (!relocatable) c.relocationActions = elf::legacyRelocationActions();
 }
 
 bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,

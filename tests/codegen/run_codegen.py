@@ -41,15 +41,22 @@ def require_tools():
             sys.exit(1)
 
 
+# Ampere/Ada targets with their own tables (src/target/sm80): their corpus files compile for
+# their own architecture.
+OWN_ARCH_8X = (80, 86, 89)
+
+
 def arch_of(path):
-    """The sm_90 back end compiles every corpus file whose .target it can run (sm_90 code for
-    PTX written for sm_75..sm_90, sm_90a for sm_90a); later targets keep their own."""
+    """Every corpus file compiles for its own .target where the back end has tables for it
+    (sm_80/86/89, sm_90, sm_90a and later); other PTX written for sm_75..sm_90 gets sm_90 code."""
     m = re.search(r"\.sm_(\d+)(a?)\.ptx$", path)
     if not m:
         return "sm_90"
     n, a = int(m.group(1)), m.group(2)
     if n == 90 and a:
         return "sm_90a"
+    if n in OWN_ARCH_8X:
+        return f"sm_{n}"
     return "sm_90" if n <= 90 else f"sm_{n}{a}"
 
 

@@ -9,6 +9,10 @@
 //  - the global-memory forms (LDG/STG/LD/ST/ATOMG/ATOM/REDG/LDGSTS) encode desc[URn] with the
 //    same bits, but nvdisasm does not print it (ptxas still loads c[0x0][0x118] into it);
 //  - branch and call targets have no low byte at bit 16: the offset is bits 34..81 alone;
+//    absolute targets (JMP/JMX/CALL.ABS/RET.ABS) are narrower and not modelled;
+//  - WARPSYNC's mask register is at bit 32; WARPSYNC.ALL is WARPSYNC 0xffffffff (imm at 32);
+//  - REDG is spelled RED; BAR.SYNC/BAR.RED print their (RZ) thread count; P2R's mask is signed;
+//  - no float or 64-bit-signed/128-bit ATOMG/ATOM/REDG/ATOMS forms of sm_90's layout;
 //  - no BF16_V2 HADD2/HMUL2/HSETP2/HSET2/HFMA2.MMA, no MUFU.F16/.BF16, no BF16 F2I/I2F/F2F, no
 //    FP8 F2FP; F2FP.PACK_AB spells no source type (F2FP.PACK_AB, F2FP.BF16.PACK_AB);
 //  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it.
@@ -41,7 +45,7 @@ struct EncodingDelta {
 
 const std::vector<O> kHopperOnly = {
     O::VIADD, O::VIMNMX, O::VIADDMNMX, O::UCGABAR_ARV, O::UCGABAR_WAIT, O::CGAERRBAR, O::ACQBULK,
-    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::JMP, O::JMX, O::WARPSYNC};
+    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::JMP, O::JMX};
 const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::MUFU, ".F16"},     {O::MUFU, ".BF16"},    {O::HADD2, ".BF16_V2"}, {O::HMUL2, ".BF16_V2"},
     {O::HSETP2, ".BF16_V2"}, {O::HSET2, ".BF16_V2"}, {O::HFMA2, ".BF16_V2"}, {O::F2I, ".BF16"},
@@ -77,6 +81,16 @@ bool fixesDropped(const Form &f, const EncodingDelta &d) {
   return false;
 }
 
+// WARPSYNC 0xffffffff: the full-warp form (sm_90's WARPSYNC.ALL; the mask register form keeps
+// its register at bit 32 here, not 24).
+void addWarpsyncAll(FormTable &t) {
+  Builder b(t);
+  b.form(O::WARPSYNC, 0x948, {P(87).inv(90).opt(1, pt()), lit("0xffffffff")});
+  b.fix(bits(32, 32), 0xffffffff);
+  b.fix(bits(86, 1), 0);
+  b.scoreboardsOf(O::WARPSYNC, false, false);
+}
+
 // IMNMX{.U32} Rd, Ra, b, Pmax: Ampere's 32-bit min/max (!PT: max, PT: min).
 void addImnmx(FormTable &t) {
   Builder b(t);
@@ -97,10 +111,13 @@ const FormTable *build(const EncodingDelta &d) {
     return fixesDropped(f, d);
   });
   addImnmx(*t);
+  addWarpsyncAll(*t);
   std::erase_if(t->specialRegs, [](const auto &r) { return r.first == 0x86; });   // SR_WARPGROUP_INFO
   for (size_t i = 0; i < t->forms().size(); ++i) {
     Form &f = t->formAt(i);
     if (f.op == O::REDG) f.mnemonic = "RED";
+    for (Elem &e : f.elems)
+      if (f.op == O::WARPSYNC && e.kind == ElemKind::Opd && e.type == OpdType::Gpr) e.field = bits(32, 8);
     if (f.op == O::BAR) f.printsOptional = true;   // BAR.SYNC 0x1, RZ
     for (Elem &e : f.elems)   // P2R's mask prints signed
       if (f.op == O::P2R && e.kind == ElemKind::Opd && e.type == OpdType::Imm) e.fmt = ImmFmt::SHex;
