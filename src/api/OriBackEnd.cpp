@@ -133,7 +133,10 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
     }
     facts.push_back(codegen::collectFacts(*f, *model));
     facts.back().unusedLoadBytes = codegen::unusedLoadBytes(*f, *model);
-    if (auto it = sharedAligns.find(f->name()); it != sharedAligns.end()) facts.back().sharedAlign = it->second;
+    if (auto it = sharedAligns.find(f->name()); it != sharedAligns.end()) {
+      facts.back().sharedAlign = it->second;
+      facts.back().namesShared = true;
+    }
   }
 
   // Warnings and the -v report, in ptxas's processing order (last function first).

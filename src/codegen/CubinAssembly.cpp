@@ -388,7 +388,14 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.paramBlockSize = f.attrs.paramBytes;
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
-    ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    // sm_8x (TargetDefaults.cpp): a flag 0x35 on sm_80/86, no SPARSE_MMA_MASK, 0x5f is 0.
+    if (opts.sm == 80 || opts.sm == 86) {
+      elf::Attribute a35;
+      a35.kind = NvInfoKind::UNKNOWN_35;
+      a35.format = NvInfoFormat::None;
+      ef.attributes.push_back(a35);
+    }
+    if (opts.sm >= 90) ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
     if (readsReservedSmemSlots(f, model->driverBank())) {
       elf::Attribute rs;
       rs.kind = NvInfoKind::RESERVED_SMEM_USED;
@@ -404,7 +411,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     if (f.isEntry())
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT,
                                    static_cast<uint16_t>(opts.maxrregcount ? opts.maxrregcount : 0xff)));
-    ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
+    ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, opts.sm >= 90 ? 0x101 : 0));
     addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
@@ -448,15 +455,17 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     addTextureRefSlots(f, c.target.sm, ef);
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
-    if (f.sharedBytes) {
+    if (f.sharedBytes || (opts.sm < 90 && ff.namesShared)) {
       ef.sharedSize = f.sharedBytes;
       ef.sharedAlign = ff.sharedAlign;
       // Dynamic (.extern) shared memory alone leaves the section without a section symbol.
       ef.staticShared = f.sharedBytes > sharedWindowBase(m.smVersion());
-      // ptxas resolves the shared-variable addresses while encoding: their relocations leave an
-      // empty .rela.text.<fn> behind.
-      ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
-      ef.resolved.keptEmptyRela = true;
+      // ptxas resolves the shared-variable addresses while encoding: on sm_90 on, their
+      // relocations leave an empty .rela.text.<fn> behind (sm_8x: no relocation section at all).
+      if (opts.sm >= 90) {
+        ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
+        ef.resolved.keptEmptyRela = true;
+      }
     }
     std::vector<std::string> externs;
     if (separate) {

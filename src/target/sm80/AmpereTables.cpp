@@ -15,7 +15,9 @@
 //  - no float or 64-bit-signed/128-bit ATOMG/ATOM/REDG/ATOMS forms of sm_90's layout;
 //  - no BF16_V2 HADD2/HMUL2/HSETP2/HSET2/HFMA2.MMA, no MUFU.F16/.BF16, no BF16 F2I/I2F/F2F, no
 //    FP8 F2FP; F2FP.PACK_AB spells no source type (F2FP.PACK_AB, F2FP.BF16.PACK_AB);
-//  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it.
+//  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it;
+//  - the tensor-core (HMMA/IMMA/DMMA, LDSM) and texture forms are sm_90's (DMMA spelled .884,
+//    LDSM's absolute address printed signed); Hopper's asynchronous units are not.
 // Everything else the sm_90 table encodes is bit for bit the same on all three.
 #include "sm90/Sm90.h"
 
@@ -45,11 +47,12 @@ struct EncodingDelta {
 
 const std::vector<O> kHopperOnly = {
     O::VIADD, O::VIMNMX, O::VIADDMNMX, O::UCGABAR_ARV, O::UCGABAR_WAIT, O::CGAERRBAR, O::ACQBULK,
-    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::JMP, O::JMX};
+    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::JMP, O::JMX, O::HGMMA, O::WARPGROUP, O::SYNCS,
+    O::UBLKCP, O::UTMACCTL, O::UTMACMDFLUSH, O::UTMALDG, O::ELECT};
 const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::MUFU, ".F16"},     {O::MUFU, ".BF16"},    {O::HADD2, ".BF16_V2"}, {O::HMUL2, ".BF16_V2"},
     {O::HSETP2, ".BF16_V2"}, {O::HSET2, ".BF16_V2"}, {O::HFMA2, ".BF16_V2"}, {O::F2I, ".BF16"},
-    {O::I2F, ".BF16"},     {O::F2F, ".BF16"},     {O::F2F, ".F64"},       {O::F2FP, ".E4M3"},
+    {O::I2F, ".BF16"},     {O::F2F, ".BF16"},     {O::F2FP, ".E4M3"},
     {O::F2FP, ".E5M2"}, {O::QSPC, ".D"}, {O::ATOMG, ".S64"}, {O::ATOMG, ".128"}, {O::ATOM, ".S64"},
     {O::ATOM, ".128"}, {O::ATOMS, ".128"}, {O::ATOMG, ".F32.FTZ.RN"}, {O::ATOMG, ".F16x2.RN"},
     {O::ATOMG, ".BF16x2.RN"}, {O::ATOMG, ".F32x2.FTZ.RN"}, {O::ATOMG, ".F64.RN"}, {O::ATOM, ".F32.FTZ.RN"},
@@ -57,7 +60,8 @@ const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::REDG, ".F32.FTZ.RN"}, {O::REDG, ".F16x2.RN"}, {O::REDG, ".BF16x2.RN"}, {O::REDG, ".F32x2.FTZ.RN"},
     {O::REDG, ".F64.RN"}, {O::REDG, ".S64"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}, {O::CALL, ".ABS"},
     {O::RET, ".ABS"}};
-const std::vector<EncodingDelta::Respell> kPackSpelling = {{O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}};
+const std::vector<EncodingDelta::Respell> kPackSpelling = {
+    {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"}};
 
 template <class T> std::vector<T> with(std::vector<T> v, std::initializer_list<T> more) {
   v.insert(v.end(), more.begin(), more.end());
@@ -68,7 +72,7 @@ template <class T> std::vector<T> with(std::vector<T> v, std::initializer_list<T
 const EncodingDelta kSm80 = {Target::SM80, with(kHopperOnly, {O::I2FP}),
                              with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kPackSpelling};
 const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, kNoBf16, kPackSpelling};
-const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {}};
+const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}}};
 
 // Whether a form keeps an element that can only spell a dropped value.
 bool fixesDropped(const Form &f, const EncodingDelta &d) {
@@ -105,6 +109,13 @@ void addImnmx(FormTable &t) {
 const FormTable *build(const EncodingDelta &d) {
   auto *t = new FormTable(d.target);
   sm90::addAllForms(*t);
+  {
+    // mma.sync/ldmatrix and textures are Ampere's too (not Hopper's asynchronous units).
+    Builder b(*t);
+    sm90::addTensorForms(b);
+    sm90::addTextureForms(b);
+    t->spacingOps_ = {O::HMMA, O::IMMA};
+  }
   t->removeForms([&](const Form &f) {
     for (O op : d.droppedOpcodes)
       if (f.op == op) return true;
@@ -113,6 +124,7 @@ const FormTable *build(const EncodingDelta &d) {
   addImnmx(*t);
   addWarpsyncAll(*t);
   std::erase_if(t->specialRegs, [](const auto &r) { return r.first == 0x86; });   // SR_WARPGROUP_INFO
+  std::vector<bool> emptied(t->forms().size());
   for (size_t i = 0; i < t->forms().size(); ++i) {
     Form &f = t->formAt(i);
     if (f.op == O::REDG) f.mnemonic = "RED";
@@ -124,7 +136,10 @@ const FormTable *build(const EncodingDelta &d) {
     for (Elem &e : f.elems) {
       if (e.kind == ElemKind::Mod && e.field.valid())
         for (const auto &[op, text] : d.droppedValues)
-          if (f.op == op) std::erase_if(e.values, [text = text](const ModValue &v) { return v.text == text; });
+          if (f.op == op) {
+            std::erase_if(e.values, [text = text](const ModValue &v) { return v.text == text; });
+            if (e.values.empty()) emptied[i] = true;
+          }
       if (e.kind == ElemKind::Mod)
         for (const EncodingDelta::Respell &r : d.respell)
           if (f.op == r.op)
@@ -132,6 +147,7 @@ const FormTable *build(const EncodingDelta &d) {
               if (v.text == r.from) v.text = r.to;
       if (e.kind != ElemKind::Opd) continue;
       // desc[URn] is encoded but not printed.
+      if (e.type == OpdType::Mem && f.op == O::LDSM) e.mem.absoluteSigned = true;   // [-0x10]
       if (e.type == OpdType::Mem && (e.mem.urUse == MemLayout::UrUse::DescIfBit || e.mem.urUse == MemLayout::UrUse::Desc))
         e.mem.hideDesc = true;
       // Branch targets: bits 34.. only (sm_90 adds a low byte at 16).
@@ -144,11 +160,8 @@ const FormTable *build(const EncodingDelta &d) {
     }
   }
   // A modifier field left without values spells nothing that exists here.
-  t->removeForms([](const Form &f) {
-    for (const Elem &e : f.elems)
-      if (e.kind == ElemKind::Mod && e.field.valid() && e.values.empty()) return true;
-    return false;
-  });
+  size_t k = 0;
+  t->removeForms([&](const Form &) { return emptied[k++]; });
   t->finalize();
   return t;
 }
