@@ -532,8 +532,13 @@ void legacyLayout(elf::Cubin &c, bool relocatable) {
     for (elf::Relocation &r : rs)
       if (r.addend == 0) r.explicitAddend = false;
   };
-  for (elf::Function &f : c.functions) rel(f.relocations);
+  for (elf::Function &f : c.functions) {
+    rel(f.relocations);
+    f.resolved = {};   // relocations ptxas resolves itself leave no section names behind
+  }
   for (elf::DebugSection &d : c.debugSections) rel(d.relocations);
+  rel(c.globalInitRelocations);
+  c.globalInitResolved = {};
   if (!relocatable) c.relocationActions = elf::legacyRelocationActions();
 }
 
