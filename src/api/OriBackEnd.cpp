@@ -66,7 +66,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   const bool pipelineOnly = !model && isPipelineOnlyTarget(sm);
   if (!model && !pipelineOnly) {
     diags.report(Severity::Fatal,
-                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90, sm_100 and sm_120 are, with their a/f variants)",
+                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_80, sm_86, sm_89, sm_90, sm_100 and sm_120 are, with their a/f variants)",
                              opts.arch.name()));
     return false;
   }
