@@ -9,7 +9,7 @@
 //  - the global-memory forms (LDG/STG/LD/ST/ATOMG/ATOM/REDG/LDGSTS) encode desc[URn] with the
 //    same bits, but nvdisasm does not print it (ptxas still loads c[0x0][0x118] into it);
 //  - branch and call targets have no low byte at bit 16: the offset is bits 34..81 alone;
-//    absolute targets (JMP/JMX/CALL.ABS/RET.ABS) are narrower and not modelled;
+//    absolute ones (JMP/JMX/CALL.ABS/RET.ABS) likewise (a 48-bit address);
 //  - WARPSYNC's mask register is at bit 32; WARPSYNC.ALL is WARPSYNC 0xffffffff (imm at 32);
 //  - REDG is spelled RED; BAR.SYNC/BAR.RED print their (RZ) thread count; P2R's mask is signed;
 //  - no float or 64-bit-signed/128-bit ATOMG/ATOM/REDG/ATOMS forms of sm_90's layout;
@@ -47,7 +47,7 @@ struct EncodingDelta {
 
 const std::vector<O> kHopperOnly = {
     O::VIADD, O::VIMNMX, O::VIADDMNMX, O::UCGABAR_ARV, O::UCGABAR_WAIT, O::CGAERRBAR, O::ACQBULK,
-    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::JMP, O::JMX, O::HGMMA, O::WARPGROUP, O::SYNCS,
+    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::HGMMA, O::WARPGROUP, O::SYNCS,
     O::UBLKCP, O::UTMACCTL, O::UTMACMDFLUSH, O::UTMALDG, O::ELECT};
 const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::MUFU, ".F16"},     {O::MUFU, ".BF16"},    {O::HADD2, ".BF16_V2"}, {O::HMUL2, ".BF16_V2"},
@@ -58,8 +58,7 @@ const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::ATOMG, ".BF16x2.RN"}, {O::ATOMG, ".F32x2.FTZ.RN"}, {O::ATOMG, ".F64.RN"}, {O::ATOM, ".F32.FTZ.RN"},
     {O::ATOM, ".F16x2.RN"}, {O::ATOM, ".BF16x2.RN"}, {O::ATOM, ".F32x2.FTZ.RN"}, {O::ATOM, ".F64.RN"},
     {O::REDG, ".F32.FTZ.RN"}, {O::REDG, ".F16x2.RN"}, {O::REDG, ".BF16x2.RN"}, {O::REDG, ".F32x2.FTZ.RN"},
-    {O::REDG, ".F64.RN"}, {O::REDG, ".S64"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}, {O::CALL, ".ABS"},
-    {O::RET, ".ABS"}};
+    {O::REDG, ".F64.RN"}, {O::REDG, ".S64"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}};
 const std::vector<EncodingDelta::Respell> kPackSpelling = {
     {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"}};
 
@@ -150,8 +149,9 @@ const FormTable *build(const EncodingDelta &d) {
       if (e.type == OpdType::Mem && f.op == O::LDSM) e.mem.absoluteSigned = true;   // [-0x10]
       if (e.type == OpdType::Mem && (e.mem.urUse == MemLayout::UrUse::DescIfBit || e.mem.urUse == MemLayout::UrUse::Desc))
         e.mem.hideDesc = true;
-      // Branch targets: bits 34.. only (sm_90 adds a low byte at 16).
-      if (e.type == OpdType::Target && e.fieldHi.valid() && e.field.pos == 16 && e.field.width == 8) {
+      // Branch targets and absolute addresses: bits 34.. only (sm_90 adds a low byte at 16).
+      const bool absolute = e.type == OpdType::Imm && (f.op == O::CALL || f.op == O::RET || f.op == O::JMP || f.op == O::JMX);
+      if ((e.type == OpdType::Target || absolute) && e.fieldHi.valid() && e.field.pos == 16 && e.field.width == 8) {
         e.field = e.fieldHi;
         e.fieldHi = Field{};
         setField(f.fixedMask, bits(16, 8), 0xff);
