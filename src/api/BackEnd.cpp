@@ -247,7 +247,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
                 std::vector<uint8_t> &cubin) {
   if (!target::machineModel(opts.arch.number) && !isPipelineOnlyTarget(opts.arch.number)) {
     diags.report(Severity::Fatal,
-                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90, sm_100 and sm_120 are, with their a/f variants)",
+                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_80, sm_86, sm_89, sm_90, sm_100 and sm_120 are, with their a/f variants)",
                              opts.arch.name()));
     return false;
   }

@@ -66,7 +66,7 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   const bool pipelineOnly = !model && isPipelineOnlyTarget(sm);
   if (!model && !pipelineOnly) {
     diags.report(Severity::Fatal,
-                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_90, sm_100 and sm_120 are, with their a/f variants)",
+                 fmt::format("optxas: code generation for '{}' is not implemented yet (sm_80, sm_86, sm_89, sm_90, sm_100 and sm_120 are, with their a/f variants)",
                              opts.arch.name()));
     return false;
   }
@@ -142,7 +142,10 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
     }
     facts.push_back(codegen::collectFacts(*f, *model));
     facts.back().unusedLoadBytes = codegen::unusedLoadBytes(*f, *model);
-    if (auto it = sharedAligns.find(f->name()); it != sharedAligns.end()) facts.back().sharedAlign = it->second;
+    if (auto it = sharedAligns.find(f->name()); it != sharedAligns.end()) {
+      facts.back().sharedAlign = it->second;
+      facts.back().namesShared = true;
+    }
   }
 
   // Warnings and the -v report, in ptxas's processing order (last function first).

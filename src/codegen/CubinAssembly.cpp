@@ -4,6 +4,7 @@
 #include "optxas/codegen/ConvergenceAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
+#include "optxas/elf/CubinBuilder.h"
 #include "optxas/isa/Mma.h"
 
 #include <algorithm>
@@ -266,6 +267,8 @@ void addModuleVariables(const ori::Module &m, bool relocatable, const std::map<s
   }
 }
 
+void legacyLayout(elf::Cubin &c, bool relocatable);
+
 bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,
                 elf::Cubin &c, DiagEngine &diags) {
   const target::MachineModel *model = target::machineModel(opts.sm);
@@ -386,7 +389,14 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.paramBlockSize = f.attrs.paramBytes;
     }
     ef.attributes.push_back(sized(NvInfoKind::CUDA_API_VERSION, {130}));
-    ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    // sm_8x (TargetDefaults.cpp): a flag 0x35 on sm_80/86, no SPARSE_MMA_MASK, 0x5f is 0.
+    if (opts.sm == 80 || opts.sm == 86) {
+      elf::Attribute a35;
+      a35.kind = NvInfoKind::UNKNOWN_35;
+      a35.format = NvInfoFormat::None;
+      ef.attributes.push_back(a35);
+    }
+    if (opts.sm >= 90) ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
     if (readsReservedSmemSlots(f, model->driverBank())) {
       elf::Attribute rs;
       rs.kind = NvInfoKind::RESERVED_SMEM_USED;
@@ -407,7 +417,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       unsigned limit = std::min(regalloc::registerLimit(f, *model, in), 0xffu);
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT, static_cast<uint16_t>(limit)));
     }
-    ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, 0x101));
+    ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, opts.sm >= 90 ? 0x101 : 0));
     addMbarrierAttributes(f, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
@@ -451,15 +461,17 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     addTextureRefSlots(f, c.target.sm, ef);
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
-    if (f.sharedBytes) {
+    if (f.sharedBytes || (opts.sm < 90 && ff.namesShared)) {
       ef.sharedSize = f.sharedBytes;
       ef.sharedAlign = ff.sharedAlign;
       // Dynamic (.extern) shared memory alone leaves the section without a section symbol.
       ef.staticShared = f.sharedBytes > sharedWindowBase(m.smVersion());
-      // ptxas resolves the shared-variable addresses while encoding: their relocations leave an
-      // empty .rela.text.<fn> behind.
-      ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
-      ef.resolved.keptEmptyRela = true;
+      // ptxas resolves the shared-variable addresses while encoding: on sm_90 on, their
+      // relocations leave an empty .rela.text.<fn> behind (sm_8x: no relocation section at all).
+      if (opts.sm >= 90) {
+        ef.resolved.created = elf::ResolvedRelocations::Created::RelThenRela;
+        ef.resolved.keptEmptyRela = true;
+      }
     }
     std::vector<std::string> externs;
     if (separate) {
@@ -512,7 +524,28 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   }
   addModuleVariables(m, opts.relocatable || opts.debug, functionOffsets, opts.declarations, c);
   addTextureRefSymbols(m, c);
+  if (opts.sm < 90) legacyLayout(c, opts.relocatable);
   return true;
+}
+
+// What sm_8x cubins do differently (ptxas 13.0): no reserved shared memory or its symbols, REL
+// entries where the addend is zero (the debug frame's, the calls'), and .nv.rel.action in
+// executables.
+void legacyLayout(elf::Cubin &c, bool relocatable) {
+  c.reservedSymbols.clear();
+  c.reservedSharedSize.reset();
+  auto rel = [](std::vector<elf::Relocation> &rs) {
+    for (elf::Relocation &r : rs)
+      if (r.addend == 0) r.explicitAddend = false;
+  };
+  for (elf::Function &f : c.functions) {
+    rel(f.relocations);
+    f.resolved = {};   // relocations ptxas resolves itself leave no section names behind
+  }
+  for (elf::DebugSection &d : c.debugSections) rel(d.relocations);
+  rel(c.globalInitRelocations);
+  c.globalInitResolved = {};
+  if (!relocatable) c.relocationActions = elf::legacyRelocationActions();
 }
 
 bool assembleCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, const CubinOptions &opts,

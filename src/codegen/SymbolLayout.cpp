@@ -220,7 +220,12 @@ bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignme
   for (const auto &f : m.functions()) {
     uint32_t align = 1;
     ok &= layoutFunction(m, *f, vars, dynamicAlign, relocatable, diags, align);
-    if (f->sharedBytes) aligns[f->name()] = align;
+    bool namesShared = false;   // (sm_8x: dynamic shared memory alone leaves sharedBytes 0)
+    for (BasicBlock *b : f->blocks())
+      for (Instr *ip : *b)
+        for (const Operand &o : ip->operands())
+          namesShared |= o.kind == OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).kind == SymbolKind::Shared;
+    if (f->sharedBytes || namesShared) aligns[f->name()] = align;
   }
   return ok;
 }

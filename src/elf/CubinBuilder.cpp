@@ -329,7 +329,7 @@ void CubinBuilder::derive() {
     if (!exec) c_.unifiedTableSymbols = true;
   }
   if (t.sm < 90 && exec)
-    c_.relocationActions = std::vector<uint8_t>{0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+    c_.relocationActions = legacyRelocationActions();
   if (!ptxTargetSet_) c_.cudaNote.virtualSm = static_cast<uint16_t>(t.sm);
 }
 

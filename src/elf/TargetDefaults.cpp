@@ -46,4 +46,8 @@ std::vector<Attribute> defaultFunctionAttributes(const Target &t, bool kernel) {
   return a;
 }
 
+std::vector<uint8_t> legacyRelocationActions() {
+  return {0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36};
+}
+
 } // namespace optxas::elf

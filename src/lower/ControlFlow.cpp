@@ -13,7 +13,7 @@ void emitErrorBarrier(LowerCtx &cx) {
   m.scope = isa::Scope::VC;
   cx.emit(Opcode::MEMBAR, {}, {}, m);
   cx.emit(Opcode::ERRBAR, {}, {});
-  cx.emit(Opcode::CGAERRBAR, {}, {});
+  if (cx.features().clusters) cx.emit(Opcode::CGAERRBAR, {}, {});
 }
 
 void emitReturn(LowerCtx &cx) {

@@ -283,7 +283,7 @@ bool intToFloat(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::Typ
   m.floatType = floatTypeOf(dt);
   m.srcIntType = intTypeOf(st);
   // I2FP (fixed latency) rounds to nearest or toward zero only; .rp/.rm take I2F.
-  const bool useI2FP = dt == ptx::Type::F32 && sbits == 32 &&
+  const bool useI2FP = cx.features().i2fp && dt == ptx::Type::F32 && sbits == 32 &&
                        (m.round == isa::Round::None || m.round == isa::Round::RN || m.round == isa::Round::RZ);
   if (dt == ptx::Type::F64) {
     if (!sat) {

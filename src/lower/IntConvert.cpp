@@ -72,13 +72,13 @@ bool lowerIntCvtSat(LowerCtx &cx, const ptx::Instruction &in) {
   // VIMNMX's third source: PT selects the minimum, !PT the maximum.
   if (aSigned && lo > INT32_MIN) {
     Operand y = cx.tempOp();
-    cx.emit(Opcode::VIMNMX, {y}, {cx.inReg(x), imm(lo), notPT()}, m);
+    cx.emit(cx.intMinMax(), {y}, {cx.inReg(x), imm(lo), notPT()}, m);
     x = y;
   }
   const int64_t srcMax = aSigned ? INT32_MAX : UINT32_MAX;
   if (hi < srcMax) {
     Operand y = cx.tempOp();
-    cx.emit(Opcode::VIMNMX, {y}, {cx.inReg(x), imm(hi), PT()}, m);
+    cx.emit(cx.intMinMax(), {y}, {cx.inReg(x), imm(hi), PT()}, m);
     x = y;
   }
   cx.copy(d, x);

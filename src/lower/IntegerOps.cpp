@@ -382,11 +382,11 @@ bool lowerMinMax(LowerCtx &cx, const ptx::Instruction &in) {
   Operand sense = isMin ? PT() : notPT();   // VIMNMX: PT selects the minimum
   if (in.has(ptx::Mod::Relu)) {
     Operand r = cx.tempOp();
-    cx.emit(Opcode::VIMNMX, {r}, {a, b, sense}, m);
-    cx.emit(Opcode::VIMNMX, {cx.dst(ops[0], t)}, {r, RZ(), notPT()}, m);
+    cx.emit(cx.intMinMax(), {r}, {a, b, sense}, m);
+    cx.emit(cx.intMinMax(), {cx.dst(ops[0], t)}, {r, RZ(), notPT()}, m);
     return true;
   }
-  cx.emit(Opcode::VIMNMX, {cx.dst(ops[0], t)}, {a, b, sense}, m);
+  cx.emit(cx.intMinMax(), {cx.dst(ops[0], t)}, {a, b, sense}, m);
   return true;
 }
 

@@ -22,6 +22,10 @@ const target::DriverBank &LowerCtx::bank() const {
   const target::MachineModel *m = target::machineModel(options().smVersion);
   return (m ? m : target::machineModel(90))->driverBank();
 }
+const target::IsaFeatures &LowerCtx::features() const {
+  const target::MachineModel *m = target::machineModel(options().smVersion);
+  return (m ? m : target::machineModel(90))->features();
+}
 DiagEngine &LowerCtx::diags() { return ml_.diags(); }
 ori::Module &LowerCtx::module() { return ml_.module(); }
 int LowerCtx::symbolOf(const ptx::Decl *d) { return ml_.symbolOf(d); }

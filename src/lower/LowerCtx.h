@@ -59,6 +59,11 @@ public:
   // Where the driver puts launch values in constant bank 0 on the target (sm_90's layout for the
   // pipeline-only targets, which are lowered with sm_90's forms).
   const target::DriverBank &bank() const;
+  // The instruction families the target has (sm_90's for the pipeline-only targets), and the
+  // 32-bit integer min/max opcode they imply (VIMNMX from sm_90 on, IMNMX on Ampere: same
+  // operands, the third a predicate that selects the minimum when true).
+  const target::IsaFeatures &features() const;
+  isa::Opcode intMinMax() const { return features().hopperIntegerOps ? isa::Opcode::VIMNMX : isa::Opcode::IMNMX; }
   DiagEngine &diags();
   ModuleLowering &moduleLowering() { return ml_; }
   ori::Module &module();

@@ -191,12 +191,21 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
     cx.emit(Opcode::LDC, {lim}, {Operand::cbank(0, cx.bank().smemLimit)});
     isa::Modifiers m;
     m.intType = isa::IntType::U32;
-    cx.emit(Opcode::VIMNMX, {d}, {lim, sz, Operand::truePred()}, m);
+    cx.emit(cx.intMinMax(), {d}, {lim, sz, Operand::truePred()}, m);
     return d;
   }
   case SReg::ReservedSmemOffsetBegin:
   case SReg::ReservedSmemOffset0:
   case SReg::ReservedSmemOffsetCap: {
+    // Ampere reserves the top of shared memory: the reserved area begins where the program's
+    // part ends (SR_SMEMSZ - c[0x0][0x114], as %total_smem_size).
+    if (cx.features().reservedSmemAtTop && o.sreg != SReg::ReservedSmemOffsetCap) {
+      Operand sz = cx.tempOp(), res = cx.tempOp(), d = cx.tempOp();
+      cx.emit(Opcode::S2R, {sz}, {Operand::sreg(SpecialReg::SMEMSZ)});
+      cx.emit(Opcode::LDC, {res}, {Operand::cbank(0, cx.bank().reservedSmem)});
+      cx.emit(Opcode::IADD3, {d}, {Operand(res).setFlag(ori::OpNeg), sz, Operand::zero()});
+      return d;
+    }
     // Constants: the reserved area is the first 1 KB of shared memory; its first slot is at
     // the architecture's %reserved_smem_offset_0.
     Operand d = cx.tempOp();

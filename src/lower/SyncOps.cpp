@@ -75,7 +75,7 @@ void membar(LowerCtx &cx, isa::FenceMode mode, isa::Scope scope) {
   cx.emit(Opcode::MEMBAR, {}, {}, m);
   if (scope == isa::Scope::GPU || scope == isa::Scope::SYS) {
     cx.emit(Opcode::ERRBAR, {}, {});
-    cx.emit(Opcode::CGAERRBAR, {}, {});
+    if (cx.features().clusters) cx.emit(Opcode::CGAERRBAR, {}, {});   // (no clusters: no CGA error barrier)
     isa::Modifiers c;
     c.cctl = isa::CctlOp::IVALL;
     cx.emit(Opcode::CCTL, {}, {}, c);

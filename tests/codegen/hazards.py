@@ -38,8 +38,9 @@ SURFACE = {"SULD", "SUST", "SURED", "SUATOM"}
 DIM_REGS = {"1D": 1, "1D_BUFFER": 1, "2D": 2, "ARRAY_1D": 2, "1D_ARRAY": 2, "3D": 3, "CUBE": 3,
             "ARRAY_2D": 3, "2D_ARRAY": 3, "ARRAY_CUBE": 4}
 # Opcodes that are variable-latency only on some architectures (by the cubin's sm version):
-# ptxas gives sm_120's FP64 arithmetic a scoreboard (sm_90 and sm_100 couple it).
-VARIABLE_ON = {120: {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}}
+# ptxas gives sm_120's and sm_80/86/89's FP64 arithmetic a scoreboard (sm_90 and sm_100 couple it).
+_FP64 = {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}
+VARIABLE_ON = {120: _FP64, 80: _FP64, 86: _FP64, 89: _FP64}
 
 # Variable-latency instructions of one queue complete in order: a result released by no
 # scoreboard is covered by the next scoreboard a later instruction of the same queue sets.

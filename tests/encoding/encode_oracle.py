@@ -16,7 +16,7 @@ import nvdis
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--codec', required=True)
-    ap.add_argument('--arch', default='SM90', choices=['SM90', 'SM100', 'SM120'])
+    ap.add_argument('--arch', default='SM90', choices=['SM80', 'SM86', 'SM89', 'SM90', 'SM100', 'SM120'])
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--per-form', type=int, default=12)
     ap.add_argument('--show', type=int, default=20)

@@ -30,7 +30,7 @@ Target gTarget = Target::SM90;
 
 int usage() {
   std::fprintf(stderr,
-               "usage: sass-codec [--arch SM90|SM100|SM120] COMMAND ...\n"
+               "usage: sass-codec [--arch SM80|SM86|SM89|SM90|SM100|SM120] COMMAND ...\n"
                "       sass-codec decode FILE.cubin|FILE.bin\n"
                "       sass-codec encode \"TEXT\" [--pc N] [--ctrl S,Y,W,R,M]\n"
                "       sass-codec roundtrip FILE.bin\n"
@@ -212,6 +212,9 @@ int main(int argc, char **argv) {
   if (argc >= 3 && !std::strcmp(argv[1], "--arch")) {
     std::string a = argv[2];
     if (a == "SM90") gTarget = Target::SM90;
+    else if (a == "SM80") gTarget = Target::SM80;
+    else if (a == "SM86") gTarget = Target::SM86;
+    else if (a == "SM89") gTarget = Target::SM89;
     else if (a == "SM100") gTarget = Target::SM100;
     else if (a == "SM120") gTarget = Target::SM120;
     else return usage();

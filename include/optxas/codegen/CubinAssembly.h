@@ -104,6 +104,7 @@ struct FunctionFacts {
   uint32_t spillStoreBytes = 0, spillLoadBytes = 0;
   unsigned barriers = 0;         // named barriers used (BAR with an immediate id + 1)
   uint32_t sharedAlign = 16;     // .nv.shared.<fn> alignment (codegen/SymbolLayout.h)
+  bool namesShared = false;      // names a shared variable (sm_8x: dynamic alone gets a section)
   std::vector<uint32_t> exitOffsets;
   std::vector<uint32_t> spillOffsets;  // instructions ptxas annotates as SpillRefill
   std::vector<uint32_t> unusedLoadBytes;  // EIATTR_UNUSED_LOAD_BYTE_OFFSET: [offset, byte mask]...

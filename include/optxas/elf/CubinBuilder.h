@@ -119,5 +119,7 @@ private:
 // Per-target defaults, also used by the builder (facts from ptxas 13.0 output).
 std::vector<NvInfoRecord> defaultCompat(const Target &t, uint8_t isaClass = 1);
 std::vector<Attribute> defaultFunctionAttributes(const Target &t, bool kernel);
+// The .nv.rel.action contents ptxas writes into sm_8x executables.
+std::vector<uint8_t> legacyRelocationActions();
 
 } // namespace optxas::elf

@@ -69,6 +69,17 @@ struct DriverBank {
   uint32_t reservedSmemOffset0; // the value of %reserved_smem_offset_0 (a constant)
 };
 
+// The instruction families an architecture has, for the choices lowering and selection make
+// (one query instead of architecture-number checks scattered through the back end).
+struct IsaFeatures {
+  bool hopperIntegerOps = true;  // VIADD, VIMNMX, VIADDMNMX (Ampere: IADD3, IMNMX)
+  bool i2fp = true;              // I2FP.F32 (sm_80: I2F)
+  bool clusters = true;          // clusters, TMA, wgmma, mbarrier tx-counts, elect (sm_90+)
+  // %reserved_smem_offset_0/_begin are the size left to the program (SR_SMEMSZ minus the
+  // reserved part, Ampere) rather than constants (sm_90 on).
+  bool reservedSmemAtTop = false;
+};
+
 struct Timing {
   Pipe pipe = Pipe::Alu;
   bool variable() const { return pipe == Pipe::Variable; }
@@ -80,6 +91,7 @@ public:
 
   virtual unsigned smVersion() const = 0;
   virtual const RegFileInfo &regFile(RegFile f) const = 0;
+  virtual const IsaFeatures &features() const = 0;
 
   // --- resource rules ---
   // Registers ptxas reports beyond the highest R used plus one ("Used N registers").

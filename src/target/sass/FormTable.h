@@ -89,6 +89,7 @@ struct MemLayout {
   Field scale;               // LDS-style .X4/.X8/.X16 index scaling (width 0: none)
   bool hideUrz = false;      // "+URZ" is not printed (LDGSTS)
   bool absoluteSigned = false; // a lone offset ([0x10]) prints signed (LDGSTS) or unsigned
+  bool hideDesc = false;     // desc[URn] is encoded but not printed (Ampere)
 };
 
 // The layout of a constant-bank operand c[bank][offset] / c[bank][Rn+offset] / cx[URn][offset].

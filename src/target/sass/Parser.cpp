@@ -270,11 +270,19 @@ bool parseMem(std::string_view s, const Elem &e, Operand &o) {
   }
   if (!haveBase && e.mem.base.valid())
     o.base = RZ;
+  // An unprinted descriptor (Ampere): the text cannot say which URn; URZ stands for it. A
+  // 32-bit base or absolute address without "+URn" is the (equally unprinted) +URZ form.
+  if (e.mem.hideDesc && o.desc == kNoReg &&
+      o.ureg == kNoReg && o.base64)
+    o.desc = URZ;
   if (e.mem.hideUrz && o.desc == kNoReg && o.ureg == kNoReg &&
       (e.mem.urUse == MemLayout::UrUse::DescIfBit || e.mem.urUse == MemLayout::UrUse::Add))
     o.ureg = URZ;
-  if (e.mem.base64Bit < 0 && e.mem.base.valid())
+  if (e.mem.base64Bit < 0 && e.mem.base.valid()) {
+    if (haveBase && o.base64 && !e.mem.base64Const)
+      return false;   // "[Rn.64]" is another form's address
     o.base64 = e.mem.base64Const;
+  }
   return true;
 }
 

@@ -100,7 +100,7 @@ std::string decorate(const Elem &e, const Operand &o, std::string name, bool sho
 
 std::string memText(const Operand &o, const Elem &e) {
   std::string s;
-  if (o.desc != kNoReg)
+  if (o.desc != kNoReg && !e.mem.hideDesc)
     s += "desc[" + regName("UR", o.desc, URZ, "URZ") + "]";
   s += "[";
   bool hasUr = o.ureg != kNoReg && !(e.mem.hideUrz && o.ureg == URZ);

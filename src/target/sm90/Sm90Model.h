@@ -18,6 +18,7 @@ struct ArchTables {
   // Opcodes whose timing class differs from sm_90's (e.g. FP64 is variable-latency on sm_120,
   // the uniform constant load is a scoreboarded LDCU from sm_100 on).
   std::vector<std::pair<isa::Opcode, Pipe>> pipeOverrides;
+  IsaFeatures features = {};
 };
 
 // sm_90's tables.
@@ -27,6 +28,7 @@ class Sm90Model final : public MachineModel {
 public:
   explicit Sm90Model(const ArchTables &t) : t_(t) {}
   unsigned smVersion() const override { return t_.sm; }
+  const IsaFeatures &features() const override { return t_.features; }
   const RegFileInfo &regFile(RegFile f) const override;
   unsigned regCountOverhead() const override;
   unsigned minRegLimit() const override;

@@ -28,7 +28,7 @@ bool disjointByField(const Form &a, const Form &b) {
   return false;
 }
 // Every table: sm_90 and the derived sm_100/sm_120 tables.
-const Target kTargets[] = {Target::SM90, Target::SM100, Target::SM120};
+const Target kTargets[] = {Target::SM90, Target::SM100, Target::SM120, Target::SM80, Target::SM86, Target::SM89};
 bool compatible(const Form &a, const Form &b) {
   for (int i = 0; i < 2; ++i)
     if ((a.fixedBits[i] ^ b.fixedBits[i]) & a.fixedMask[i] & b.fixedMask[i])
@@ -41,7 +41,14 @@ TEST(FormTable, Sm90Exists) {
   const FormTable *t = tableFor(Target::SM90);
   ASSERT_NE(t, nullptr);
   EXPECT_GT(t->forms().size(), 50u);
-  EXPECT_EQ(tableFor(Target::SM80), nullptr);
+  EXPECT_EQ(tableFor(Target::SM75), nullptr);
+  for (Target tg : {Target::SM80, Target::SM86, Target::SM89}) {
+    const FormTable *a = tableFor(tg);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->urzRaw, URZ);
+    EXPECT_TRUE(a->formsOf(optxas::isa::Opcode::VIMNMX).empty());   // Hopper's; Ampere has IMNMX
+    EXPECT_FALSE(a->formsOf(optxas::isa::Opcode::IMNMX).empty());
+  }
   for (Target tg : {Target::SM100, Target::SM120}) {
     const FormTable *b = tableFor(tg);
     ASSERT_NE(b, nullptr);

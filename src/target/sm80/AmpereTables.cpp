@@ -1,0 +1,192 @@
+// The sm_80/sm_86/sm_89 (Ampere/Ada) SASS tables: the sm_90 forms with Ampere's differences
+// applied as data. Established by encoding every sm_90 form and reading it back with nvdisasm
+// 13.5 (`-b SM80` / `-b SM86` / `-b SM89`; tests/encoding/encode_oracle.py --arch), and by
+// comparing ptxas 13.0's sm_80/86/89 and sm_90 code for the same PTX:
+//  - the Hopper integer forms VIADD, VIMNMX and VIADDMNMX do not exist: ptxas uses IADD3 and
+//    IMNMX (opcode 0x017, the type at 73, the min/max predicate at 87: VIMNMX's layout);
+//  - cluster, TMA and async-proxy instructions (UCGABAR_*, CGAERRBAR, ACQBULK, PREEXIT,
+//    FENCE.VIEW.ASYNC, ENDCOLLECTIVE, ...) and the warpgroup/bulk-copy families are sm_90's;
+//  - the global-memory forms (LDG/STG/LD/ST/ATOMG/ATOM/REDG/LDGSTS) encode desc[URn] with the
+//    same bits, but nvdisasm does not print it (ptxas still loads c[0x0][0x118] into it);
+//  - branch and call targets have no low byte at bit 16: the offset is bits 34..81 alone;
+//    absolute ones (JMP/JMX/CALL.ABS/RET.ABS) likewise (a 48-bit address);
+//  - WARPSYNC's mask register is at bit 32; WARPSYNC.ALL is WARPSYNC 0xffffffff (imm at 32);
+//  - REDG is spelled RED; BAR.SYNC/BAR.RED print their (RZ) thread count; P2R's mask is signed;
+//  - no float or 64-bit-signed/128-bit ATOMG/ATOM/REDG/ATOMS forms of sm_90's layout;
+//  - no BF16_V2 HADD2/HMUL2/HSETP2/HSET2/HFMA2.MMA, no MUFU.F16/.BF16, no BF16 F2I/I2F/F2F, no
+//    FP8 F2FP; F2FP.PACK_AB spells no source type (F2FP.PACK_AB, F2FP.BF16.PACK_AB);
+//  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it;
+//  - the tensor-core (HMMA/IMMA/DMMA, LDSM) and texture forms are sm_90's (DMMA spelled .884,
+//    LDSM's absolute address printed signed); Hopper's asynchronous units are not.
+// Everything else the sm_90 table encodes is bit for bit the same on all three.
+#include "sm90/Sm90.h"
+
+namespace optxas::sass {
+
+namespace ampere {
+
+using namespace tbl;
+using namespace tbl::dsl;
+using O = isa::Opcode;
+using S = isa::ModSlot;
+
+// One architecture's edits of the sm_90 forms.
+struct EncodingDelta {
+  Target target;
+  std::vector<O> droppedOpcodes;           // opcodes whose sm_90 forms do not exist
+  // Modifier spellings that do not exist: the value is removed from the form's field; a form
+  // that fixes it (or keeps no value in that field) is dropped.
+  std::vector<std::pair<O, std::string_view>> droppedValues;
+  // Modifier spellings nvdisasm prints differently (empty: not printed).
+  struct Respell {
+    O op;
+    std::string_view from, to;
+  };
+  std::vector<Respell> respell;
+};
+
+const std::vector<O> kHopperOnly = {
+    O::VIADD, O::VIMNMX, O::VIADDMNMX, O::UCGABAR_ARV, O::UCGABAR_WAIT, O::CGAERRBAR, O::ACQBULK,
+    O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::HGMMA, O::WARPGROUP, O::SYNCS,
+    O::UBLKCP, O::UTMACCTL, O::UTMACMDFLUSH, O::UTMALDG, O::ELECT};
+const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
+    {O::MUFU, ".F16"},     {O::MUFU, ".BF16"},    {O::HADD2, ".BF16_V2"}, {O::HMUL2, ".BF16_V2"},
+    {O::HSETP2, ".BF16_V2"}, {O::HSET2, ".BF16_V2"}, {O::HFMA2, ".BF16_V2"}, {O::F2I, ".BF16"},
+    {O::I2F, ".BF16"},     {O::F2F, ".BF16"},     {O::F2FP, ".E4M3"},
+    {O::F2FP, ".E5M2"}, {O::QSPC, ".D"}, {O::ATOMG, ".S64"}, {O::ATOMG, ".128"}, {O::ATOM, ".S64"},
+    {O::ATOM, ".128"}, {O::ATOMS, ".128"}, {O::ATOMG, ".F32.FTZ.RN"}, {O::ATOMG, ".F16x2.RN"},
+    {O::ATOMG, ".BF16x2.RN"}, {O::ATOMG, ".F32x2.FTZ.RN"}, {O::ATOMG, ".F64.RN"}, {O::ATOM, ".F32.FTZ.RN"},
+    {O::ATOM, ".F16x2.RN"}, {O::ATOM, ".BF16x2.RN"}, {O::ATOM, ".F32x2.FTZ.RN"}, {O::ATOM, ".F64.RN"},
+    {O::REDG, ".F32.FTZ.RN"}, {O::REDG, ".F16x2.RN"}, {O::REDG, ".BF16x2.RN"}, {O::REDG, ".F32x2.FTZ.RN"},
+    {O::REDG, ".F64.RN"}, {O::REDG, ".S64"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}};
+const std::vector<EncodingDelta::Respell> kPackSpelling = {
+    {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"}};
+
+template <class T> std::vector<T> with(std::vector<T> v, std::initializer_list<T> more) {
+  v.insert(v.end(), more.begin(), more.end());
+  return v;
+}
+
+// sm_80 also lacks I2FP and the .XORSIGN min/max; sm_89 (Ada) spells F2FP.PACK_AB as sm_90 does.
+const EncodingDelta kSm80 = {Target::SM80, with(kHopperOnly, {O::I2FP}),
+                             with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kPackSpelling};
+const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, kNoBf16, kPackSpelling};
+const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}}};
+
+// Whether a form keeps an element that can only spell a dropped value.
+bool fixesDropped(const Form &f, const EncodingDelta &d) {
+  for (const auto &[op, text] : d.droppedValues) {
+    if (f.op != op) continue;
+    for (const Elem &e : f.elems)
+      if (e.kind == ElemKind::Mod && !e.field.valid() && !e.values.empty() && e.values[0].text == text)
+        return true;
+  }
+  return false;
+}
+
+// WARPSYNC 0xffffffff: the full-warp form (sm_90's WARPSYNC.ALL; the mask register form keeps
+// its register at bit 32 here, not 24).
+void addWarpsyncAll(FormTable &t) {
+  Builder b(t);
+  b.form(O::WARPSYNC, 0x948, {P(87).inv(90).opt(1, pt()), lit("0xffffffff")});
+  b.fix(bits(32, 32), 0xffffffff);
+  b.fix(bits(86, 1), 0);
+  b.scoreboardsOf(O::WARPSYNC, false, false);
+}
+
+// IMNMX{.U32} Rd, Ra, b, Pmax: Ampere's 32-bit min/max (!PT: max, PT: min).
+void addImnmx(FormTable &t) {
+  Builder b(t);
+  const ModMap type = {ModValue{1, static_cast<uint8_t>(isa::IntType::S32), ""},
+                       ModValue{1, static_cast<uint8_t>(isa::IntType::None), ""},
+                       ModValue{0, static_cast<uint8_t>(isa::IntType::U32), ".U32"}};
+  b.alu(O::IMNMX, 0x017, kBSources,
+        {mod(S::intType, bits(73, 1), type), R(16).def(), R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1),
+         P(87).inv(90)});
+}
+
+const FormTable *build(const EncodingDelta &d) {
+  auto *t = new FormTable(d.target);
+  sm90::addAllForms(*t);
+  {
+    // mma.sync/ldmatrix and textures are Ampere's too (not Hopper's asynchronous units).
+    Builder b(*t);
+    sm90::addTensorForms(b);
+    sm90::addTextureForms(b);
+    t->spacingOps_ = {O::HMMA, O::IMMA};
+  }
+  t->removeForms([&](const Form &f) {
+    for (O op : d.droppedOpcodes)
+      if (f.op == op) return true;
+    return fixesDropped(f, d);
+  });
+  addImnmx(*t);
+  addWarpsyncAll(*t);
+  std::erase_if(t->specialRegs, [](const auto &r) { return r.first == 0x86; });   // SR_WARPGROUP_INFO
+  std::vector<bool> emptied(t->forms().size());
+  for (size_t i = 0; i < t->forms().size(); ++i) {
+    Form &f = t->formAt(i);
+    if (f.op == O::REDG) f.mnemonic = "RED";
+    for (Elem &e : f.elems)
+      if (f.op == O::WARPSYNC && e.kind == ElemKind::Opd && e.type == OpdType::Gpr) e.field = bits(32, 8);
+    if (f.op == O::BAR) f.printsOptional = true;   // BAR.SYNC 0x1, RZ
+    for (Elem &e : f.elems)   // P2R's mask prints signed
+      if (f.op == O::P2R && e.kind == ElemKind::Opd && e.type == OpdType::Imm) e.fmt = ImmFmt::SHex;
+    for (Elem &e : f.elems) {
+      if (e.kind == ElemKind::Mod && e.field.valid())
+        for (const auto &[op, text] : d.droppedValues)
+          if (f.op == op) {
+            std::erase_if(e.values, [text = text](const ModValue &v) { return v.text == text; });
+            if (e.values.empty()) emptied[i] = true;
+          }
+      if (e.kind == ElemKind::Mod)
+        for (const EncodingDelta::Respell &r : d.respell)
+          if (f.op == r.op)
+            for (ModValue &v : e.values)
+              if (v.text == r.from) v.text = r.to;
+      if (e.kind != ElemKind::Opd) continue;
+      // desc[URn] is encoded but not printed.
+      if (e.type == OpdType::Mem && f.op == O::LDSM) e.mem.absoluteSigned = true;   // [-0x10]
+      if (e.type == OpdType::Mem && (e.mem.urUse == MemLayout::UrUse::DescIfBit || e.mem.urUse == MemLayout::UrUse::Desc))
+        e.mem.hideDesc = true;
+      // Branch targets and absolute addresses: bits 34.. only (sm_90 adds a low byte at 16).
+      const bool absolute = e.type == OpdType::Imm && (f.op == O::CALL || f.op == O::RET || f.op == O::JMP || f.op == O::JMX);
+      if ((e.type == OpdType::Target || absolute) && e.fieldHi.valid() && e.field.pos == 16 && e.field.width == 8) {
+        e.field = e.fieldHi;
+        e.fieldHi = Field{};
+        setField(f.fixedMask, bits(16, 8), 0xff);
+        setField(f.fixedBits, bits(16, 8), 0);
+      }
+    }
+  }
+  // A modifier field left without values spells nothing that exists here.
+  size_t k = 0;
+  t->removeForms([&](const Form &) { return emptied[k++]; });
+  t->finalize();
+  return t;
+}
+
+} // namespace ampere
+
+namespace sm80 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = ampere::build(ampere::kSm80);
+  return *t;
+}
+} // namespace sm80
+
+namespace sm86 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = ampere::build(ampere::kSm86);
+  return *t;
+}
+} // namespace sm86
+
+namespace sm89 {
+const tbl::FormTable &table() {
+  static const tbl::FormTable *t = ampere::build(ampere::kSm89);
+  return *t;
+}
+} // namespace sm89
+
+} // namespace optxas::sass
