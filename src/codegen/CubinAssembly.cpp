@@ -293,8 +293,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   // relocatable objects keep every function in its own section (Relocatable.cpp).
   const bool separate = opts.debug || opts.relocatable;
   // Debug builds: e_flags bits 24-31 as cuobjdump expects them for what optxas writes: 0x07, +3
-  // with DWARF sections (.debug_info), +1 with .debug_loc, +2 with the line tables; ptxas's
-  // values are 2 higher, with the register maps (docs/elf.md).
+  // with DWARF sections (.debug_info), +1 with .debug_loc, +2 with the line tables, +2 with the
+  // register maps (docs/elf.md).
   if (opts.debug) c.headerFlagsHigh = 0x07;
   // ptxas's reserved-shared-memory symbols on sm_90: the weak, undefined 4-byte object
   // ".nv.reservedSmem.offset0", and in executables the alias inside .nv.shared.reserved.0.
@@ -514,12 +514,24 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     for (elf::DebugSection &d : dwarfSections(m, opts.declarations, c.functions, opts.relocatable)) {
       if (opts.debug && d.name == ".debug_info") c.headerFlagsHigh += 3;
       if (opts.debug && d.name == ".debug_loc") c.headerFlagsHigh += 1;
-      // cuobjdump accepts +2 for the line tables; ptxas's +4 also covers the register maps
-      // (.nv_debug_info_reg_*), which optxas does not write yet (docs/elf.md).
+      // +2 for the line tables (+2 more with the register maps, below; docs/elf.md).
       if (opts.debug && d.name == ".debug_line") c.headerFlagsHigh += 2;
       // Line information only: 0x09, 0x0a with inlined .locs (as ptxas).
       if (!opts.debug && d.name == ".debug_line") c.headerFlagsHigh = opts.declarations.lines.inlining() ? 0x0a : 0x09;
       c.debugSections.push_back(std::move(d));
+    }
+  }
+  // -g: the register maps, after .nv_debug_ptx_txt and before the PTX's DWARF sections (ptxas's
+  // order).
+  if (opts.debug) {
+    std::vector<elf::DebugSection> maps = registerMaps(m, c.functions);
+    if (!maps.empty()) {
+      auto at = std::find_if(c.debugSections.begin(), c.debugSections.end(), [](const elf::DebugSection &d) {
+        return d.name == ".debug_abbrev" || d.name == ".debug_loc" || d.name == ".debug_info" ||
+               d.name == ".debug_macinfo";
+      });
+      c.debugSections.insert(at, std::make_move_iterator(maps.begin()), std::make_move_iterator(maps.end()));
+      c.headerFlagsHigh += 2;
     }
   }
   addModuleVariables(m, opts.relocatable || opts.debug, functionOffsets, opts.declarations, c);

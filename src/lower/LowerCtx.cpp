@@ -3,6 +3,8 @@
 // its family (Registry). Operand access lives in Operands.cpp.
 #include "LowerCtx.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ModuleLowering.h"
@@ -118,7 +120,10 @@ ori::BasicBlock *LowerCtx::blockOf(const ptx::Label *l) {
 VRegId LowerCtx::vregOf(const ptx::RegDecl *decl, uint32_t index) {
   uint32_t id = decl->firstId + index;
   if (id >= regs_.size()) regs_.resize(id + 1, ori::kNoVReg);
-  if (regs_[id] != ori::kNoVReg) return regs_[id];
+  if (regs_[id] != ori::kNoVReg) {
+    if (options().deviceDebug) noteDebugUse(regs_[id]);
+    return regs_[id];
+  }
   VRegId r;
   if (decl->type == ptx::Type::Pred) {
     r = f_.newVReg(RegClass::P, 1);
@@ -127,7 +132,55 @@ VRegId LowerCtx::vregOf(const ptx::RegDecl *decl, uint32_t index) {
     r = f_.newVReg(RegClass::R, words);
   }
   regs_[id] = r;
+  if (options().deviceDebug) {
+    nameForDebugger(r, decl, index);
+    noteDebugUse(r);
+  }
   return r;
+}
+
+void LowerCtx::noteDebugUse(VRegId r) {
+  auto it = f_.debugRegNames.find(r);
+  if (it == f_.debugRegNames.end() || it->second.empty() || !cur_) return;
+  std::vector<uint32_t> &lines = it->second.front().lines;
+  uint32_t line = cur_->loc.line;
+  auto at = std::lower_bound(lines.begin(), lines.end(), line);
+  if (at == lines.end() || *at != line) lines.insert(at, line);
+}
+
+namespace {
+
+// The type byte ptxas 13.0 writes in .nv_debug_info_reg_type for a PTX register's type
+// (docs/elf.md, "Register maps"; learned from ptxas -g on registers of every type). Types ptxas
+// was not seen to write take the byte of the untyped bits of their size.
+uint8_t debugTypeByte(ptx::Type t) {
+  using T = ptx::Type;
+  switch (t) {
+  case T::B8: return 0;   case T::B16: return 1;   case T::B32: return 2;   case T::B64: return 3;
+  case T::U8: return 4;   case T::U16: return 5;   case T::U32: return 6;   case T::U64: return 7;
+  case T::S8: return 8;   case T::S16: return 9;   case T::S32: return 10;  case T::S64: return 11;
+  case T::F16: return 12; case T::F16x2: return 13; case T::F32: return 14; case T::F64: return 15;
+  case T::Pred: return 16; case T::B128: return 17;
+  default: break;
+  }
+  switch (ptx::typeBits(t)) {
+  case 8: return 0;
+  case 16: return 1;
+  case 64: return 3;
+  case 128: return 17;
+  default: return 2;
+  }
+}
+
+} // namespace
+
+void LowerCtx::nameForDebugger(VRegId r, const ptx::RegDecl *decl, uint32_t index) {
+  ori::DebugRegName n;
+  n.name = std::string(decl->name.str());
+  if (decl->parameterized) n.name += std::to_string(index);
+  n.type = debugTypeByte(decl->type);
+  n.pieces = static_cast<uint8_t>(f_.vreg(r).width);
+  f_.debugRegNames[r].push_back(std::move(n));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -119,6 +119,10 @@ public:
   Operand word(const Operand &o, unsigned i) const;
   // The virtual register of a PTX register (created on first use).
   VRegId vregOf(const ptx::RegDecl *decl, uint32_t index);
+  // -g: records which PTX register `r` holds (ori::Function::debugRegNames).
+  void nameForDebugger(VRegId r, const ptx::RegDecl *decl, uint32_t index);
+  // -g: notes that the current PTX instruction names the register `r` holds.
+  void noteDebugUse(VRegId r);
   // Number of 32-bit words a PTX register occupies (1 for pred and <= 32-bit types).
   static unsigned wordsOf(ptx::Type t) { return ptx::typeBits(t) <= 32 ? 1 : (ptx::typeBits(t) + 31) / 32; }
 

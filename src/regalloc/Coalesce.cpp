@@ -173,6 +173,21 @@ private:
     return true;
   }
 
+  // -g: a member's PTX register names move to its root, at the member's offset.
+  void moveDebugNames() {
+    for (VRegId m = 0; m < root_.size(); ++m) {
+      if (root_[m] == m) continue;
+      auto it = f_.debugRegNames.find(m);
+      if (it == f_.debugRegNames.end()) continue;
+      std::vector<DebugRegName> names = std::move(it->second);
+      f_.debugRegNames.erase(it);
+      for (DebugRegName &n : names) {
+        n.component = static_cast<uint8_t>(n.component + pos_[m]);
+        f_.debugRegNames[root_[m]].push_back(std::move(n));
+      }
+    }
+  }
+
   void remap(Operand &o) {
     if (!o.refersToVReg()) return;
     VRegId r = o.reg;
@@ -187,6 +202,7 @@ private:
   }
 
   void rewrite() {
+    moveDebugNames();
     for (BasicBlock *bb : f_.blocks())
       for (auto it = bb->begin(); it != bb->end();) {
         Instr *i = *it++;

@@ -15,7 +15,10 @@ import sys
 
 # Sections whose size or contents follow the code (and so legitimately differ).
 CODE_DEPENDENT = (".text.", ".debug_frame", ".rela.debug_frame", ".nv.info", ".strtab",
-                  ".shstrtab", ".symtab", ".note.nv.tkinfo", ".rela.text.", ".rel.text.")
+                  ".shstrtab", ".symtab", ".note.nv.tkinfo", ".rela.text.", ".rel.text.",
+                  # -g register maps: one entry per range a register lives in (their structure
+                  # is checked by register_maps_test.py)
+                  ".nv_debug_info_reg_")
 # Line programs: their rows follow the code; header, file table and sequences must match.
 LINE_TABLES = (".debug_line", ".nv_debug_line_sass")
 # .nv.info attributes whose values depend on the code we generate.

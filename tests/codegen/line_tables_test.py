@@ -244,8 +244,7 @@ def main():
                 for sec in [n for n in b if n.startswith(".nv_debug_ptx_txt") or n == ".debug_str"]:
                     if a.get(sec) != b[sec]:
                         problems.append(f"{name}: {sec} differs from ptxas's")
-                # -g: ptxas's value also counts the register maps optxas does not write (docs/elf.md).
-                if ".G." not in base and "-g" not in flags and open(ours, "rb").read()[0x33] != open(theirs, "rb").read()[0x33]:
+                if open(ours, "rb").read()[0x33] != open(theirs, "rb").read()[0x33]:
                     problems.append(f"{name}: e_flags bits 24-31 {open(ours, 'rb').read()[0x33]:#x}, ptxas {open(theirs, 'rb').read()[0x33]:#x}")
                 for sec in (".debug_line", ".nv_debug_line_sass"):
                     if dwarfline.read(ours, sec) is None:

@@ -171,6 +171,11 @@ std::vector<elf::DebugSection> dwarfSections(const ori::Module &m, const PtxDecl
 std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoInput &in,
                                           const std::vector<elf::Function> &functions);
 
+// Debug builds: the register maps (RegisterMaps.cpp), .nv_debug_info_reg_sass (where each piece of
+// each PTX register lives, by code range) and .nv_debug_info_reg_type (its PTX type), from
+// ori::Function::registerMap, one record per function section in `functions` order.
+std::vector<elf::DebugSection> registerMaps(const ori::Module &m, const std::vector<elf::Function> &functions);
+
 // The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
 elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
                              const std::vector<uint32_t> &codeSizes,

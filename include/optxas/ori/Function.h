@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "optxas/ori/BasicBlock.h"
@@ -22,6 +23,32 @@ struct VReg {
   uint8_t width = 1;   // in 32-bit components: 1, 2 (64-bit pair), 3, 4 (quad)
   uint8_t align = 1;   // required alignment of the first physical register, in components
   int32_t phys = -1;   // physical register number after allocation (R12 -> 12), -1 = none
+};
+
+// -g: the PTX register a virtual register holds, for the debugger's register maps
+// (.nv_debug_info_reg_sass/_type, docs/elf.md "Register maps"). Piece k (the 32-bit word k of
+// the PTX register) is component `component + k` of the vreg, for k < pieces.
+struct DebugRegName {
+  std::string name;       // as the PTX spells it: "%rd1", "start"
+  uint8_t type = 0;       // the type byte ptxas writes for the PTX register's type
+  uint8_t component = 0;
+  uint8_t pieces = 1;
+  // The PTX lines whose instructions name the register (ascending): a range of code where the
+  // vreg is live counts as the PTX register's only if one of its instructions comes from one of
+  // them (coalescing may have put lowering's temporaries into the same vreg).
+  std::vector<uint32_t> lines;
+};
+
+// -g: one entry of the register map (CalcRegisterMap, phase 149): where a piece of a PTX
+// register lives (SASS register and file) over a range of code offsets [start, end], end being
+// the offset of the last instruction that reads it there.
+struct RegisterMapEntry {
+  std::string name;
+  uint32_t piece = 0;
+  uint32_t reg = 0;
+  uint8_t file = 0;       // ptxas's register file numbers: 5 R, 2 P
+  uint8_t type = 0;
+  uint32_t start = 0, end = 0;
 };
 
 class Function {
@@ -84,6 +111,12 @@ public:
   // driver with the warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS).
   std::vector<uint32_t> unalignedBarriers;
   FunctionAttrs attrs;           // interface and launch constraints, filled by lowering
+  // -g only (empty otherwise): the PTX registers each vreg holds, filled by lowering and carried
+  // by the phases that rename registers (copy coalescing, self-copy removal); phases that create
+  // registers leave them unnamed. The register map computed from them after allocation and encoding.
+  // A vreg may hold several PTX registers (copies coalesced into one register).
+  std::unordered_map<VRegId, std::vector<DebugRegName>> debugRegNames;
+  std::vector<RegisterMapEntry> registerMap;
 
 private:
   friend class Instr;

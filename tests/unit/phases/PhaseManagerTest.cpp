@@ -29,7 +29,7 @@ const std::set<PhaseId> kImplemented = {0,   2,   3,   9,   10,  11,  13,  14,  
                                          45,  46,  49,  53,  55,  56,  59,  66,  69,  70,  75,  77,  80,  94,
                                          99,  103, 110, 112, 116, 120, 122, 123, 127, 130, 133, 138, 141,
                                          142,
-                                         147, 151, 155, 156, 157, 158};
+                                         147, 149, 151, 155, 156, 157, 158};
 
 TEST(PhaseFactory, CreatesEveryPhaseWithItsName) {
   for (PhaseId id = 0; id < kNumPhases; ++id) {
