@@ -84,6 +84,12 @@ bool writesConstant(const Instr &i) {
   return true;
 }
 
+bool indexedConstantRead(const Instr &i) {
+  for (const Operand &o : i.uses())
+    if (o.kind == OperandKind::CBank && o.reg != ori::kNoVReg) return true;
+  return false;
+}
+
 class Hoister {
 public:
   Hoister(ori::Function &f, const std::array<unsigned, ori::kNumRegClasses> &limits, bool keepConstants)
@@ -179,6 +185,9 @@ private:
           ++it;
           std::array<unsigned, ori::kNumRegClasses> grow{};
           if (!invariant(*i, writes, liveIntoHeader, grow)) continue;
+          // A constant-bank read at a register index runs early only where it ran anyway on
+          // entering the loop (an index valid on some paths only must not be read on others).
+          if (bb != header && indexedConstantRead(*i)) continue;
           bool fits = true;
           for (unsigned c = 0; c < ori::kNumRegClasses; ++c) fits &= pressure[c] + grow[c] <= limits_[c];
           if (!fits) continue;
