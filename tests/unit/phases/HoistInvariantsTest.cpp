@@ -127,6 +127,29 @@ bb3:
   EXPECT_NE(block(out, "bb2").find("%r8 = IADD3 %r8, %r4, %r2"), std::string::npos) << out;
 }
 
+// `n` invariant values, each read by a sum over the induction variable inside the loop.
+std::string manyInvariants(unsigned n) {
+  std::string body, sum = "%r2";
+  for (unsigned k = 0; k < n; ++k) {
+    body += "  %r" + std::to_string(100 + k) + " = IADD3 %r0, " + std::to_string(k + 1) + ", RZ\n";
+    body += "  %r" + std::to_string(200 + k) + " = IADD3 " + sum + ", %r" + std::to_string(100 + k) + ", RZ\n";
+    sum = "%r" + std::to_string(200 + k);
+  }
+  return loop(body + "  STG.E %ur9, [%r20], " + sum + "\n");
+}
+
+TEST(OriHoistInvariants, StopsWhereTheLoopWouldRunOutOfRegisters) {
+  Harness free, tight;
+  tight.opts.maxrregcount = 16;
+  std::string all = after(kEarly, manyInvariants(24), free);
+  std::string some = after(kEarly, manyInvariants(24), tight);
+  // Without a limit every value leaves the loop; under 16 registers some stay in it.
+  EXPECT_EQ(test::countOf(block(all, "bb1"), "IADD3 %r0,"), 0u) << all;
+  size_t stayed = test::countOf(block(some, "bb1"), "IADD3 %r0,");
+  EXPECT_GT(stayed, 0u) << some;
+  EXPECT_LT(stayed, 24u) << some;
+}
+
 TEST(OriHoistInvariants, LateRunsLeaveConstantsToRemat) {
   Harness h;
   std::string out = after("AnalyzeControlFlow+OriHoistInvariantsLate2",
