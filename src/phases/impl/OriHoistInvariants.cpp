@@ -11,8 +11,10 @@
 //   - every component it writes is written by no other instruction of the loop, and its
 //     register is not live into the header (no read sees a value from before the loop or from
 //     the previous iteration), so every read it reaches still reads the value it computes;
-//   - the loop's R/UR/P pressure plus the moved result stays under the allocator's limit
-//     (the result is now live across the whole loop).
+//   - the loop's R/UR/P pressure stays under the allocator's limit, and R pressure under the
+//     function's peak before the phase or 32, whichever is higher (occupancy): the results are
+//     now live across the whole loop, and sources that only the moved instruction read there
+//     (and nothing after the loop) no longer are, so a moved chain costs only its last value.
 // Nothing it moves can fault or has an effect, so running it once before the loop, even when
 // the loop would not have executed it, changes only live ranges.
 //
@@ -48,6 +50,11 @@ using ori::RegClass;
 
 // Registers left to the allocator below its limit (it is not perfect at the edge).
 constexpr unsigned kRegisterMargin = 4;
+// Hoisting never raises the function's peak R pressure above what it already needs, or above
+// this many registers if it needs fewer: up to 32 registers a thread keeps full occupancy (64K
+// registers, 2048 threads per SM), above that every register hoisted may cost warps, and the
+// corpus showed kernels doubling their registers (34 -> 64) for a few hoisted values.
+constexpr unsigned kFreeRegisters = 32;
 // Predicate registers P0..P6 and uniform registers UR0..UR62 are all there are.
 constexpr unsigned kPredicateLimit = 7;
 constexpr unsigned kUniformLimit = 63;
@@ -175,6 +182,19 @@ private:
       lv.walkBlock(bb, [&](const Instr &, const llvm::BitVector &after) { measure(after); });
     }
 
+    // Reads of each register inside the loop, and the registers live where the loop exits: an
+    // invariant source whose last reader in the loop leaves, and that nothing reads after the
+    // loop, is no longer live across it (it was live everywhere in it, back edges included).
+    std::vector<bool> inLoop(f_.blockIdLimit(), false);
+    for (BasicBlock *bb : blocks) inLoop[bb->id()] = true;
+    std::vector<unsigned> reads(f_.numVRegs(), 0);
+    llvm::BitVector liveAfter(f_.numVRegs());
+    for (BasicBlock *bb : blocks) {
+      for (Instr *i : *bb) ori::Liveness::forEachUse(*i, [&](ori::VRegId r) { ++reads[r]; });
+      for (BasicBlock *s : bb->succs())
+        if (!inLoop[s->id()]) liveAfter |= lv.liveIn(s);
+    }
+
     BasicBlock *target = nullptr;
     bool changed = true;
     while (changed) {
@@ -188,9 +208,22 @@ private:
           // A constant-bank read at a register index runs early only where it ran anyway on
           // entering the loop (an index valid on some paths only must not be read on others).
           if (bb != header && indexedConstantRead(*i)) continue;
+          // Pressure change across the loop: its results join, sources it alone read leave.
+          std::vector<ori::VRegId> used;
+          ori::Liveness::forEachUse(*i, [&](ori::VRegId r) { used.push_back(r); });
+          std::array<int, ori::kNumRegClasses> net{};
+          for (unsigned c = 0; c < ori::kNumRegClasses; ++c) net[c] = static_cast<int>(grow[c]);
+          std::vector<ori::VRegId> distinct = used;
+          std::sort(distinct.begin(), distinct.end());
+          distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+          for (ori::VRegId r : distinct)
+            if (reads[r] == static_cast<unsigned>(std::count(used.begin(), used.end(), r)) && !liveAfter.test(r))
+              net[static_cast<unsigned>(f_.vreg(r).cls)] -= f_.vreg(r).width;
           bool fits = true;
-          for (unsigned c = 0; c < ori::kNumRegClasses; ++c) fits &= pressure[c] + grow[c] <= limits_[c];
+          for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+            fits &= net[c] <= 0 || static_cast<int>(pressure[c]) + net[c] <= static_cast<int>(limits_[c]);
           if (!fits) continue;
+          for (ori::VRegId r : used) --reads[r];
           if (!target) {
             target = create ? f_.createBlockAfter(pre) : pre;
             res.createdBlock = create;
@@ -201,7 +234,8 @@ private:
             comps_.range(f_, d, first, n);
             for (unsigned k = 0; k < n; ++k) --writes[first + k];
           }
-          for (unsigned c = 0; c < ori::kNumRegClasses; ++c) pressure[c] += grow[c];
+          for (unsigned c = 0; c < ori::kNumRegClasses; ++c)
+            pressure[c] = static_cast<unsigned>(std::max(0, static_cast<int>(pressure[c]) + net[c]));
           i->removeFromParent();
           Instr *t = target->terminator();
           target->insert(t, i);
@@ -262,7 +296,8 @@ protected:
       in.maxrregcount = ctx.options().maxrregcount;
       rLimit = regalloc::registerLimit(f, *m, in);
     }
-    limits[static_cast<unsigned>(RegClass::R)] = rLimit > kRegisterMargin ? rLimit - kRegisterMargin : 0;
+    unsigned rCap = std::max(ori::maxPressure(f, RegClass::R), kFreeRegisters);
+    limits[static_cast<unsigned>(RegClass::R)] = std::min(rLimit > kRegisterMargin ? rLimit - kRegisterMargin : 0, rCap);
     limits[static_cast<unsigned>(RegClass::UR)] = kUniformLimit;
     limits[static_cast<unsigned>(RegClass::P)] = kPredicateLimit;
     limits[static_cast<unsigned>(RegClass::UP)] = kPredicateLimit;
