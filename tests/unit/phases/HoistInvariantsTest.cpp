@@ -158,6 +158,17 @@ TEST(OriHoistInvariants, LateRunsLeaveConstantsToRemat) {
   EXPECT_NE(block(out, "bb1").find("%r4 = IMAD"), std::string::npos) << out;
 }
 
+TEST(OriHoistInvariants, DumpIRShowsTheMove) {
+  Harness h;
+  h.knob("DumpIR=OriHoistInvariantsEarly");
+  after(kEarly, loop("  %r3 = LDC c[0x0][0x21c]\n  %r4 = IMAD %r3, %r0, RZ\n  STG.E %ur9, [%r20], %r4\n"), h);
+  size_t at = h.dumped.find("DUMPIR after OriHoistInvariantsEarly (phase 40)");
+  ASSERT_NE(at, std::string::npos) << h.dumped;
+  size_t ldc = h.dumped.find("%r3 = LDC c[0x0][0x21c]", at), header = h.dumped.find("\nbb1", at);
+  ASSERT_NE(ldc, std::string::npos) << h.dumped;
+  EXPECT_LT(ldc, header) << h.dumped;
+}
+
 TEST(OriHoistInvariants, DoesNothingAtO1) {
   Harness h;
   h.opts.optLevel = 1;
