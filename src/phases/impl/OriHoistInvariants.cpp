@@ -141,9 +141,13 @@ private:
     const auto &blocks = f_.blocks();
     auto at = std::find(blocks.begin(), blocks.end(), out);
     if (at == blocks.end() || at + 1 == blocks.end() || *(at + 1) != l.header) return nullptr;
-    if (Instr *t = out->terminator())
+    // A plain conditional branch or exit (an indirect branch may reach the header through
+    // its table, around the new block).
+    if (Instr *t = out->terminator()) {
+      if (t->opcode() != Opcode::BRA && t->opcode() != Opcode::EXIT) return nullptr;
       for (const Operand &o : t->uses())
         if (o.kind == OperandKind::Label && o.block == l.header) return nullptr;
+    }
     create = true;
     return out;
   }
