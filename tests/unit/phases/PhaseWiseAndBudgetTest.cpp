@@ -53,11 +53,11 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   std::vector<std::string> expect;
   for (const char *p : {"OriCheckInitialProgram", "AnalyzeControlFlow", "EarlyOriSimpleLiveDead",
                         "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
-                        "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
+                        "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "OriHoistInvariantsEarly", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
-                        "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriDoRemat", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
-                        "LateEnforceArgumentRestrictions", "FinalInspectionPass", "BackPropagateVEC2D",
+                        "GeneralOptimizeLate2", "OriHoistInvariantsLate", "SinkCodeIntoBlock", "OriDoRemat", "OriHoistInvariantsLate2", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
+                        "LateEnforceArgumentRestrictions", "OriHoistInvariantsLate3", "FinalInspectionPass", "BackPropagateVEC2D",
                         "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "PostSchedule", "AdvancedScoreboardsAndOpexes", "MercConverter",
                         "MercEncodeAndDecode", "MercGenerateSassUCode", "ReportFinalMemoryUsage"}) {
@@ -136,9 +136,9 @@ size_t instructionsAfter(const std::string &budget) {
 }
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
-  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 37, 38, 43, 53, 55, 56, 66,
-  // 69, 70, 75, 77, 80, 99, 127 (live/dead, GeneralOptimize*, copy propagation, GvnCse,
-  // SinkCodeIntoBlock, OriDoRemat, PostExpansion's redundant-move cleanup). For vecadd, 11
+  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 37, 38, 40, 43, 53, 55, 56, 66,
+  // 69, 70, 75, 76, 77, 80, 92, 99, 104, 127 (live/dead, GeneralOptimize*, copy propagation, GvnCse,
+  // OriHoistInvariants*, SinkCodeIntoBlock, OriDoRemat, PostExpansion's redundant-move cleanup). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.
   EXPECT_EQ(instructionsAfter(""), 18u);
@@ -154,7 +154,7 @@ TEST(OptBudget, VerboseReportNamesTheBoundary) {
   h.knob("OptBudget=3");
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m));
-  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 17 refused; last granted #3: "
+  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 21 refused; last granted #3: "
                               "OriPerformLiveDeadFirst in _Z3addPKfS0_Pfi; first refused #4: OriCopyProp in "
                               "_Z3addPKfS0_Pfi"),
             std::string::npos)
@@ -202,10 +202,10 @@ TEST(OptBudget, BisectionFindsTheBrokenPhase) {
   EXPECT_EQ(culprit.number, static_cast<uint64_t>(hi));
   EXPECT_EQ(culprit.phase, 57);
   EXPECT_EQ(culprit.function, "second");
-  // 21 gated consultations per function (19 optimizing phases, the broken one, and PostExpansion's
-  // redundant-move cleanup); the second function's 12th of them (after 11, 14, 18, 22, 33, 37,
-  // 38, 43, 53, 55, 56) is the broken phase.
-  EXPECT_EQ(hi, 21 + 12);
+  // 25 gated consultations per function (23 optimizing phases, the broken one, and PostExpansion's
+  // redundant-move cleanup); the second function's 13th of them (after 11, 14, 18, 22, 33, 37,
+  // 38, 40, 43, 53, 55, 56) is the broken phase.
+  EXPECT_EQ(hi, 25 + 13);
 }
 
 } // namespace
