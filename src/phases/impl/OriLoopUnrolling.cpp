@@ -18,6 +18,10 @@
 // names for readers after the loop: the copies become independent chains the scheduler can
 // interleave. The IR is not in SSA form, so the rest needs no renaming.
 //
+// The unrolled block is then joined with the blocks before and after it where the flow is a
+// straight line (single successor/predecessor, no label naming the block), and the search runs
+// again (at most four rounds): an enclosing loop whose inner loop was unrolled may now be one
+// block itself.
 // Never unrolled: a loop whose header carries `.pragma "nounroll"`, every loop of a function
 // (or module) with that pragma, loops with calls, reconvergence (BSSY/BSYNC/BREAK), other branches
 // or labels inside, or barriers listed by instruction id (unaligned BAR).
@@ -287,6 +291,31 @@ void unroll(ori::Function &f, const Plan &plan) {
   plan.branch->eraseFromParent();
 }
 
+// Appends `next` to `bb` and erases it: `bb` falls through into `next` (no terminator), is its
+// only predecessor, `next` is its only successor, and no label operand (branch, BSSY) names
+// `next`. Returns whether it merged.
+bool mergeStraightLine(ori::Function &f, BasicBlock *bb, BasicBlock *next, std::vector<BasicBlock *> &erased) {
+  if (!bb || !next || bb == next || next->noUnroll()) return false;
+  if (bb->succs().size() != 1 || bb->succs().front() != next || next->preds().size() != 1 ||
+      next->preds().front() != bb)
+    return false;
+  if (bb->back() && (bb->back()->isBranch() || bb->back()->isTerminator())) return false;
+  const auto &layout = f.blocks();
+  auto pos = std::find(layout.begin(), layout.end(), bb);
+  if (pos == layout.end() || std::next(pos) == layout.end() || *std::next(pos) != next) return false;
+  for (BasicBlock *b : layout)
+    for (Instr *i : *b)
+      for (const Operand &o : i->operands())
+        if (o.kind == OperandKind::Label && o.block == next) return false;
+  while (Instr *i = next->front()) {
+    i->removeFromParent();
+    bb->append(i);
+  }
+  erased.push_back(next);
+  f.eraseBlock(next);
+  return true;
+}
+
 class OriLoopUnrolling final : public opt::OptimizationPhase {
 public:
   using OptimizationPhase::OptimizationPhase;
@@ -296,13 +325,30 @@ protected:
     ori::Function &f = ctx.function();
     for (const std::string &p : f.attrs.pragmas)
       if (p == "nounroll") return;
-    ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f);
-    std::vector<Plan> plans;
-    for (const auto &loop : cfg.loops())
-      if (auto plan = analyze(f, *loop)) plans.push_back(*plan);
-    if (plans.empty()) return;
-    for (const Plan &plan : plans) unroll(f, plan);   // one-block loops: disjoint
-    ori::analyzeControlFlow(f);
+    // Rounds: an unrolled inner loop is straight-line code; merged with the blocks around it, the
+    // enclosing loop may become a one-block loop itself.
+    for (unsigned round = 0; round < 4; ++round) {
+      ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f);
+      std::vector<Plan> plans;
+      for (const auto &loop : cfg.loops())
+        if (auto plan = analyze(f, *loop)) plans.push_back(*plan);
+      if (plans.empty()) return;
+      for (const Plan &plan : plans) unroll(f, plan);   // one-block loops: disjoint
+      // Join each unrolled block with its predecessor and successor where the flow is a line.
+      std::vector<BasicBlock *> erased;
+      for (const Plan &plan : plans) {
+        BasicBlock *h = plan.header;
+        if (std::find(erased.begin(), erased.end(), h) != erased.end()) continue;
+        ori::analyzeControlFlow(f);
+        BasicBlock *pre = h->preds().size() == 1 ? h->preds().front() : nullptr;
+        if (mergeStraightLine(f, pre, h, erased)) {
+          h = pre;
+          ori::analyzeControlFlow(f);
+        }
+        if (h->succs().size() == 1) mergeStraightLine(f, h, h->succs().front(), erased);
+      }
+      ori::analyzeControlFlow(f);
+    }
   }
 };
 

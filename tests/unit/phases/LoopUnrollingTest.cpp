@@ -131,6 +131,41 @@ TEST(OriLoopUnrolling, KeepsLoopsOverTheSizeBudget) {
   EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
 }
 
+TEST(OriLoopUnrolling, UnrollsTheEnclosingLoopOnceTheInnerOneIsStraightLine) {
+  Harness h;
+  // for (j = 0; j < 2; ++j) for (k = 0; k < 3; ++k) acc = acc * 5 + (k + j): the inner loop is
+  // unrolled, joined with the outer header and latch, and the outer loop then unrolled too.
+  std::string out = after(kUnroll, R"(.module sm_90 addr64
+.function "k" entry
+.reg %r2 x2
+.reg %ur10 x2
+bb0:
+  %ur10 = ULDC.64 c[0x0][0x208]
+  %r2 = LDC.64 c[0x0][0x218]
+  %r3 = MOV 0x0
+  %r4 = MOV 0x7
+bb1:
+  %r5 = MOV 0x0
+bb2:
+  %r6 = IADD3 %r5, %r3, RZ
+  %r4 = IMAD %r4, 0x5, %r6
+  %r5 = IADD3 %r5, 0x1, RZ
+  %p8, PT = ISETP.LT.S32.AND %r5, 0x3, PT
+  @%p8 BRA bb2
+bb3:
+  %r3 = IADD3 %r3, 0x1, RZ
+  %p9, PT = ISETP.LT.S32.AND %r3, 0x2, PT
+  @%p9 BRA bb1
+bb4:
+  STG.E %ur10, [%r2], %r4
+  EXIT
+.end
+)", h);
+  EXPECT_EQ(out.find("BRA"), std::string::npos) << out;
+  EXPECT_EQ(countOf(out, "IMAD %r4, 0x5"), 6u) << out;
+  EXPECT_EQ(countOf(out, "IADD3 %r"), 6u) << out;   // k + j, once per inner trip
+}
+
 TEST(OriLoopUnrolling, HonoursAFunctionWideNounroll) {
   Harness h;
   h.knob("NamedPhases=AnalyzeControlFlow+OriLoopUnrolling");
