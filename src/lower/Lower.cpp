@@ -261,6 +261,9 @@ bool ModuleLowering::lowerFunctions(const ptx::Module &pm) {
     a.explicitCluster = pf->perf.explicitcluster;
     a.maxclusterrank = pf->perf.maxclusterrank;
     for (std::string_view p : pf->perf.pragmas) a.pragmas.emplace_back(p);
+    // A module-scope "nounroll" covers every loop of the module, before or after it (PTX ISA).
+    for (std::string_view p : pm.pragmas)
+      if (p == "nounroll") a.pragmas.emplace_back(p);
     LowerCtx cx(*this, *pf, f);
     ok &= cx.run();
   }

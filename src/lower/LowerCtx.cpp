@@ -227,8 +227,13 @@ bool LowerCtx::lowerStatement(const ptx::Stmt *s) {
     }
     return true;
   }
+  case ptx::StmtKind::Pragma:
+    // Statement-level "nounroll" marks the block it opens: the loop that block heads stays rolled.
+    for (std::string_view p : static_cast<const ptx::PragmaStmt *>(s)->strings)
+      if (p == "nounroll" && b_.block()) b_.block()->setNoUnroll(true);
+    return true;
   default:
-    return true;   // register declarations, .loc, pragmas and scopes need no code
+    return true;   // register declarations, .loc and scopes need no code
   }
 }
 

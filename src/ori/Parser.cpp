@@ -209,8 +209,10 @@ private:
     fn_ = nullptr;
   }
 
-  // "bb12:" or "bb12 \"label\":" (comments are already stripped).
-  static bool isBlockHeader(std::string_view line, uint32_t &id, std::string *label = nullptr) {
+  // "bb12:", "bb12 \"label\":", either with " nounroll" before the colon (comments are already
+  // stripped).
+  static bool isBlockHeader(std::string_view line, uint32_t &id, std::string *label = nullptr,
+                            bool *noUnroll = nullptr) {
     size_t b = line.find_first_not_of(" \t");
     if (b == std::string_view::npos || line.substr(b, 2) != "bb") return false;
     size_t e = b + 2;
@@ -225,10 +227,13 @@ private:
       lbl = std::string(line.substr(k + 1, q - k - 1));
       k = line.find_first_not_of(" \t", q + 1);
     }
+    bool nounroll = k != std::string_view::npos && line.substr(k, 8) == "nounroll";
+    if (nounroll) k = line.find_first_not_of(" \t", k + 8);
     if (k == std::string_view::npos || line[k] != ':') return false;
     if (line.find_first_not_of(" \t\r", k + 1) != std::string_view::npos) return false;
     id = static_cast<uint32_t>(*v);
     if (label) *label = std::move(lbl);
+    if (noUnroll) *noUnroll = nounroll;
     return true;
   }
 
@@ -299,12 +304,14 @@ private:
     for (size_t k = first; k < end; ++k) {
       uint32_t id;
       std::string label;
-      if (!isBlockHeader(lines_[k], id, &label)) continue;
+      bool noUnroll = false;
+      if (!isBlockHeader(lines_[k], id, &label, &noUnroll)) continue;
       if (blocks_.count(id) || id > 1'000'000) {
         error(k, 1, "block bb" + std::to_string(id) + " is defined twice or out of range");
         continue;
       }
       blocks_[id] = fn_->createBlockWithId(id, std::move(label));
+      if (blocks_[id]) blocks_[id]->setNoUnroll(noUnroll);
     }
     declared_.clear();
     // Pass 2: everything else.

@@ -206,6 +206,7 @@ void printFunction(std::string &out, const Function &f, const PrintOptions &opts
   for (BasicBlock *bb : f.blocks()) {
     fmt::format_to(std::back_inserter(out), "bb{}", bb->id());
     if (!bb->label().empty()) fmt::format_to(std::back_inserter(out), " \"{}\"", bb->label());
+    if (bb->noUnroll()) out += " nounroll";
     out += ':';
     std::vector<std::string> facts;
     if (cfg && opts.cfgComments) {

@@ -65,6 +65,9 @@ public:
   // Set by loop transformations so statistics can count partially unrolled loops.
   bool partiallyUnrolled() const { return partiallyUnrolled_; }
   void setPartiallyUnrolled(bool v) { partiallyUnrolled_ = v; }
+  // `.pragma "nounroll"` opened this block (PTX: the loop it heads must not be unrolled).
+  bool noUnroll() const { return noUnroll_; }
+  void setNoUnroll(bool v) { noUnroll_ = v; }
 
 private:
   friend class Function;
@@ -81,7 +84,7 @@ private:
   std::vector<BasicBlock *> preds_, succs_;
   BasicBlock *idom_ = nullptr;
   unsigned rpo_ = 0, loopDepth_ = 0;
-  bool reachable_ = false, loopHeader_ = false, partiallyUnrolled_ = false;
+  bool reachable_ = false, loopHeader_ = false, partiallyUnrolled_ = false, noUnroll_ = false;
 };
 
 inline BasicBlock::iterator &BasicBlock::iterator::operator--() {

@@ -186,3 +186,32 @@ TEST(ControlFlow, BrxIdxListsEveryTarget) {
 }
 
 } // namespace
+
+namespace {
+
+// `.pragma "nounroll"` (PTX ISA): in a loop header block it marks that block; in a function
+// header or at module scope it reaches every function's attributes (phase 25 reads both).
+TEST(ControlFlow, NounrollPragmaMarksTheLoopHeaderBlock) {
+  Lowered l(kernel(".param .u32 a", "  ld.param.u32 %r1, [a];\n  mov.u32 %r2, 0;\n$L_loop:\n  .pragma \"nounroll\";\n"
+                                    "  add.s32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, %r1;\n  @%p2 bra $L_loop;\n"
+                                    "$L_after:\n  add.s32 %r2, %r2, 1;"));
+  unsigned marked = 0;
+  for (ori::BasicBlock *bb : l.fn().blocks())
+    if (bb->noUnroll()) {
+      ++marked;
+      EXPECT_EQ(bb->label(), "$L_loop");
+    }
+  EXPECT_EQ(marked, 1u) << l.text();
+  EXPECT_NE(l.text().find("\"$L_loop\" nounroll:"), std::string::npos) << l.text();
+  EXPECT_TRUE(l.fn().attrs.pragmas.empty());
+}
+
+TEST(ControlFlow, ModuleScopeNounrollReachesEveryFunction) {
+  Lowered l(module(".pragma \"nounroll\";\n.visible .entry k()\n{\n  ret;\n}\n"));
+  ASSERT_TRUE(l.module);
+  const ori::Function *f = l.module->findFunction("k");
+  ASSERT_TRUE(f);
+  EXPECT_NE(std::find(f->attrs.pragmas.begin(), f->attrs.pragmas.end(), "nounroll"), f->attrs.pragmas.end());
+}
+
+} // namespace

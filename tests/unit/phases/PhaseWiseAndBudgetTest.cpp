@@ -52,7 +52,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   // Exactly the phases with work for this function, each bracketed, in schedule order.
   std::vector<std::string> expect;
   for (const char *p : {"OriCheckInitialProgram", "AnalyzeControlFlow", "EarlyOriSimpleLiveDead",
-                        "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
+                        "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "OriLoopUnrolling", "GeneralOptimize",
                         "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "OriHoistInvariantsEarly", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
@@ -136,8 +136,8 @@ size_t instructionsAfter(const std::string &budget) {
 }
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
-  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 37, 38, 40, 43, 53, 55, 56, 66,
-  // 69, 70, 75, 76, 77, 80, 92, 99, 104, 127 (live/dead, GeneralOptimize*, copy propagation, GvnCse,
+  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 25, 33, 37, 38, 40, 43, 53, 55, 56, 66,
+  // 69, 70, 75, 76, 77, 80, 92, 99, 104, 127 (live/dead, GeneralOptimize*, copy propagation, OriLoopUnrolling, GvnCse,
   // OriHoistInvariants*, SinkCodeIntoBlock, OriDoRemat, PostExpansion's redundant-move cleanup). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.

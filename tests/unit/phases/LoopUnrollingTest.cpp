@@ -1,0 +1,180 @@
+// OriLoopUnrolling (phase 25), IR in and IR out: which loops are fully unrolled and how.
+#include <string>
+
+#include "Harness.h"
+
+namespace optxas::phases {
+namespace {
+
+using test::countOf;
+using test::Harness;
+
+std::string after(const std::string &recipe, const std::string &ir, Harness &h) {
+  h.knob("NamedPhases=" + recipe);
+  auto m = h.parse(ir);
+  EXPECT_TRUE(m);
+  if (!m) return {};
+  EXPECT_TRUE(h.run(*m)) << h.allDiags();
+  ori::PrintOptions o;
+  o.ids = false;
+  o.cfgComments = false;
+  return ori::toString(*m, o);
+}
+
+const char *kUnroll = "AnalyzeControlFlow+OriLoopUnrolling";
+
+// sum += a[i] for i = <init>; i <cmp> <bound>; i += <step>, the loop block headed by <header>.
+std::string sumLoop(const std::string &header, const std::string &init, const std::string &step,
+                    const std::string &compare, const std::string &extra = "") {
+  return R"(.module sm_90 addr64
+.function "k" entry
+.reg %r1 x2
+.reg %r2 x2
+.reg %r12 x2
+.reg %ur10 x2
+bb0:
+  %ur10 = ULDC.64 c[0x0][0x208]
+  %r1 = LDC.64 c[0x0][0x210]
+  %r2 = LDC.64 c[0x0][0x218]
+  %r3 = MOV )" + init + R"(
+  %r4 = MOV 0x0
+)" + header + R"(
+  %r12 = IMAD.WIDE.U32 %r3, 0x4, %r1
+  %r9 = LDG.E %ur10, [%r12]
+  %r4 = IADD3 %r4, %r9, RZ
+)" + extra + "  %r3 = IADD3 %r3, " + step + R"(, RZ
+  %p11, PT = )" + compare + R"(
+  @%p11 BRA bb1
+bb2:
+  STG.E %ur10, [%r2], %r4
+  EXIT
+.end
+)";
+}
+
+TEST(OriLoopUnrolling, UnrollsATripCountOfFourCompletely) {
+  Harness h;
+  std::string out = after(kUnroll, sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, 0x4, PT"), h);
+  EXPECT_EQ(out.find("BRA"), std::string::npos) << out;          // the back edge is gone
+  EXPECT_EQ(countOf(out, "LDG.E"), 4u) << out;                   // the body, four times
+  EXPECT_EQ(countOf(out, "IMAD.WIDE.U32"), 4u) << out;
+  // Every copy reads the induction variable from a register written once with its value; the
+  // original register gets the value after the loop, and the last copy keeps the names read
+  // after the loop.
+  for (const char *v : {"= MOV 0x0", "= MOV 0x1", "= MOV 0x2", "= MOV 0x3", "%r3 = MOV 0x4"})
+    EXPECT_NE(out.find(v), std::string::npos) << v << "\n" << out;
+  EXPECT_EQ(countOf(out, "IMAD.WIDE.U32 %r3,"), 0u) << out;
+  EXPECT_EQ(out.find("%r3 = IADD3"), std::string::npos) << out;
+  EXPECT_NE(out.find("%r9 = LDG.E %ur10, [%r12]"), std::string::npos) << out;
+  EXPECT_EQ(countOf(out, "%r4 = IADD3 %r4, "), 4u) << out;      // the accumulator is not renamed
+}
+
+TEST(OriLoopUnrolling, CountsTheTripWithASignedCompareAfterTheAdd) {
+  Harness h;
+  // i = -3; do { ...; i += 1 } while (i < 2, signed): the compare sees -2 .. 2, five trips.
+  std::string out = after(kUnroll, sumLoop("bb1:", "0xfffffffd", "0x1", "ISETP.LT.S32.AND %r3, 0x2, PT"), h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 5u) << out;
+  EXPECT_EQ(out.find("BRA"), std::string::npos) << out;
+}
+
+TEST(OriLoopUnrolling, CountsTheTripWithTheCompareBeforeTheAdd) {
+  Harness h;
+  // do { p = i != 8 (unsigned, old value); ...; i += 2 } while (p), i = 0: the compare sees
+  // 0, 2, 4, 6, 8: five trips.
+  std::string ir = sumLoop("bb1:", "0x0", "0x2", "ISETP.NE.U32.AND %r3, 0x8, PT");
+  const std::string cmp = "  %p11, PT = ISETP.NE.U32.AND %r3, 0x8, PT\n";
+  ir.erase(ir.find(cmp), cmp.size());
+  ir.insert(ir.find("  %r12 = IMAD.WIDE"), cmp);
+  std::string out = after(kUnroll, ir, h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 5u) << out;
+  EXPECT_NE(out.find("%r3 = MOV 0xa"), std::string::npos) << out;   // the value after the loop
+  EXPECT_EQ(out.find("BRA"), std::string::npos) << out;
+}
+
+TEST(OriLoopUnrolling, LeavesANounrollLoopAlone) {
+  Harness h;
+  std::string out = after(kUnroll, sumLoop("bb1 nounroll:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, 0x4, PT"), h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  EXPECT_NE(out.find("@%p11 BRA bb1"), std::string::npos) << out;
+  EXPECT_NE(out.find("bb1 nounroll:"), std::string::npos) << out;   // the mark prints back
+}
+
+TEST(OriLoopUnrolling, LeavesAnUnknownTripCountAlone) {
+  Harness h;
+  std::string ir = sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, %r5, PT");
+  ir.replace(ir.find("  %r4 = MOV 0x0\n"), 0, "  %r5 = LDC c[0x0][0x220]\n");
+  std::string out = after(kUnroll, ir, h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  EXPECT_NE(out.find("@%p11 BRA bb1"), std::string::npos) << out;
+}
+
+TEST(OriLoopUnrolling, LeavesALoopWhoseInductionVariableIsWrittenTwiceAlone) {
+  Harness h;
+  std::string out = after(kUnroll,
+                          sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, 0x4, PT", "  %r3 = IADD3 %r3, %r9, RZ\n"), h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  EXPECT_NE(out.find("@%p11 BRA bb1"), std::string::npos) << out;
+}
+
+TEST(OriLoopUnrolling, LeavesALoopWithoutAKnownEntryValueAlone) {
+  Harness h;
+  std::string ir = sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, 0x4, PT");
+  ir.replace(ir.find("%r3 = MOV 0x0"), 13, "%r3 = S2R SR_TID.X");
+  std::string out = after(kUnroll, ir, h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+}
+
+TEST(OriLoopUnrolling, KeepsLoopsOverTheSizeBudget) {
+  Harness h;
+  // 3 + 3 body instructions x 400 trips is over 1024.
+  std::string out = after(kUnroll, sumLoop("bb1:", "0x0", "0x1", "ISETP.NE.U32.AND %r3, 0x190, PT"), h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+}
+
+TEST(OriLoopUnrolling, UnrollsTheEnclosingLoopOnceTheInnerOneIsStraightLine) {
+  Harness h;
+  // for (j = 0; j < 2; ++j) for (k = 0; k < 3; ++k) acc = acc * 5 + (k + j): the inner loop is
+  // unrolled, joined with the outer header and latch, and the outer loop then unrolled too.
+  std::string out = after(kUnroll, R"(.module sm_90 addr64
+.function "k" entry
+.reg %r2 x2
+.reg %ur10 x2
+bb0:
+  %ur10 = ULDC.64 c[0x0][0x208]
+  %r2 = LDC.64 c[0x0][0x218]
+  %r3 = MOV 0x0
+  %r4 = MOV 0x7
+bb1:
+  %r5 = MOV 0x0
+bb2:
+  %r6 = IADD3 %r5, %r3, RZ
+  %r4 = IMAD %r4, 0x5, %r6
+  %r5 = IADD3 %r5, 0x1, RZ
+  %p8, PT = ISETP.LT.S32.AND %r5, 0x3, PT
+  @%p8 BRA bb2
+bb3:
+  %r3 = IADD3 %r3, 0x1, RZ
+  %p9, PT = ISETP.LT.S32.AND %r3, 0x2, PT
+  @%p9 BRA bb1
+bb4:
+  STG.E %ur10, [%r2], %r4
+  EXIT
+.end
+)", h);
+  EXPECT_EQ(out.find("BRA"), std::string::npos) << out;
+  EXPECT_EQ(countOf(out, "IMAD %r4, 0x5"), 6u) << out;
+  EXPECT_EQ(countOf(out, "IADD3 %r"), 6u) << out;   // k + j, once per inner trip
+}
+
+TEST(OriLoopUnrolling, HonoursAFunctionWideNounroll) {
+  Harness h;
+  h.knob("NamedPhases=AnalyzeControlFlow+OriLoopUnrolling");
+  auto m = h.parse(sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, 0x4, PT"));
+  ASSERT_TRUE(m);
+  m->functions().front()->attrs.pragmas.push_back("nounroll");
+  ASSERT_TRUE(h.run(*m)) << h.allDiags();
+  EXPECT_EQ(countOf(ori::toString(*m), "LDG.E"), 1u);
+}
+
+} // namespace
+} // namespace optxas::phases
