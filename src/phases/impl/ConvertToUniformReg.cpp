@@ -101,22 +101,63 @@ bool commuteToEncode(ori::Function &f, Instr &i, SwapLog &log) {
   return false;
 }
 
+// Which blocks start with the whole (not exited) warp together. Volta and later do not
+// reconverge a split warp by themselves: after a conditional branch the two groups of threads
+// may run the rest of the program one after the other unless a BSYNC waits for them. So the warp
+// is together at the entry; after a block that was together and ends without a conditional
+// branch or indirect jump and makes no call (a callee may return its threads separately), when
+// every predecessor is such a block; and at a block that opens with the BSYNC of a BSSY issued
+// while together (the BSSY's label is the block after the BSYNC, and the BSSY dominates it).
+std::vector<bool> togetherBlocks(ori::Function &f, ori::ControlFlowInfo &cfg, uint32_t maxId) {
+  std::vector<bool> in(maxId + 1, false), out(maxId + 1, false), done(maxId + 1, false);
+  // BSSYs issued while together, by label block; filled as blocks are visited in RPO.
+  std::vector<std::vector<ori::BasicBlock *>> openedAt(maxId + 1);
+  for (ori::BasicBlock *bb : cfg.rpo()) {
+    bool together = bb == f.blocks().front();
+    if (!together && !bb->preds().empty()) {
+      together = true;
+      for (ori::BasicBlock *p : bb->preds()) {
+        const Instr *t = p->back();
+        bool splits = t && (t->opcode() == Opcode::BRX || t->opcode() == Opcode::JMX ||
+                            (t->isBranch() && t->isPredicated()));
+        together = together && done[p->id()] && out[p->id()] && !splits;
+      }
+    }
+    if (!together && bb->front() && bb->front()->opcode() == Opcode::BSYNC && bb->succs().size() == 1)
+      for (ori::BasicBlock *x : openedAt[bb->succs().front()->id()])
+        together = together || cfg.dominates(x, bb);
+    bool calls = false;
+    for (Instr *i : *bb) {
+      if (i->opcode() == Opcode::CALL) calls = true;
+      if (together && !calls && i->opcode() == Opcode::BSSY)
+        for (const Operand &o : i->operands())
+          if (o.kind == OperandKind::Label && o.block) openedAt[o.block->id()].push_back(bb);
+    }
+    in[bb->id()] = together && !calls;
+    out[bb->id()] = together && !calls;
+    done[bb->id()] = true;
+  }
+  return in;
+}
+
 // Blocks that every thread of the function runs exactly once, together with the whole (not
-// exited) warp: reachable, in no loop, and on every path from the entry to an exit (they
-// post-dominate the entry). A value defined and read only in such blocks is live on every path
-// between its definition and its last read, so no divergent path can hold it while another
-// path, run before or after it by the same warp, writes its UR (the register allocator's
+// exited) warp: reachable, in no loop, on every path from the entry to an exit (they
+// post-dominate the entry), and not after a split of the warp that nothing rejoined. A value
+// defined and read only in such blocks is live on every path between its definition and its last
+// read, and every thread is at the definition and at the last read at the same time, so no group
+// of threads can write its UR while another group still needs it (the register allocator's
 // per-thread liveness is then also the warp's). Indexed by block id.
 std::vector<bool> convergentBlocks(ori::Function &f, ori::ControlFlowInfo &cfg) {
   uint32_t maxId = 0;
   for (ori::BasicBlock *bb : f.blocks()) maxId = std::max(maxId, bb->id());
   std::vector<bool> result(maxId + 1, false);
   if (f.blocks().empty()) return result;
+  const std::vector<bool> together = togetherBlocks(f, cfg, maxId);
   ori::BasicBlock *entry = f.blocks().front();
   std::vector<uint32_t> seen(maxId + 1, 0);
   uint32_t stamp = 0;
   for (ori::BasicBlock *bb : f.blocks()) {
-    if (!bb->reachable() || cfg.loopFor(bb) != nullptr) continue;
+    if (!bb->reachable() || cfg.loopFor(bb) != nullptr || !together[bb->id()]) continue;
     if (bb == entry) {
       result[bb->id()] = true;
       continue;

@@ -58,6 +58,7 @@ TEST(ConvertToUniformReg, ThreadIndexAndDivergentValuesStayInR) {
   %r1 = S2R SR_CTAID.X
   %r3 = IADD3 %r0, 0x4, RZ
   %p2, PT = ISETP.GE.U32.AND %r0, 0x10, PT
+  BSSY bb4
   @%p2 BRA bb2
 bb1:
   %r4 = IADD3 RZ, %r1, RZ
@@ -66,6 +67,8 @@ bb1:
 bb2:
   %r5 = IADD3 %r3, %r1, RZ
 bb3:
+  BSYNC
+bb4:
   %r6 = IADD3 %r5, %r1, RZ
   @%p2 %r7 = IADD3 RZ, %r1, RZ
   %r8 = IADD3 %r6, %r7, RZ
@@ -75,7 +78,8 @@ bb3:
   EXIT
 .end
 )", h);
-  // The block index is read under the divergent branch and again after it: live on both paths.
+  // The block index is read under the divergent branch and again after the BSYNC that rejoins
+  // the warp: live on both paths.
   EXPECT_TRUE(has(out, "%ur1 = S2UR SR_CTAID.X")) << out;
   // From the thread index: R.
   EXPECT_TRUE(has(out, "%r0 = S2R SR_TID.X")) << out;
@@ -85,6 +89,50 @@ bb3:
   // Guarded by a per-thread predicate: R.
   EXPECT_TRUE(has(out, "@%p2 %r7 = IADD3 RZ, %ur1, RZ")) << out;
   EXPECT_FALSE(has(out, "UIADD3")) << out;
+}
+
+TEST(ConvertToUniformReg, NothingMovesAfterASplitThatNoBSyncRejoins) {
+  Harness h;
+  std::string out = after(std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  %r1 = S2R SR_CTAID.X
+  %r7 = S2R SR_CTAID.Y
+  %p2, PT = ISETP.GE.U32.AND %r0, 0x10, PT
+  @%p2 BRA bb2
+bb1:
+  %r0 = IADD3 %r0, 0x1, RZ
+bb2:
+  %r5 = IADD3 %r0, %r1, RZ
+  %r6 = IADD3 %r5, %r7, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x218]
+  STG.E %ur9, [%r20], %r6
+  EXIT
+.end
+)", h);
+  // The threads of each side may run bb2 one group after the other: a UR written there for one
+  // group could overwrite one the other group still reads.
+  EXPECT_TRUE(has(out, "%r7 = S2R SR_CTAID.Y")) << out;
+  // Before the split, with bb2 the only reader: the later read is not made with the warp together.
+  EXPECT_TRUE(has(out, "%r1 = S2R SR_CTAID.X")) << out;
+}
+
+TEST(ConvertToUniformReg, NothingMovesAfterACall) {
+  Harness h;
+  std::string out = after(std::string(kHeader) + R"(bb0:
+  %r0 = S2R SR_TID.X
+  CALL bb1
+  %r1 = S2R SR_CTAID.X
+  %r5 = IADD3 %r0, %r1, RZ
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r20 = LDC.64 c[0x0][0x218]
+  STG.E %ur9, [%r20], %r5
+  EXIT
+bb1:
+  RET
+.end
+)", h);
+  EXPECT_TRUE(has(out, "%r1 = S2R SR_CTAID.X")) << out;
 }
 
 TEST(ConvertToUniformReg, ValuesReadOnlyUnderADivergentBranchStayInR) {
