@@ -346,10 +346,12 @@ protected:
     };
     // Whether `i` stands as it is: a converted definition must encode as its uniform form (a copy
     // must copy a UR); any other instruction reading converted registers must encode with them.
+    // A copy from a UR into an R register stays a MOV where an R-to-R copy usually coalesces
+    // away: refused.
     SwapLog swaps;
     auto ok = [&](Instr &i, VRegId def) {
       if (i.opcode() == Opcode::PSEUDO_COPY)
-        return def == ori::kNoVReg || (i.use(0).kind == OperandKind::Reg && i.use(0).cls == RegClass::UR);
+        return def != ori::kNoVReg && i.use(0).kind == OperandKind::Reg && i.use(0).cls == RegClass::UR;
       return opt::encodes(f, i) || commuteToEncode(f, i, swaps);
     };
     for (bool changed = true; changed;) {
