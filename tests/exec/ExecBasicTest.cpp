@@ -253,3 +253,28 @@ TEST(Exec, RuntimeCalls) {
     }
   }
 }
+
+// Block-index arithmetic that ConvertToUniformReg moves to the uniform datapath, read under a
+// divergent branch and after it (tests/exec/uniform_address.ptx).
+TEST(Exec, UniformAddress) {
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "uniform_address", seed);
+    auto in = r.in<int>(1);
+    int base = r.scalar<int>(2);
+    std::vector<int> out(200, 0);
+    for (int cy = 0; cy < 2; ++cy)
+      for (int cx = 0; cx < 3; ++cx)
+        for (int t = 0; t < 32; ++t) {
+          int block = cy * 3 + cx, off = block << 5, key = off ^ 1445;
+          int v = in[t], w;
+          if (t < 16) {
+            w = v + key;
+            v += off;
+          } else {
+            w = (t * 3) ^ key;
+          }
+          out[base + off + t] = ((v + w) + off) ^ key;
+        }
+    exectest::expectOutput(r, 0, out);
+  }
+}

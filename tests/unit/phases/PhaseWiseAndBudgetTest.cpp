@@ -56,7 +56,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
                         "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "OriHoistInvariantsEarly", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
-                        "GeneralOptimizeLate2", "OriHoistInvariantsLate", "SinkCodeIntoBlock", "OriDoRemat", "OriHoistInvariantsLate2", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
+                        "GeneralOptimizeLate2", "OriHoistInvariantsLate", "SinkCodeIntoBlock", "OriDoRemat", "ConvertToUniformReg", "OriHoistInvariantsLate2", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
                         "LateEnforceArgumentRestrictions", "OriHoistInvariantsLate3", "FinalInspectionPass", "ScheduleInstructions", "BackPropagateVEC2D",
                         "AllocateRegisters",
                         "PostExpansion", "OriRemoveNopCode", "PostSchedule", "AdvancedScoreboardsAndOpexes", "MercConverter",
@@ -137,8 +137,8 @@ size_t instructionsAfter(const std::string &budget) {
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
   // The gated phases of the default schedule, in order: 11, 14, 18, 22, 25, 33, 37, 38, 40, 43, 53, 55, 56, 66,
-  // 69, 70, 75, 76, 77, 80, 92, 99, 104, 114, 127 (live/dead, GeneralOptimize*, copy propagation, OriLoopUnrolling, GvnCse,
-  // OriHoistInvariants*, SinkCodeIntoBlock, OriDoRemat, ScheduleInstructions, PostExpansion's redundant-move cleanup). For vecadd, 11
+  // 69, 70, 75, 76, 77, 80, 86, 92, 99, 104, 114, 127 (live/dead, GeneralOptimize*, copy propagation, OriLoopUnrolling, GvnCse,
+  // OriHoistInvariants*, SinkCodeIntoBlock, OriDoRemat, ConvertToUniformReg, ScheduleInstructions, PostExpansion's redundant-move cleanup). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.
   EXPECT_EQ(instructionsAfter(""), 18u);
