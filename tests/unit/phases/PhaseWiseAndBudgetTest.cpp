@@ -55,7 +55,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
                         "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "GeneralOptimize",
                         "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
-                        "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
+                        "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird", "OriDoPredication",
                         "GeneralOptimizeLate2", "SinkCodeIntoBlock", "OriDoRemat", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
                         "LateEnforceArgumentRestrictions", "FinalInspectionPass", "BackPropagateVEC2D",
                         "AllocateRegisters",
@@ -137,7 +137,7 @@ size_t instructionsAfter(const std::string &budget) {
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
   // The gated phases of the default schedule, in order: 11, 14, 18, 22, 33, 37, 38, 43, 53, 55, 56, 66,
-  // 69, 70, 75, 77, 80, 99, 127 (live/dead, GeneralOptimize*, copy propagation, GvnCse,
+  // 69, 70, 72, 75, 77, 80, 99, 127 (live/dead, GeneralOptimize*, copy propagation, GvnCse, OriDoPredication,
   // SinkCodeIntoBlock, OriDoRemat, PostExpansion's redundant-move cleanup). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.
@@ -154,7 +154,7 @@ TEST(OptBudget, VerboseReportNamesTheBoundary) {
   h.knob("OptBudget=3");
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m));
-  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 17 refused; last granted #3: "
+  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 18 refused; last granted #3: "
                               "OriPerformLiveDeadFirst in _Z3addPKfS0_Pfi; first refused #4: OriCopyProp in "
                               "_Z3addPKfS0_Pfi"),
             std::string::npos)
@@ -202,10 +202,10 @@ TEST(OptBudget, BisectionFindsTheBrokenPhase) {
   EXPECT_EQ(culprit.number, static_cast<uint64_t>(hi));
   EXPECT_EQ(culprit.phase, 57);
   EXPECT_EQ(culprit.function, "second");
-  // 21 gated consultations per function (19 optimizing phases, the broken one, and PostExpansion's
+  // 22 gated consultations per function (20 optimizing phases, the broken one, and PostExpansion's
   // redundant-move cleanup); the second function's 12th of them (after 11, 14, 18, 22, 33, 37,
   // 38, 43, 53, 55, 56) is the broken phase.
-  EXPECT_EQ(hi, 21 + 12);
+  EXPECT_EQ(hi, 22 + 12);
 }
 
 } // namespace
