@@ -13,8 +13,8 @@
 // A region is left alone when a side has more than one predecessor or successor, is named by a
 // label other than the branch, holds an instruction that cannot carry the guard (calls,
 // barriers, warp-collective or warp-synchronous instructions, uniform-datapath instructions,
-// macros, other control flow), an instruction already guarded by another predicate, or writes
-// the branch predicate. Guarded writes do not kill in liveness (src/ori/Liveness.cpp), so
+// macros, other control flow) or an instruction already guarded by another predicate. A region
+// that writes the branch predicate runs under a copy of it taken before. Guarded writes do not kill in liveness (src/ori/Liveness.cpp), so
 // registers written on one side only stay live across the region as before.
 // Optimizing: consults the OptBudget gate once per run; a no-op after allocation.
 #include <algorithm>
@@ -49,8 +49,9 @@ bool sameGuard(const Operand &a, const Operand &b) {
 
 bool uniformClass(ori::RegClass c) { return c == ori::RegClass::UR || c == ori::RegClass::UP; }
 
-// Whether i may run under `guard` instead of behind the branch on it; adds its SASS size to cost.
-bool mayGuard(const ori::Function &f, const Instr &i, const Operand &guard, unsigned &cost) {
+// Whether i may run under `guard` instead of behind the branch on it; adds its SASS size to cost
+// and notes whether it writes the guard's register.
+bool mayGuard(const ori::Function &f, const Instr &i, const Operand &guard, unsigned &cost, bool &writesGuard) {
   constexpr uint32_t kNever = isa::Branch | isa::Terminator | isa::Call | isa::Barrier | isa::SideEffect |
                               isa::Uniform;
   if (isa::opcodeFlags(i.opcode()) & kNever) return false;
@@ -68,7 +69,8 @@ bool mayGuard(const ori::Function &f, const Instr &i, const Operand &guard, unsi
   if (i.isPredicated() && !sameGuard(i.guard(), guard)) return false;
   for (const Operand &d : i.defs()) {
     if (d.kind != OperandKind::Reg) continue;
-    if (d.reg == guard.reg || uniformClass(d.cls)) return false;
+    if (uniformClass(d.cls)) return false;
+    writesGuard |= d.reg == guard.reg;
   }
   cost += i.opcode() == Opcode::PSEUDO_COPY && i.numDefs() == 1 && i.def(0).kind == OperandKind::Reg
               ? std::max<unsigned>(1, i.def(0).subWidth ? i.def(0).subWidth : f.vreg(i.def(0).reg).width)
@@ -161,14 +163,22 @@ private:
       return false;
     }
     unsigned total = 0;
+    bool writesGuard = false, anyGuarded = false;
     for (auto &[s, g] : sides) {
       unsigned cost = 0;
-      for (Instr *i : *s)
-        if (i != s->terminator() && !mayGuard(f, *i, g, cost)) return false;
+      for (Instr *i : *s) {
+        if (i == s->terminator()) continue;
+        if (!mayGuard(f, *i, g, cost, writesGuard)) return false;
+        anyGuarded |= i->isPredicated();
+      }
       if (cost > kMaxSide) return false;
       total += cost;
     }
-    if (total > kMaxDiamond) return false;
+    // A region that rewrites its predicate runs under a copy of it, taken before the region (as
+    // ptxas does); an instruction already guarded by the predicate would then need the new
+    // value and the copy at once.
+    if (writesGuard && anyGuarded) return false;
+    if (total + (writesGuard ? 1 : 0) > kMaxDiamond) return false;
 
     // The reconvergence pair of this region: BSSY right before the branch, its BSYNC opening
     // the join, which only the region enters.
@@ -194,6 +204,14 @@ private:
 
     // Move the guarded instructions into b, in place of the branch.
     auto loc = br->loc();
+    if (writesGuard) {
+      ori::VRegId copy = f.newVReg(ori::RegClass::P, 1);
+      ori::Builder bld(f);
+      bld.setInsertPoint(bssy ? bssy : br);
+      bld.setLoc(loc);
+      bld.create(Opcode::PSEUDO_COPY, {bld.reg(copy)}, {bld.reg(gTaken.reg)});
+      for (auto &side : sides) side.second.reg = copy;
+    }
     for (auto &[s, g] : sides) {
       Instr *st = s->terminator();
       for (Instr *i = s->front(); i && i != st;) {
@@ -206,7 +224,10 @@ private:
       f.eraseBlock(s);
     }
     br->eraseFromParent();
-    if (bssy) bssy->eraseFromParent();
+    if (bssy) {
+      bssy->eraseFromParent();
+      f.predicatedConvergenceRegion = true;
+    }
     if (bsync) bsync->eraseFromParent();
 
     // b continues at the join; an emptied join (only its BSYNC, possibly then a BRA) goes.

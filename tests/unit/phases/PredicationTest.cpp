@@ -149,7 +149,24 @@ TEST(OriDoPredication, CallsBarriersAndWarpInstructionsKeepTheirBranch) {
   }
 }
 
-TEST(OriDoPredication, RegionRewritingItsOwnPredicateKeepsItsBranch) {
+TEST(OriDoPredication, RegionRewritingItsPredicateRunsUnderACopyOfIt) {
+  Harness h;
+  std::string out = predicate(triangle(R"(  %r3 = IADD3 %r1, 0x1, RZ
+  %p2, PT = ISETP.EQ.U32.AND %r3, 0x5, PT
+  %r3 = IADD3 %r3, 0x2, RZ
+)"), h);
+  EXPECT_EQ(out.find("BRA"), std::string::npos) << out;
+  // The copy is taken before the rewrite, and every moved instruction reads the copy.
+  size_t copy = out.find(" = PSEUDO_COPY %p2");
+  ASSERT_NE(copy, std::string::npos) << out;
+  size_t nameEnd = out.rfind('%', copy);
+  std::string name = out.substr(nameEnd, copy - nameEnd);
+  EXPECT_EQ(countOf(out, "@!" + name + " "), 3u) << out;
+  EXPECT_LT(copy, out.find("@!" + name + " %p2, PT = ISETP.EQ.U32.AND")) << out;
+  EXPECT_EQ(out.find("@!%p2 "), std::string::npos) << out;
+}
+
+TEST(OriDoPredication, RegionRewritingItsOwnPredicateThenGuardingByItKeepsItsBranch) {
   Harness h;
   std::string out = predicate(triangle(R"(  %r3 = IADD3 %r1, 0x1, RZ
   %p2, PT = ISETP.EQ.U32.AND %r3, 0x5, PT
