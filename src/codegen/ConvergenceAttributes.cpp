@@ -79,13 +79,14 @@ void addConvergenceAttributes(const ori::Module &m, const ori::Function &f, cons
   // program (the callees become subroutines of the kernel), only a call out of the module when
   // functions are compiled separately (-c, -g). Device functions get none for calls or YIELD.
   // The WARPSYNCs of warp-synchronous instructions do not count (our WARPSYNCs all come from
-  // such instructions).
+  // such instructions). Regions that OriDoPredication turned into guarded code count as they
+  // did before (see Function::predicatedConvergenceRegion).
   auto countsAsCall = [&](const ori::Instr &i) {
     if (!separate) return true;
     if (i.numUses() == 0 || i.use(0).kind != ori::OperandKind::Symbol) return true;   // by address
     return m.symbol(static_cast<uint32_t>(i.use(0).value)).isExtern;
   };
-  bool crs = false;
+  bool crs = f.predicatedConvergenceRegion;
   for (const ori::Instr *i : layout.order)
     switch (i->opcode()) {
     case Opcode::BSSY: case Opcode::BSYNC: case Opcode::BREAK: case Opcode::BRX:

@@ -110,6 +110,10 @@ public:
   // BARs (by instruction id) lowered from barrier.sync without .aligned: ptxas lists them for the
   // driver with the warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS).
   std::vector<uint32_t> unalignedBarriers;
+  // If-conversion (OriDoPredication) removed a BSSY/BSYNC pair: ptxas keeps convergence barriers
+  // in many regions optxas predicates (its own slow paths of warp-collectives, aggregated atomics),
+  // so EIATTR_CRS_STACK_SIZE still follows the code before predication.
+  bool predicatedConvergenceRegion = false;
   FunctionAttrs attrs;           // interface and launch constraints, filled by lowering
   // -g only (empty otherwise): the PTX registers each vreg holds, filled by lowering and carried
   // by the phases that rename registers (copy coalescing, self-copy removal); phases that create

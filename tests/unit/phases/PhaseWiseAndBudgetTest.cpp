@@ -55,7 +55,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
                         "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "OriLoopUnrolling", "GeneralOptimize",
                         "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "OriHoistInvariantsEarly", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
-                        "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird",
+                        "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird", "OriDoPredication",
                         "GeneralOptimizeLate2", "OriHoistInvariantsLate", "SinkCodeIntoBlock", "OriDoRemat", "ConvertToUniformReg", "OriHoistInvariantsLate2", "ExpandJmxComputation", "OriPerformLiveDeadFourth",
                         "LateEnforceArgumentRestrictions", "OriHoistInvariantsLate3", "FinalInspectionPass", "ScheduleInstructions", "BackPropagateVEC2D",
                         "AllocateRegisters",
@@ -137,7 +137,7 @@ size_t instructionsAfter(const std::string &budget) {
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
   // The gated phases of the default schedule, in order: 11, 14, 18, 22, 25, 33, 37, 38, 40, 43, 53, 55, 56, 66,
-  // 69, 70, 75, 76, 77, 80, 86, 92, 99, 104, 114, 127 (live/dead, GeneralOptimize*, copy propagation, OriLoopUnrolling, GvnCse,
+  // 69, 70, 72, 75, 76, 77, 80, 86, 92, 99, 104, 114, 127 (live/dead, GeneralOptimize*, copy propagation, OriLoopUnrolling, GvnCse, OriDoPredication,
   // OriHoistInvariants*, SinkCodeIntoBlock, OriDoRemat, ConvertToUniformReg, ScheduleInstructions, PostExpansion's redundant-move cleanup). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.
@@ -154,7 +154,7 @@ TEST(OptBudget, VerboseReportNamesTheBoundary) {
   h.knob("OptBudget=3");
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m));
-  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 21 refused; last granted #3: "
+  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 25 refused; last granted #3: "
                               "OriPerformLiveDeadFirst in _Z3addPKfS0_Pfi; first refused #4: OriCopyProp in "
                               "_Z3addPKfS0_Pfi"),
             std::string::npos)
@@ -202,10 +202,10 @@ TEST(OptBudget, BisectionFindsTheBrokenPhase) {
   EXPECT_EQ(culprit.number, static_cast<uint64_t>(hi));
   EXPECT_EQ(culprit.phase, 57);
   EXPECT_EQ(culprit.function, "second");
-  // 25 gated consultations per function (23 optimizing phases, the broken one, and PostExpansion's
-  // redundant-move cleanup); the second function's 13th of them (after 11, 14, 18, 22, 33, 37,
+  // 29 gated consultations per function (27 optimizing phases, the broken one, and PostExpansion's
+  // redundant-move cleanup); the second function's 14th of them (after 11, 14, 18, 22, 25, 33, 37,
   // 38, 40, 43, 53, 55, 56) is the broken phase.
-  EXPECT_EQ(hi, 25 + 13);
+  EXPECT_EQ(hi, 29 + 14);
 }
 
 } // namespace
