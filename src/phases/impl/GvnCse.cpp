@@ -34,29 +34,6 @@ using ori::Instr;
 using ori::Operand;
 using ori::OperandKind;
 
-bool isPure(const Instr &i) {
-  switch (i.opcode()) {
-  case Opcode::IADD3: case Opcode::IMAD: case Opcode::IMNMX: case Opcode::VIMNMX: case Opcode::VIADD:
-  case Opcode::IABS: case Opcode::ISETP: case Opcode::LOP3: case Opcode::SHF: case Opcode::LEA:
-  case Opcode::PRMT: case Opcode::SGXT: case Opcode::BMSK: case Opcode::SEL: case Opcode::MOV:
-  case Opcode::POPC: case Opcode::FLO: case Opcode::BREV: case Opcode::PLOP3:
-  case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FMNMX: case Opcode::FSETP:
-  case Opcode::FSEL: case Opcode::FSET: case Opcode::MUFU:
-  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP:
-  case Opcode::F2I: case Opcode::I2F: case Opcode::F2F: case Opcode::I2FP: case Opcode::F2FP:
-  case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2:
-  case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::ULOP3: case Opcode::USHF: case Opcode::ULEA:
-  case Opcode::USEL: case Opcode::UMOV: case Opcode::UISETP: case Opcode::UPRMT:
-    return true;
-  case Opcode::LDC: case Opcode::ULDC:
-    return true;   // constant banks do not change while a kernel runs
-  case Opcode::S2R: case Opcode::S2UR:
-    return i.numUses() == 1 && i.use(0).kind == OperandKind::SReg && opt::isLaunchConstant(i.use(0).specialReg());
-  default:
-    return false;
-  }
-}
-
 class Cse {
 public:
   Cse(ori::Function &f, bool sabotage) : f_(f), sabotage_(sabotage), comps_(f), defs_(f, comps_) {}
@@ -79,7 +56,7 @@ private:
   bool precolored(ori::VRegId r) const { return f_.vreg(r).phys >= 0; }
 
   bool eligible(const Instr &i) const {
-    if (i.isPredicated() || i.numDefs() == 0 || !isPure(i)) return false;
+    if (i.isPredicated() || i.numDefs() == 0 || !opt::isPureComputation(i)) return false;
     for (const Operand &o : i.operands()) {
       if (o.refersToVReg() && precolored(o.reg)) return false;
       // A symbol's address is fixed at link time; a label is a place, not a value.

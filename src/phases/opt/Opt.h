@@ -85,6 +85,11 @@ struct DefInfo {
 // and lane ids): reads of them are values that may be shared or moved anywhere.
 bool isLaunchConstant(ori::SpecialReg r);
 
+// The result depends on the operands alone and computing it has no effect and cannot fault:
+// ALU, conversion and MUFU instructions, constant-bank loads (constant banks do not change while
+// a kernel runs) and reads of launch-constant special registers (GvnCse, OriHoistInvariants).
+bool isPureComputation(const ori::Instr &i);
+
 // Position of every instruction in its block (for dominance between instructions of one block).
 std::vector<unsigned> instrPositions(const ori::Function &f);
 
