@@ -33,6 +33,8 @@
 #include "../opt/OptimizationPhase.h"
 #include "optxas/ori/CFG.h"
 #include "optxas/ori/Liveness.h"
+
+#include <memory>
 #include "optxas/phases/Phase.h"
 #include "optxas/regalloc/RegAlloc.h"
 #include "optxas/target/MachineModel.h"
@@ -93,6 +95,7 @@ public:
   bool run() {
     bool any = false;
     for (unsigned round = 0; round < 32; ++round) {
+      lv_.reset();
       ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f_);
       std::vector<Loop *> loops;
       for (const auto &l : cfg.loops()) loops.push_back(l.get());
@@ -159,7 +162,9 @@ private:
           for (unsigned k = 0; k < n; ++k) ++writes[first + k];
         }
       }
-    ori::Liveness lv(f_);
+    // One liveness serves every loop until something moves (most loops have nothing to hoist).
+    if (!lv_) lv_ = std::make_unique<ori::Liveness>(f_);
+    const ori::Liveness &lv = *lv_;
     const llvm::BitVector &liveIntoHeader = lv.liveIn(header);
     // The highest pressure of each class inside the loop.
     std::array<unsigned, ori::kNumRegClasses> pressure{};
@@ -234,6 +239,7 @@ private:
         }
       }
     }
+    if (res.moved) lv_.reset();
     return res;
   }
 
@@ -271,6 +277,7 @@ private:
   opt::Components comps_;
   std::array<unsigned, ori::kNumRegClasses> limits_;
   bool keepConstants_;
+  std::unique_ptr<ori::Liveness> lv_;   // valid while nothing has moved since it was computed
 };
 
 class OriHoistInvariants final : public opt::OptimizationPhase {
