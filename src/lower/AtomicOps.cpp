@@ -74,9 +74,12 @@ ori::BasicBlock *branchAroundUnlessGuarded(LowerCtx &cx, const Operand &guard) {
 }
 
 // Shared-memory atomics ATOMS lacks (f32/f64/f16x2/bf16x2 add, 64-bit add/min/max), as ptxas does:
+//         BSSY Bn, after
 //   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
 //         @!p BRA loop
-// (without the BSSY/BSYNC ptxas puts around it: the .sync instructions after it WARPSYNC anyway).
+//         BSYNC Bn
+// The warp must run the loop converged: on an H200, lanes that entered it at different times
+// (after an earlier CAS loop without the BSSY/BSYNC) lost updates.
 bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, isa::AtomOp op, ptx::Type t,
                    const Operand &v, const Operand &d) {
   const unsigned words = LowerCtx::wordsOf(t);
@@ -89,7 +92,9 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   Operand guard = cx.guard();
   LowerCtx::GuardScope unguarded(cx, Operand{});
   ori::BasicBlock *after = branchAroundUnlessGuarded(cx, guard);
+  ori::BasicBlock *entry = cx.block();
   ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.markConvergentLoop(entry, loop, after);
   cx.setBlock(loop);
   Operand old = cx.tempOp(RegClass::R, words), nw = cx.tempOp(RegClass::R, words);
   isa::Modifiers lm;

@@ -316,9 +316,17 @@ bool floatToInt(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::Typ
   m.ftz = in.has(ptx::Mod::Ftz) && st == ptx::Type::F32;
   m.intType = intTypeOf(dt);
   m.srcFloatType = floatTypeOf(st);
-  m.ntz = ptx::typeBits(dt) <= 32;
+  // .NTZ (NaN to zero) only from f32/f16, as ptxas: F2I.*.F64 turns NaN into the most negative
+  // value, which is what ptxas's code computes on the GPU.
+  m.ntz = ptx::typeBits(dt) <= 32 && st != ptx::Type::F64;
   if (dt == ptx::Type::U8 && st == ptx::Type::F32) {
     cx.emit(Opcode::F2IP, {d}, {RZ(), a, RZ()}, m);
+    return true;
+  }
+  if (st == ptx::Type::F64 && ptx::typeBits(dt) < 32) {
+    Operand t = cx.tempOp();
+    cx.emit(Opcode::F2I, {t}, {a}, m);
+    cx.copy(d, extendForDestination(cx, ops[0], dt, t));
     return true;
   }
   cx.emit(Opcode::F2I, {d}, {a}, m);

@@ -25,6 +25,13 @@ Operand extendTo32(LowerCtx &cx, const Operand &a, unsigned bits, bool isSigned)
   return d;
 }
 
+Operand extendForDestination(LowerCtx &cx, const ptx::Operand &dst, ptx::Type t, const Operand &v) {
+  const unsigned bits = ptx::typeBits(t);
+  if (bits >= 32 || dst.kind != ptx::OperandKind::Reg || !dst.reg) return v;
+  if (ptx::typeBits(dst.reg->type) < 32) return v;
+  return extendTo32(cx, v, bits, ptx::isSigned(t));
+}
+
 Operand srcExtended(LowerCtx &cx, const ptx::Operand &o, ptx::Type t) {
   unsigned bits = ptx::typeBits(t);
   Operand a = cx.src(o, t);
@@ -61,7 +68,7 @@ bool lowerIntCvtSat(LowerCtx &cx, const ptx::Instruction &in) {
   Operand a = srcExtended(cx, ops[1], at);   // its 32-bit value, signed if aSigned
   Operand d = cx.dst(ops[0], dt);
   if (aSigned && dBits < 32) {
-    cx.copy(d, i2iSat(cx, a, dBits, dSigned));
+    cx.copy(d, extendForDestination(cx, ops[0], dt, i2iSat(cx, a, dBits, dSigned)));
     return true;
   }
   const int64_t lo = dSigned ? -(int64_t(1) << (dBits - 1)) : 0;
@@ -152,6 +159,7 @@ bool lowerIntCvt(LowerCtx &cx, const ptx::Instruction &in) {
   // extended (the destination's 16 bits are its value).
   Operand a = cx.src(ops[1], at, 0);
   if (aBits < dBits) a = extendTo32(cx, a, aBits, ptx::isSigned(at));
+  else if (dBits < aBits) a = extendForDestination(cx, ops[0], dt, a);
   cx.copy(cx.dst(ops[0], dt), a);
   return true;
 }

@@ -184,6 +184,17 @@ public:
   // Branches PTX marks .uni (never divergent: no reconvergence barrier).
   void markUniformBranch(const ori::Instr *i) { uniformBranches_.insert(i); }
   bool isUniformBranch(const ori::Instr *i) const { return uniformBranches_.count(i) != 0; }
+  // Loops the warp must enter and leave converged (a shared-memory CAS loop on ATOMS.CAST.SPIN:
+  // on an H200 it lost updates when diverged lanes ran it): `entry` falls into `loop`, whose
+  // divergent back edge repeats it, and every lane leaves for `exit`. insertReconvergence puts
+  // BSSY/BSYNC around them, as ptxas does.
+  struct ConvergentLoop {
+    ori::BasicBlock *entry, *loop, *exit;
+  };
+  void markConvergentLoop(ori::BasicBlock *entry, ori::BasicBlock *loop, ori::BasicBlock *exit) {
+    convergentLoops_.push_back({entry, loop, exit});
+  }
+  const std::vector<ConvergentLoop> &convergentLoops() const { return convergentLoops_; }
   // The incoming stack-argument area of this .func (R1 at entry), defined at entry by
   // `%argp = PSEUDO_PARAM [R1]` on first use.
   Operand incomingArgs();
@@ -227,6 +238,7 @@ private:
   std::unordered_map<const ptx::Variable *, uint32_t> locals_;
   std::vector<ResultReg> results_;
   std::unordered_set<const ori::Instr *> uniformBranches_;
+  std::vector<ConvergentLoop> convergentLoops_;
   VRegId sp_ = ori::kNoVReg;
   VRegId cc_ = ori::kNoVReg;
   VRegId argp_ = ori::kNoVReg;

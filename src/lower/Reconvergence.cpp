@@ -138,6 +138,19 @@ void insertReconvergence(LowerCtx &cx) {
     }
     if (ok) regions.push_back(std::move(r));
   }
+  // Loops that must run converged: the region is the loop with its entry block (BSSY before the
+  // entry's terminator, if any: a guard's branch around the loop then reconverges too).
+  for (const LowerCtx::ConvergentLoop &l : cx.convergentLoops()) {
+    if (!l.entry->reachable() || !l.loop->reachable()) continue;
+    bool known = false;
+    for (const Region &o : regions) known |= o.branch == l.entry && o.join == l.exit;
+    if (known) continue;
+    Region r;
+    r.branch = l.entry;
+    r.join = l.exit;
+    r.blocks = {l.entry, l.loop};
+    regions.push_back(std::move(r));
+  }
   if (regions.empty()) return;
   for (Region &r : regions)
     for (const Region &o : regions)
@@ -149,10 +162,16 @@ void insertReconvergence(LowerCtx &cx) {
     if (r.depth >= kBarriers) continue;
     isa::Modifiers m;
     m.barrierId = static_cast<uint8_t>(r.depth);
-    // BSSY Bn, J right before the branch.
+    // BSSY Bn, J right before the branch (at the end of a convergent loop's entry without one).
     ori::Builder b(f);
-    b.setInsertPoint(r.branch->terminator());
-    b.setLoc(r.branch->terminator()->loc());
+    ori::Instr *term = r.branch->terminator();
+    if (term) {
+      b.setInsertPoint(term);
+      b.setLoc(term->loc());
+    } else {
+      b.setInsertPoint(r.branch);
+      if (!r.branch->empty()) b.setLoc(r.branch->back()->loc());
+    }
     ori::Instr *bssy = b.create(Opcode::BSSY, {}, {Operand::label(r.join)}, m);
     // J': BSYNC Bn, entered by every region edge into J.
     auto layoutPos = std::find(f.blocks().begin(), f.blocks().end(), r.join);
@@ -166,7 +185,7 @@ void insertReconvergence(LowerCtx &cx) {
       if (!before) f.moveBlockAfter(sync, nullptr);
     }
     b.setInsertPoint(sync);
-    b.setLoc(r.join->empty() ? r.branch->terminator()->loc() : r.join->front()->loc());
+    if (!r.join->empty()) b.setLoc(r.join->front()->loc());
     b.create(Opcode::BSYNC, {}, {}, m);
     if (outsideFallsIn) b.create(Opcode::BRA, {}, {Operand::label(r.join)});
     for (ori::BasicBlock *x : r.blocks) {

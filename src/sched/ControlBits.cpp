@@ -330,7 +330,10 @@ private:
       else c.readBarrier = static_cast<uint8_t>(sb);
       ++stats_.scoreboardsSet;
     }
-    int64_t stall = 1;
+    // A CTA barrier stalls six cycles, as ptxas always leaves it: on an H200 a B2R.RESULT
+    // issued two cycles after BAR.RED.POPC read a stale count (sync_ops).
+    int64_t stall = i.opcode() == isa::Opcode::BAR ? 6 : 1;
+    c.stall = static_cast<uint8_t>(stall);
     if (target) {
       // Scoreboards were all waited for; fixed-latency results still in flight go to the target
       // with the branch, which stalls long enough for the target's first instruction.

@@ -21,6 +21,7 @@
 
 #include "Movability.h"
 #include "optxas/ori/Liveness.h"
+#include "optxas/sched/ControlBits.h"
 
 namespace optxas::sched {
 
@@ -150,9 +151,7 @@ private:
     }
     for (const Operand &o : i.uses()) {
       if (!o.refersToVReg()) continue;
-      ReadKind k = srcKind;
-      if (isPredicateClass(o.cls) && (i.isBranch() || t.variable() || t.pipe == Pipe::Fp64)) k = ReadKind::Guard;
-      add(o, false, k);
+      add(o, false, isPredicateClass(o.cls) ? predicateReadKind(i, t, srcKind) : srcKind);
     }
     if (i.guard().kind == OperandKind::Reg) add(i.guard(), false, ReadKind::Guard);
   }

@@ -21,6 +21,19 @@ bool isControlTransfer(const Instr &i) {
   }
 }
 
+// A predicate source of a branch decides the branch like a guard does. So does the predicate
+// input of an FP64 instruction (DSETP's combine operand, DFMA/DSEL-like selects): the FP64 pipe
+// reads predicates late, 13 cycles after an ALU writer instead of 6 (the simulator's predicate
+// table, NAK's sm80 facts); reading it at the coupled distance gave DSETP a stale tie-parity bit
+// in div.rn.f64's slow path (float_ops.special). VOTE reads its predicate as late: on an H200,
+// VOTE.ANY five cycles after the ISETP writing its predicate saw the previous value (warp_ops;
+// ptxas leaves 13 cycles there).
+ReadKind predicateReadKind(const Instr &i, const target::Timing &t, ReadKind srcKind) {
+  if (i.isBranch() || t.variable() || t.pipe == target::Pipe::Fp64 || i.opcode() == isa::Opcode::VOTE)
+    return ReadKind::Guard;
+  return srcKind;
+}
+
 void collectAccesses(const Function &f, const Instr &i, const target::MachineModel &m,
                      std::vector<RegAccess> &out) {
   out.clear();
@@ -45,14 +58,7 @@ void collectAccesses(const Function &f, const Instr &i, const target::MachineMod
   }
   for (const Operand &o : i.uses()) {
     if (!o.refersToVReg()) continue;
-    // A predicate source of a branch decides the branch like a guard does. So does the
-    // predicate input of an FP64 instruction (DSETP's combine operand, DFMA/DSEL-like selects):
-    // the FP64 pipe reads predicates late, 13 cycles after an ALU writer instead of 6 (the
-    // simulator's predicate table, NAK's sm80 facts); reading it at the coupled distance gave
-    // DSETP a stale tie-parity bit in div.rn.f64's slow path (float_ops.special).
-    ReadKind k = srcKind;
-    if (isPredicateClass(o.cls) && (i.isBranch() || t.variable() || t.pipe == target::Pipe::Fp64))
-      k = ReadKind::Guard;
+    ReadKind k = isPredicateClass(o.cls) ? predicateReadKind(i, t, srcKind) : srcKind;
     add(o.cls, o.reg, o.subOff, o.subWidth, false, k);
   }
   if (i.guard().kind == OperandKind::Reg)

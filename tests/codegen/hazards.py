@@ -26,7 +26,7 @@ NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/n
 
 # ---- instruction model -------------------------------------------------------------------------
 VARIABLE = {"LDG", "LDS", "LDL", "LD", "LDC", "LDSM", "STG", "STS", "STL", "ST", "ATOMG", "ATOMS",
-            "ATOM", "RED", "REDG", "REDUX", "S2R", "S2UR", "MUFU", "F2F", "F2I", "I2F", "I2I",
+            "ATOM", "RED", "REDG", "REDUX", "S2R", "S2UR", "MUFU", "F2F", "F2I", "I2F",
             "FRND", "POPC", "FLO", "BREV", "SHFL", "MATCH", "BAR", "FCHK", "LDGSTS",
             "MEMBAR", "CCTL", "ATOMS", "UCGABAR_ARV", "SYNCS", "LDGDEPBAR", "ARRIVES", "UBLKCP",
             "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA", "LDCU",
@@ -90,6 +90,8 @@ def min_latency(producer, file, reader_kind):
     if producer == "IMMA":
         return 12  # IMMA.8816 -> STG (ptxas, tests/encoding/inputs/tensor.ptx)
     if file in ("R",):
+        if producer == "I2I":
+            return 5   # fixed latency; ptxas's closest reader (the H200 showed it sets no scoreboard)
         if producer in FP64:
             return 8 if reader_kind == "fp64" else 6
         if reader_kind == "mem":
@@ -301,6 +303,8 @@ class Instr:
         return False
 
     def reader_kind(self, file):
+        if file == "P" and self.base == "VOTE":
+            return "guard"   # VOTE reads its predicate late (an H200 showed it; ptxas leaves 13)
         if self.variable() or self.base in ("BRA", "BRX", "RET", "EXIT", "CALL", "JMP", "JMX"):
             if file == "P":
                 return "guard"

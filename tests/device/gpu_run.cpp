@@ -29,6 +29,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct Args {
   size_t first = 0;
   int timeoutSeconds = 20;
   bool dryRun = false;
+  bool dump = false;
 };
 
 bool readFile(const std::string &path, std::string &out) {
@@ -81,14 +83,8 @@ public:
     if (r != CUDA_SUCCESS) why = errName(r);
     return r == CUDA_SUCCESS;
   }
-  // After a failed launch: reset the context if the error is sticky.
-  void recover() {
-    if (cuCtxSynchronize() == CUDA_SUCCESS) return;
-    cuDevicePrimaryCtxRelease(dev_);
-    cuDevicePrimaryCtxReset(dev_);
-    cuDevicePrimaryCtxRetain(&ctx_, dev_);
-    cuCtxSetCurrent(ctx_);
-  }
+  // After a failed launch: whether the context still works (a fault or a trap poisons it).
+  static bool usable() { return cuCtxSynchronize() == CUDA_SUCCESS; }
   ~Gpu() {
     if (ctx_) cuDevicePrimaryCtxRelease(dev_);
   }
@@ -232,6 +228,95 @@ bool runSpec(Module &m, const sim::KernelSpec &spec, const std::string &kernel,
   return true;
 }
 
+// One cubin's run in a child process: a failed launch (a trap, an assertion, a fault) poisons
+// the CUDA context, and a fresh process is the one reliable fresh context. The parent never
+// initializes CUDA, so forking is safe.
+struct IsolatedRun {
+  bool ran = false;
+  bool noGpu = false;
+  std::string error;
+  std::vector<std::vector<uint8_t>> outputs;
+};
+
+bool writeAll(int fd, const void *p, size_t n) {
+  const char *c = static_cast<const char *>(p);
+  while (n) {
+    ssize_t w = write(fd, c, n);
+    if (w <= 0) return false;
+    c += w, n -= size_t(w);
+  }
+  return true;
+}
+
+bool readAll(int fd, void *p, size_t n) {
+  char *c = static_cast<char *>(p);
+  while (n) {
+    ssize_t r = read(fd, c, n);
+    if (r <= 0) return false;
+    c += r, n -= size_t(r);
+  }
+  return true;
+}
+
+IsolatedRun runSpecIsolated(Module &m, const sim::KernelSpec &spec, const std::string &kernel,
+                            const std::vector<sim::ParamValue> &inputs) {
+  IsolatedRun res;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    res.error = "pipe failed";
+    return res;
+  }
+  std::fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    Gpu gpu;
+    std::string why, err;
+    std::vector<std::vector<uint8_t>> out;
+    uint8_t status = 0;  // 0 ran, 1 failed, 2 no GPU
+    if (!gpu.open(why)) status = 2, err = why;
+    else if (!runSpec(m, spec, kernel, inputs, out, err)) status = 1;
+    uint64_t n = err.size(), k = out.size();
+    writeAll(fds[1], &status, 1);
+    writeAll(fds[1], &n, 8);
+    writeAll(fds[1], err.data(), n);
+    writeAll(fds[1], &k, 8);
+    for (const auto &o : out) {
+      uint64_t b = o.size();
+      writeAll(fds[1], &b, 8);
+      writeAll(fds[1], o.data(), b);
+    }
+    close(fds[1]);
+    std::fflush(stdout);
+    _exit(0);
+  }
+  close(fds[1]);
+  uint8_t status = 1;
+  uint64_t n = 0, k = 0;
+  bool ok = readAll(fds[0], &status, 1) && readAll(fds[0], &n, 8);
+  if (ok) {
+    res.error.resize(n);
+    ok = readAll(fds[0], res.error.data(), n) && readAll(fds[0], &k, 8);
+  }
+  for (uint64_t i = 0; ok && i < k; ++i) {
+    uint64_t b = 0;
+    ok = readAll(fds[0], &b, 8);
+    std::vector<uint8_t> o(b);
+    ok = ok && readAll(fds[0], o.data(), b);
+    res.outputs.push_back(std::move(o));
+  }
+  close(fds[0]);
+  int wstatus = 0;
+  waitpid(pid, &wstatus, 0);
+  if (!ok) {
+    res.error = "the child process running " + m.path + " died";
+    return res;
+  }
+  res.ran = status == 0;
+  res.noGpu = status == 2;
+  return res;
+}
+
 int specMode(const Args &a, std::vector<Module> &mods) {
   std::string text, err;
   if (!readFile(a.spec, text)) {
@@ -249,39 +334,43 @@ int specMode(const Args &a, std::vector<Module> &mods) {
     return 2;
   }
   std::vector<sim::ParamValue> inputs = sim::materialize(*spec, a.seed);
-  Gpu gpu;
-  std::string why;
-  if (!gpu.open(why)) {
-    std::printf("%s: no usable GPU (%s)%s\n", kernel.c_str(), why.c_str(), a.dryRun ? "; dry run ok" : "");
-    return a.dryRun ? 0 : 3;
-  }
   // A kernel may fail on purpose (a trap, a failed assertion): then every cubin must fail the
   // same way.
-  std::vector<std::vector<uint8_t>> ref;
-  const bool refRan = runSpec(mods[0], *spec, kernel, inputs, ref, err);
-  const std::string refError = err;
-  if (!refRan) gpu.recover();
+  IsolatedRun ref = runSpecIsolated(mods[0], *spec, kernel, inputs);
+  if (ref.noGpu) {
+    std::printf("%s: no usable GPU (%s)%s\n", kernel.c_str(), ref.error.c_str(), a.dryRun ? "; dry run ok" : "");
+    return a.dryRun ? 0 : 3;
+  }
+  // --dump: the reference's outputs as 32-bit words (facts about the hardware, for the simulator).
+  if (a.dump && ref.ran)
+    for (size_t i = 0; i < spec->params.size(); ++i) {
+      if (!spec->params[i].output) continue;
+      std::printf("%s: ptxas %s:", kernel.c_str(), spec->params[i].name.c_str());
+      for (size_t j = 0; j + 4 <= ref.outputs[i].size(); j += 4) {
+        uint32_t w;
+        std::memcpy(&w, &ref.outputs[i][j], 4);
+        std::printf("%s%08x", j % 64 ? " " : "\n  ", w);
+      }
+      std::printf("\n");
+    }
   bool ok = true;
   for (size_t t = 1; t < mods.size(); ++t) {
-    std::vector<std::vector<uint8_t>> test;
-    err.clear();
-    const bool ran = runSpec(mods[t], *spec, kernel, inputs, test, err);
-    if (!ran) gpu.recover();
-    if (!refRan) {
-      if (!ran && err == refError) continue;
-      std::printf("%s: FAIL: ptxas's cubin failed (%s), %s %s\n", kernel.c_str(), refError.c_str(),
-                  mods[t].path.c_str(), ran ? "ran" : ("failed otherwise: " + err).c_str());
+    IsolatedRun test = runSpecIsolated(mods[t], *spec, kernel, inputs);
+    if (!ref.ran) {
+      if (!test.ran && test.error == ref.error) continue;
+      std::printf("%s: FAIL: ptxas's cubin failed (%s), %s %s\n", kernel.c_str(), ref.error.c_str(),
+                  mods[t].path.c_str(), test.ran ? "ran" : ("failed otherwise: " + test.error).c_str());
       ok = false;
       continue;
     }
-    if (!ran) {
-      std::printf("%s: FAIL: %s failed: %s\n", kernel.c_str(), mods[t].path.c_str(), err.c_str());
+    if (!test.ran) {
+      std::printf("%s: FAIL: %s failed: %s\n", kernel.c_str(), mods[t].path.c_str(), test.error.c_str());
       ok = false;
       continue;
     }
     for (size_t i = 0; i < spec->params.size(); ++i) {
       if (!spec->params[i].output) continue;
-      sim::CompareReport rep = sim::compareOutput(spec->params[i], ref[i], test[i]);
+      sim::CompareReport rep = sim::compareOutput(spec->params[i], ref.outputs[i], test.outputs[i]);
       if (rep.ok()) continue;
       ok = false;
       std::printf("%s: FAIL: %s: %s: %llu mismatch(es)\n", kernel.c_str(), mods[t].path.c_str(),
@@ -291,7 +380,9 @@ int specMode(const Args &a, std::vector<Module> &mods) {
                     m.expected.c_str(), m.actual.c_str());
     }
   }
-  if (ok) std::printf("%s: ok%s\n", kernel.c_str(), refRan ? "" : (" (every cubin fails alike: " + refError + ")").c_str());
+  if (ok)
+    std::printf("%s: ok%s\n", kernel.c_str(),
+                ref.ran ? "" : (" (every cubin fails alike: " + ref.error + ")").c_str());
   return ok ? 0 : 1;
 }
 
@@ -394,13 +485,14 @@ void watchdog() {
 
 // Runs kernel `k` of module `m`: "" on success, else the error.
 std::string runAuto(Module &m, const AutoKernel &k, size_t index, const Args &a,
-                    std::vector<std::vector<uint8_t>> &out) {
+                    std::vector<std::vector<uint8_t>> &out, LaunchPlan *planOut = nullptr) {
   std::string error;
   if (!loadModule(m, error)) return error;
   CUfunction fn;
   CUresult r = cuModuleGetFunction(&fn, m.mod, k.name.c_str());
   if (r != CUDA_SUCCESS) return std::string("cuModuleGetFunction: ") + errName(r);
   LaunchPlan plan = planAuto(k, index, a.seed, paramSlots(fn));
+  if (planOut) *planOut = plan;
   gDeadline = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::steady_clock::now().time_since_epoch())
                   .count() +
@@ -444,21 +536,26 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
     return a.dryRun ? 0 : 3;
   }
   std::thread(watchdog).detach();
-  auto reload = [&] {
-    gpu.recover();
-    for (Module &m : mods) m.mod = nullptr;  // unloaded with the context
+  // After a failure that poisoned the context, the process ends with 125 and run.sh starts a
+  // fresh one at the next kernel.
+  auto restartIfPoisoned = [&](size_t i) {
+    if (Gpu::usable()) return;
+    std::printf("RESTART %zu\n", i);
+    std::fflush(stdout);
+    _exit(125);
   };
   bool allOk = true;
   for (size_t i = a.first; i < kernels.size(); ++i) {
     const AutoKernel &k = kernels[i];
     gCurrent = i;
     std::vector<std::vector<uint8_t>> ref, again;
-    std::string e = runAuto(mods[0], k, i, a, ref);
+    LaunchPlan inputs;
+    std::string e = runAuto(mods[0], k, i, a, ref, &inputs);
     if (e.empty()) e = runAuto(mods[0], k, i, a, again);
     if (!e.empty()) {
       std::printf("skip %s: ptxas's cubin fails with these inputs (%s)\n", k.name.c_str(), e.c_str());
       std::fflush(stdout);
-      reload();
+      restartIfPoisoned(i);
       continue;
     }
     std::string nondet = firstDifference(ref, again);
@@ -469,7 +566,6 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
       continue;
     }
     // How much the kernel wrote: a kernel that wrote nothing proves little.
-    LaunchPlan inputs = planAuto(k, i, a.seed, {});
     size_t written = 0;
     for (size_t b = 0; b < ref.size() && b < inputs.buffers.size(); ++b)
       for (size_t j = 0; j + 4 <= ref[b].size(); j += 4) written += std::memcmp(&ref[b][j], &inputs.buffers[b].bytes[j], 4) != 0;
@@ -479,8 +575,9 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
       std::string te = runAuto(mods[t], k, i, a, test);
       if (!te.empty()) {
         std::printf("FAIL %s: %s fails: %s\n", k.name.c_str(), mods[t].path.c_str(), te.c_str());
-        reload();
+        std::fflush(stdout);
         ok = false;
+        restartIfPoisoned(i);
         continue;
       }
       std::string d = firstDifference(ref, test);
@@ -521,6 +618,7 @@ int main(int argc, char **argv) {
     else if (s == "--first") a.first = std::stoull(next());
     else if (s == "--timeout") a.timeoutSeconds = std::stoi(next());
     else if (s == "--dry-run") a.dryRun = true;
+    else if (s == "--dump") a.dump = true;
     else return usage();
   }
   if ((a.spec.empty() == a.autoList.empty()) || a.ref.empty() || a.tests.empty()) return usage();

@@ -195,7 +195,8 @@ static void checkFloatOps(const exectest::Run &r) {
     o[2] = toInt<int32_t>(x * 7.f, std::floor);
     o[3] = toInt<int32_t>(y * 7.f, std::ceil);
     o[4] = int32_t(toInt<uint32_t>(x * 1e3f, std::nearbyint));
-    o[5] = toInt<int32_t>(dx * 1e9, std::trunc);
+    // From f64, NaN gives INT32_MIN (ptxas's F2I.F64.TRUNC without .NTZ, as an H200 computes it).
+    o[5] = std::isnan(double(dx)) ? INT32_MIN : toInt<int32_t>(dx * 1e9, std::trunc);
     o[6] = int32_t(toInt<int64_t>(x * 1e12f, std::nearbyint) >> 20);
     o[7] = int32_t(std::bit_cast<uint32_t>(float(x)) ^ std::bit_cast<uint32_t>(float(y)));
     uint16_t *h = &ho[i * 6];
@@ -252,5 +253,23 @@ TEST(Exec, FastMath) {
         EXPECT_NEAR(o[k], expect[k], 1e-6 + relTol[k] * std::fabs(expect[k]))
             << "element " << i << " column " << k << " x=" << x << " y=" << y;
     }
+  }
+}
+
+TEST(Exec, CvtNanAsTheGpuComputesIt) {
+  // What an H200 computed with ptxas's cubin for cvt_nan (tests/device/run.sh, 2026-12-04), for
+  // NaN and +inf: without .NTZ (from f64, or to 64 bits) NaN gives the top bit alone, signed or
+  // unsigned; with .NTZ (f32 to 32 bits or fewer) it gives 0.
+  EXEC_RUN(r, "cvt_nan", 1);
+  auto out = r.out<uint32_t>(1);
+  const uint32_t nanRow[16] = {0x80000000, 0x80000000, 0xffff8000, 0x00008000, 0, 0x80000000, 0, 0x80000000,
+                               0, 0x80000000, 0, 0x80000000, 0, 0, 0, 0xffffff80};
+  const uint32_t infRow[16] = {0x7fffffff, 0xffffffff, 0x00007fff, 0x0000ffff, 0xffffffff, 0x7fffffff,
+                               0xffffffff, 0xffffffff, 0xffffffff, 0x7fffffff, 0xffffffff, 0xffffffff,
+                               0x7fffffff, 0xffffffff, 0x00007fff, 0x0000007f};
+  for (int k = 0; k < 16; ++k) {
+    EXPECT_EQ(out[k], nanRow[k]) << "NaN, word " << k;
+    EXPECT_EQ(out[16 + k], nanRow[k]) << "-NaN, word " << k;
+    EXPECT_EQ(out[32 + k], infRow[k]) << "+inf, word " << k;
   }
 }

@@ -30,6 +30,11 @@ struct RegAccess {
 void collectAccesses(const ori::Function &f, const ori::Instr &i, const target::MachineModel &m,
                      std::vector<RegAccess> &out);
 
+// How instruction `i` (of timing `t`) reads a predicate source: like a guard (late, 13 cycles
+// after an ALU writer) for branches, variable-latency instructions, the FP64 pipe and VOTE, else
+// as its other sources.
+target::ReadKind predicateReadKind(const ori::Instr &i, const target::Timing &t, target::ReadKind srcKind);
+
 // True for instructions after which the walk assumes nothing is outstanding (branches, calls,
 // returns): they wait for every scoreboard and for every fixed-latency result.
 bool isControlTransfer(const ori::Instr &i);

@@ -139,6 +139,12 @@ void execCvt(const DOp &I, uint64_t *R) {
   }
   double v = readFloat(st, a, ftz);
   if (!dFloat) {
+    // NaN becomes 0, except from f64 or to a 64-bit type, where ptxas's code (F2I without .NTZ)
+    // gives the top bit alone on the GPU, signed or not (tests/device/specs/cvt_nan).
+    if (std::isnan(v) && (st == Type::F64 || dbits == 64)) {
+      R[I.d(0)] = normalize(uint64_t(1) << (dbits - 1), dbits, dSigned);
+      return;
+    }
     R[I.d(0)] = normalize(fp::floatToInt(v, I.rnd, dbits, dSigned), dbits, dSigned);
     return;
   }

@@ -129,20 +129,31 @@ bool execFp8Pack(Exec &e) {
 
 } // namespace
 
+// What the simulator leaves in register bits the GPU leaves undefined.
+constexpr uint32_t kUndefinedHighBits = 0xa5a5a5a5u;
+
 bool execConvert(Exec &e) {
   const sass::Inst &in = e.in;
   const isa::Modifiers &m = in.mods;
   const fp::Round rnd = toRound(m.round);
   switch (in.op) {
   case Opcode::F2I: {
-    // F2I{.FTZ}.dst.src.rnd{.NTZ} Rd, b: round to an integer, saturate, NaN -> 0.
+    // F2I{.FTZ}.dst.src.rnd{.NTZ} Rd, b: round to an integer, saturate. NaN -> 0 with .NTZ, else
+    // the top bit alone, signed or not (0x80000000, 0x8000, 0x8000'0000'0000'0000 for u64 too:
+    // tests/device/specs/cvt_nan on an H200; an 8-bit result sign-extends, 0xffffff80). From F64 the
+    // bits above an 8/16-bit result are undefined (ptxas masks them; here a fixed pattern).
     unsigned bits = intBits(m.intType);
     bool sgn = intSigned(m.intType);
+    const bool poison = bits < 32 && m.srcFloatType == FloatType::F64;
     e.forLanes([&](unsigned l) {
       double v = floatValue(e, e.S(0), l, m.srcFloatType, m.ftz);
       uint64_t r = fp::floatToInt(v, rnd, bits, sgn);
+      if (std::isnan(v) && !m.ntz) r = uint64_t(1) << (bits - 1);
       if (bits == 64) e.setDst64(e.D(0), l, r);
-      else e.setDst(e.D(0), l, uint32_t(r));
+      else if (poison) {
+        const uint32_t mask = bits == 8 ? 0xffu : 0xffffu;
+        e.setDst(e.D(0), l, (uint32_t(r) & mask) | (kUndefinedHighBits & ~mask));
+      } else e.setDst(e.D(0), l, uint32_t(r));
     });
     return true;
   }
@@ -207,10 +218,13 @@ bool execConvert(Exec &e) {
     case IntType::S16: lo = -32768; hi = 32767; break;
     default: return false;
     }
+    // The bits above the narrow result are undefined on the GPU (an H200 left garbage there);
+    // here they hold a fixed pattern, so that code reading them without extending fails.
+    const uint32_t mask = hi > 255 ? 0xffffu : 0xffu;
     e.forLanes([&](unsigned l) {
       int64_t v = int32_t(e.src(e.S(0), l));
       v = std::min(std::max(v, lo), hi);
-      e.setDst(e.D(0), l, uint32_t(int32_t(v)));
+      e.setDst(e.D(0), l, (uint32_t(int32_t(v)) & mask) | (kUndefinedHighBits & ~mask));
     });
     return true;
   }

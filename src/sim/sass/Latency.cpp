@@ -182,8 +182,17 @@ InstTiming classify(const sass::Inst &in) {
   case Opcode::ISETP: case Opcode::LOP3: case Opcode::SHF: case Opcode::LEA: case Opcode::PRMT:
   case Opcode::SGXT: case Opcode::BMSK: case Opcode::SEL: case Opcode::MOV: case Opcode::PLOP3:
   case Opcode::P2R: case Opcode::R2P: case Opcode::FMNMX: case Opcode::FSETP: case Opcode::FSET:
-  case Opcode::FSEL: case Opcode::F2FP: case Opcode::I2FP: case Opcode::F2IP: case Opcode::VOTE:
+  case Opcode::FSEL: case Opcode::F2FP: case Opcode::I2FP: case Opcode::F2IP:
     coupled(WClass::Alu, RClass::Alu);
+    break;
+  case Opcode::I2I:
+    coupled(WClass::Half, RClass::Alu);   // fixed latency (6), like the half pipe
+    break;
+  case Opcode::VOTE:
+    // VOTE reads its predicate late, as a guard (seen on an H200: 5 cycles after the ISETP it
+    // saw the old predicate).
+    coupled(WClass::Alu, RClass::Alu);
+    t.predReader = RClass::Guard;
     break;
   case Opcode::CS2R:
     coupled(in.ops.size() && in.ops[0].width == 2 ? WClass::Disp64 : WClass::Alu, RClass::Alu);
@@ -226,7 +235,7 @@ InstTiming classify(const sass::Inst &in) {
     decoupled(RClass::Decoupled);
     break;
   default:
-    // POPC, FLO, BREV, S2R, S2UR, R2UR, MUFU, FCHK, FRND, F2F, F2I, I2F, I2I, LDC, MATCH,
+    // POPC, FLO, BREV, S2R, S2UR, R2UR, MUFU, FCHK, FRND, F2F, F2I, I2F, LDC, MATCH,
     // REDUX, B2R, ... : variable latency.
     decoupled(RClass::Decoupled);
     break;

@@ -136,9 +136,10 @@ void addBarriers(Builder &b) {
       unsigned bits9;
       std::vector<E> ops;
     };
+    // Both-immediate first: a constant id without a count encodes as ptxas does (count 0).
     for (const Layout &l : {Layout{1, {R(32), R(32)}}, Layout{2, {R(32), count}},
-                            Layout{4, {Imm(bits(54, 4)), countReg}},
-                            Layout{5, {Imm(bits(54, 4)), count}}}) {
+                            Layout{5, {Imm(bits(54, 4)), count}},
+                            Layout{4, {Imm(bits(54, 4)), countReg}}}) {
       // (BAR.ARV has no .DEFER_BLOCKING)
       std::vector<E> el = {mode};
       if (m.mode != BarMode::ARV)

@@ -56,6 +56,10 @@ Pipe basePipe(Opcode op) {
     return Pipe::Fp64;
   case Opcode::CS2R:
     return Pipe::Wide;
+  // I2I (saturating narrowing) is coupled; ptxas's readers come 5 (16-bit) to 6 (8-bit) cycles
+  // after it: the half pipe's 6.
+  case Opcode::I2I:
+    return Pipe::Half;
   // R2UR is coupled on sm_90; its uniform result needs up to 15 cycles.
   case Opcode::R2UR:
     return Pipe::ToUniform;
