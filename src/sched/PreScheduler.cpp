@@ -2,13 +2,14 @@
 //
 // Each block is cut into regions at the instructions that must stay where they are. Inside a
 // region a dependence graph over register components (virtual ones, numbered as Liveness numbers
-// them, plus the physical register of a precolored one) and memory is built; a cycle-driven list
-// scheduler re-emits it, most critical first (the longest latency path to the region's end, a
-// variable-latency result counting its rough latency even when its reader lies beyond the
-// region). Register pressure is followed top-down: while the R components live at once reach the
-// region's old peak, the candidate that frees the most components (and defines the fewest new
-// ones) goes first, as LLVM's GenericScheduler and ptxas do under pressure. The new order is kept
-// only when no register class's peak grows and the latency model says it issues sooner.
+// them, plus the physical register of a precolored one) and memory is built; the cycle-driven
+// list scheduler of ListSchedulingDriver.h re-emits it, most critical first (the longest latency
+// path to the region's end, a variable-latency result counting its rough latency even when its
+// reader lies beyond the region). Register pressure is followed top-down (PressurePolicy): while
+// the R components live at once reach the region's old peak, the candidate that frees the most
+// components (and defines the fewest new ones) goes first, as LLVM's GenericScheduler and ptxas
+// do under pressure. The new order is kept only when no register class's peak grows and the
+// latency model says it issues sooner.
 #include "optxas/sched/PreScheduler.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 
 #include <llvm/ADT/BitVector.h>
 
+#include "ListSchedulingDriver.h"
 #include "Movability.h"
 #include "optxas/ori/Liveness.h"
 
@@ -58,13 +60,8 @@ struct Access {
   ReadKind kind;
 };
 
-struct Node {
-  Instr *instr = nullptr;
-  Pipe pipe = Pipe::Alu;
-  bool var = false;
-  std::vector<std::pair<unsigned, unsigned>> succs;  // (node, latency)
-  unsigned preds = 0;
-  int64_t prio = 0;
+// The R component values each node reads and writes (pressure tracking).
+struct NodeValues {
   std::vector<unsigned> reads;    // value ids (one per R component value read)
   std::vector<unsigned> writes;   // value ids of the R component values written
 };
@@ -76,12 +73,46 @@ struct Value {
   bool liveAfter = false;  // still read after the region
 };
 
+// Ranks the ready list by register pressure while the R components live at once reach `limit`:
+// the candidate that frees the most (and makes the fewest live) first.
+class PressurePolicy : public SchedPolicy {
+public:
+  PressurePolicy(const std::vector<NodeValues> &nv, const std::vector<Value> &values, unsigned limit,
+                 unsigned liveAtStart)
+      : nv_(nv), values_(values), limit_(static_cast<int>(limit)), live_(static_cast<int>(liveAtStart)) {
+    left_.resize(values.size());
+    for (unsigned v = 0; v < values.size(); ++v) left_[v] = values[v].readers;
+  }
+  bool rankFirst() override { return live_ >= limit_; }
+  int rank(unsigned k) override { return pressureDelta(k); }
+  void issued(unsigned k) override {
+    live_ += pressureDelta(k);
+    for (unsigned v : nv_[k].reads) --left_[v];
+  }
+
+private:
+  // R components freed minus those made live if node k went next.
+  int pressureDelta(unsigned k) const {
+    int d = 0;
+    for (unsigned v : nv_[k].reads)
+      if (left_[v] == 1 && !values_[v].liveAfter) --d;
+    for (unsigned v : nv_[k].writes)
+      if (values_[v].readers > 0 || values_[v].liveAfter) ++d;
+    return d;
+  }
+
+  const std::vector<NodeValues> &nv_;
+  const std::vector<Value> &values_;
+  std::vector<unsigned> left_;   // readers of each value not yet issued
+  int limit_, live_;
+};
+
 class Region {
 public:
-  Region(Function &f, const target::MachineModel &m, const Liveness &lv) : f_(f), m_(m), lv_(lv) {}
+  Region(Function &f, const target::MachineModel &m, const Liveness &lv) : f_(f), m_(m), lv_(lv), g_(m) {}
 
   // liveEnd: the components live after the region's last instruction.
-  void run(std::vector<Instr *> &region, const llvm::BitVector &liveEnd, PreScheduleStats &s) {
+  void run(const std::vector<Instr *> &region, const llvm::BitVector &liveEnd, PreScheduleStats &s) {
     size_t n = region.size();
     if (n < 2) return;
     ++s.regions;
@@ -89,7 +120,7 @@ public:
     std::vector<unsigned> original(n);
     for (unsigned k = 0; k < n; ++k) original[k] = k;
     std::array<unsigned, 4> oldPeak = peaks(original, liveEnd);
-    int64_t before = estimate(original);
+    int64_t before = g_.estimate(original);
     s.cyclesBefore += before;
     // Latency first below the old peak; if that order still raises it, pressure first below a
     // lower bar.
@@ -97,7 +128,8 @@ public:
     bool raised = false;
     for (unsigned margin : {0u, 4u, 1000u}) {
       unsigned limit = oldPeak[0] > margin ? oldPeak[0] - margin : 0;
-      std::vector<unsigned> order = listSchedule(limit, liveBefore(region, liveEnd));
+      PressurePolicy policy(nv_, values_, limit, liveBefore(region, liveEnd));
+      std::vector<unsigned> order = g_.listSchedule(policy);
       std::array<unsigned, 4> p = peaks(order, liveEnd);
       bool ok = true;
       for (unsigned c = 0; c < 4; ++c) ok &= p[c] <= std::max(oldPeak[c], kFreeBelow[c]);
@@ -107,7 +139,7 @@ public:
       }
       raised = true;
     }
-    int64_t after = best.empty() ? before : estimate(best);
+    int64_t after = best.empty() ? before : g_.estimate(best);
     if (best.empty() || after >= before) {
       if (best.empty() && raised) ++s.keptForPressure;
       s.cyclesAfter += before;
@@ -115,13 +147,7 @@ public:
     }
     s.cyclesAfter += after;
     ++s.reordered;
-    BasicBlock *bb = region.front()->parent();
-    Instr *tail = region.back()->next();
-    for (Instr *i : region) i->removeFromParent();
-    for (unsigned k = 0; k < n; ++k) {
-      bb->insert(tail, nodes_[best[k]].instr);
-      if (best[k] != k) ++s.moved;
-    }
+    s.moved += relinkRegion(region, best);
   }
 
 private:
@@ -157,92 +183,56 @@ private:
     if (i.guard().kind == OperandKind::Reg) add(i.guard(), false, ReadKind::Guard);
   }
 
-  void build(std::vector<Instr *> &region, const llvm::BitVector &liveEnd) {
+  void build(const std::vector<Instr *> &region, const llvm::BitVector &liveEnd) {
     size_t n = region.size();
-    nodes_.assign(n, Node{});
+    g_.reset(region);
+    nv_.assign(n, NodeValues{});
     values_.clear();
-    // Per key (component or physical register): last writer, readers since that write.
-    struct KeyState { int lastWrite = -1; std::vector<unsigned> readers; int value = -1; };
-    std::vector<KeyState> units(lv_.numUnits());
-    std::vector<KeyState> phys(4 * 1024);
+    // Per key (component or physical register): last writer, readers since that write; per
+    // component also its current value.
+    std::vector<DepKey> units(lv_.numUnits()), phys(4 * 1024);
+    std::vector<int> unitValue(lv_.numUnits(), -1);
     std::vector<unsigned> loads, stores;
-    auto edge = [&](unsigned from, unsigned to, unsigned lat) {
-      if (from == to) return;
-      for (auto &e : nodes_[from].succs)
-        if (e.first == to) {
-          e.second = std::max(e.second, lat);
-          return;
-        }
-      nodes_[from].succs.push_back({to, lat});
-      ++nodes_[to].preds;
-    };
     std::vector<Access> acc;
     for (unsigned k = 0; k < n; ++k) {
-      Node &nd = nodes_[k];
-      nd.instr = region[k];
-      target::Timing tm = m_.timing(nd.instr->opcode(), nd.instr->mods());
-      nd.pipe = tm.pipe;
-      nd.var = tm.variable();
+      SchedNode &nd = g_.nodes[k];
+      NodeValues &vals = nv_[k];
       accesses(*nd.instr, acc);
       for (const Access &a : acc) {
         if (a.write) continue;
-        for (KeyState *st : {&units[a.unit], a.physKey >= 0 ? &phys[a.physKey] : nullptr}) {
-          if (!st) continue;
-          if (st->lastWrite >= 0) {
-            const Node &p = nodes_[st->lastWrite];
-            unsigned lat = p.var ? variableLatency(*p.instr) : m_.rawLatencyTo(p.pipe, fileOf(a.cls), a.kind, nd.pipe);
-            edge(static_cast<unsigned>(st->lastWrite), k, lat);
-          }
-          st->readers.push_back(k);
-        }
-        KeyState &u = units[a.unit];
+        g_.read(units[a.unit], k, fileOf(a.cls), a.kind);
+        if (a.physKey >= 0) g_.read(phys[a.physKey], k, fileOf(a.cls), a.kind);
         if (a.cls == RegClass::R) {
-          if (u.value < 0) {   // a value from before the region
-            u.value = static_cast<int>(values_.size());
+          int &value = unitValue[a.unit];
+          if (value < 0) {   // a value from before the region
+            value = static_cast<int>(values_.size());
             values_.push_back({a.unit});
           }
-          if (std::find(nd.reads.begin(), nd.reads.end(), static_cast<unsigned>(u.value)) == nd.reads.end()) {
-            nd.reads.push_back(static_cast<unsigned>(u.value));
-            ++values_[u.value].readers;
+          if (std::find(vals.reads.begin(), vals.reads.end(), static_cast<unsigned>(value)) == vals.reads.end()) {
+            vals.reads.push_back(static_cast<unsigned>(value));
+            ++values_[value].readers;
           }
         }
       }
       for (const Access &a : acc) {
         if (!a.write) continue;
-        for (KeyState *st : {&units[a.unit], a.physKey >= 0 ? &phys[a.physKey] : nullptr}) {
-          if (!st) continue;
-          for (unsigned rd : st->readers) edge(rd, k, 0);
-          if (st->lastWrite >= 0) edge(static_cast<unsigned>(st->lastWrite), k, 1);
-          st->lastWrite = static_cast<int>(k);
-          st->readers.clear();
-        }
+        g_.write(units[a.unit], k);
+        if (a.physKey >= 0) g_.write(phys[a.physKey], k);
         if (a.cls == RegClass::R) {
-          KeyState &u = units[a.unit];
-          u.value = static_cast<int>(values_.size());
+          unitValue[a.unit] = static_cast<int>(values_.size());
           values_.push_back({a.unit});
-          nd.writes.push_back(static_cast<unsigned>(u.value));
+          vals.writes.push_back(static_cast<unsigned>(unitValue[a.unit]));
         }
       }
-      Mem mk = memKind(*nd.instr);
-      if (mk != Mem::None && mk != Mem::Constant) {
-        bool st = isStore(*nd.instr);
-        for (unsigned s : stores)
-          if (mayAlias(memKind(*nodes_[s].instr), mk)) edge(s, k, 0);
-        if (st)
-          for (unsigned l : loads)
-            if (mayAlias(memKind(*nodes_[l].instr), mk)) edge(l, k, 0);
-        (st ? stores : loads).push_back(k);
-      }
+      g_.orderMemory(k, loads, stores);
+      // A variable-latency result counts its latency even when its reader is beyond the region,
+      // and the region is done only when it has landed.
+      nd.prio = nd.settle = nd.var ? variableLatency(*nd.instr) : 1;
     }
     // The last value of each component the region writes or reads lives on if it is live after.
-    for (unsigned u = 0; u < units.size(); ++u)
-      if (units[u].value >= 0 && liveEnd.test(u)) values_[units[u].value].liveAfter = true;
-    for (unsigned k = static_cast<unsigned>(n); k-- > 0;) {
-      Node &nd = nodes_[k];
-      int64_t p = nd.var ? variableLatency(*nd.instr) : 1;
-      for (auto &[s, lat] : nd.succs) p = std::max(p, static_cast<int64_t>(lat) + nodes_[s].prio);
-      nd.prio = p;
-    }
+    for (unsigned u = 0; u < unitValue.size(); ++u)
+      if (unitValue[u] >= 0 && liveEnd.test(u)) values_[unitValue[u]].liveAfter = true;
+    g_.computeCriticalPaths();
   }
 
   // The R components live before the region (top-down start of the pressure count).
@@ -269,7 +259,7 @@ private:
     auto clsOf = [&](unsigned u) { return static_cast<unsigned>(f_.vreg(lv_.unitOwner(u)).cls); };
     for (unsigned u : live.set_bits()) ++cnt[clsOf(u)];
     for (size_t k = order.size(); k-- > 0;) {
-      const Instr &i = *nodes_[order[k]].instr;
+      const Instr &i = *g_.nodes[order[k]].instr;
       std::array<unsigned, 4> here = cnt;
       for (const Operand &o : i.defs())
         if (o.kind == OperandKind::Reg) {
@@ -297,92 +287,11 @@ private:
     return peak;
   }
 
-  // R components freed minus those made live if node k went next.
-  int pressureDelta(unsigned k, const std::vector<unsigned> &left) const {
-    int d = 0;
-    for (unsigned v : nodes_[k].reads)
-      if (left[v] == 1 && !values_[v].liveAfter) --d;
-    for (unsigned v : nodes_[k].writes)
-      if (values_[v].readers > 0 || values_[v].liveAfter) ++d;
-    return d;
-  }
-
-  std::vector<unsigned> listSchedule(unsigned limit, unsigned liveAtStart) {
-    size_t n = nodes_.size();
-    std::vector<unsigned> preds(n), order, avail;
-    std::vector<int64_t> ready(n, 0);
-    std::vector<unsigned> left(values_.size());
-    for (unsigned v = 0; v < values_.size(); ++v) left[v] = values_[v].readers;
-    for (unsigned k = 0; k < n; ++k) {
-      preds[k] = nodes_[k].preds;
-      if (!preds[k]) avail.push_back(k);
-    }
-    int64_t cycle = 0;
-    int live = static_cast<int>(liveAtStart);
-    while (!avail.empty()) {
-      bool tight = live >= static_cast<int>(limit);
-      size_t best = 0;
-      int bestDelta = tight ? pressureDelta(avail[0], left) : 0;
-      for (size_t j = 1; j < avail.size(); ++j) {
-        unsigned a = avail[j], b = avail[best];
-        if (tight) {
-          int da = pressureDelta(a, left);
-          if (da != bestDelta) {
-            if (da < bestDelta) {
-              best = j;
-              bestDelta = da;
-            }
-            continue;
-          }
-        }
-        bool aNow = ready[a] <= cycle, bNow = ready[b] <= cycle;
-        if (aNow != bNow) {
-          if (aNow) best = j;
-          continue;
-        }
-        if (!aNow && ready[a] != ready[b]) {
-          if (ready[a] < ready[b]) best = j;
-          continue;
-        }
-        if (nodes_[a].prio != nodes_[b].prio) {
-          if (nodes_[a].prio > nodes_[b].prio) best = j;
-          continue;
-        }
-        if (a < b) best = j;
-      }
-      unsigned k = avail[best];
-      avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(best));
-      live += pressureDelta(k, left);
-      for (unsigned v : nodes_[k].reads) --left[v];
-      int64_t t = std::max(cycle, ready[k]);
-      order.push_back(k);
-      for (auto &[s, lat] : nodes_[k].succs) {
-        ready[s] = std::max(ready[s], t + static_cast<int64_t>(lat));
-        if (--preds[s] == 0) avail.push_back(s);
-      }
-      cycle = t + 1;
-    }
-    return order;
-  }
-
-  // Cycles until the region's last result lands, issuing in `order`.
-  int64_t estimate(const std::vector<unsigned> &order) const {
-    std::vector<int64_t> ready(nodes_.size(), 0);
-    int64_t cycle = 0, end = 0;
-    for (unsigned k : order) {
-      int64_t t = std::max(cycle, ready[k]);
-      for (auto &[s, lat] : nodes_[k].succs) ready[s] = std::max(ready[s], t + static_cast<int64_t>(lat));
-      cycle = t + 1;
-      const Node &nd = nodes_[k];
-      end = std::max(end, t + (nd.var ? static_cast<int64_t>(variableLatency(*nd.instr)) : 1));
-    }
-    return end;
-  }
-
   Function &f_;
   const target::MachineModel &m_;
   const Liveness &lv_;
-  std::vector<Node> nodes_;
+  DepGraph g_;
+  std::vector<NodeValues> nv_;
   std::vector<Value> values_;
 };
 
@@ -560,31 +469,19 @@ PreScheduleStats scheduleBeforeAllocation(Function &f, const target::MachineMode
   std::vector<std::vector<Instr *>> original = layout(f);
   Liveness lv(f);
   Region rs(f, m, lv);
-  std::vector<Instr *> region;
-  std::vector<std::vector<Instr *>> regions;
   std::vector<llvm::BitVector> liveEnds;
   for (BasicBlock *bb : f.blocks()) {
     if (!bb->reachable()) continue;
-    regions.clear();
-    region.clear();
-    for (Instr *i : *bb) {
-      if (movable(*i, true)) {
-        region.push_back(i);
-        continue;
-      }
-      if (region.size() >= 2) regions.push_back(region);
-      region.clear();
-    }
-    if (region.size() >= 2) regions.push_back(region);
+    std::vector<SchedRegion> regions = cutRegions(*bb, true);
     if (regions.empty()) continue;
     // The components live after each region, from the block's original order (reordering
     // inside a region changes nothing at its ends).
     liveEnds.assign(regions.size(), llvm::BitVector());
     size_t next = regions.size();
     lv.walkBlockUnits(bb, [&](const Instr &i, const llvm::BitVector &a) {
-      if (next > 0 && regions[next - 1].back() == &i) liveEnds[--next] = a;
+      if (next > 0 && regions[next - 1].instrs.back() == &i) liveEnds[--next] = a;
     });
-    for (size_t r = 0; r < regions.size(); ++r) rs.run(regions[r], liveEnds[r], s);
+    for (size_t r = 0; r < regions.size(); ++r) rs.run(regions[r].instrs, liveEnds[r], s);
   }
   if (!s.reordered) return s;
   // Keep the new order only if the allocator's way of coloring needs no higher R register.
