@@ -14,12 +14,12 @@
 
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <vector>
 
 #include <llvm/ADT/BitVector.h>
 
+#include "AllocationProbe.h"
 #include "ListSchedulingDriver.h"
 #include "Movability.h"
 #include "optxas/ori/Liveness.h"
@@ -295,135 +295,6 @@ private:
   std::vector<Value> values_;
 };
 
-// The highest R register a greedy coloring in order of first definition needs (the order the
-// allocator colors in: first appearance, after it coalesces copies, pairs and quads aligned): the
-// pressure count alone misses that a pair defined after two singles may have to start higher.
-// Only compared between two orders of the same function.
-unsigned simulatedHighestR(Function &f, const target::MachineModel &m) {
-  const size_t n = f.numVRegs();
-  // First appearance (a read or a write) in layout order; wider first at a tie.
-  std::vector<int> idx(n, -1);
-  std::vector<uint32_t> firstPos(n, UINT32_MAX);
-  std::vector<VRegId> order;
-  uint32_t pos = 0;
-  auto note = [&](VRegId r) {
-    if (f.vreg(r).cls != RegClass::R || firstPos[r] != UINT32_MAX) return;
-    firstPos[r] = pos;
-    order.push_back(r);
-  };
-  for (BasicBlock *bb : f.blocks())
-    for (Instr *i : *bb) {
-      Liveness::forEachUse(*i, note);
-      Liveness::forEachDef(*i, note);
-      ++pos;
-    }
-  std::stable_sort(order.begin(), order.end(), [&](VRegId a, VRegId b) {
-    if (firstPos[a] != firstPos[b]) return firstPos[a] < firstPos[b];
-    return f.vreg(a).width > f.vreg(b).width;
-  });
-  for (unsigned v = 0; v < order.size(); ++v) idx[order[v]] = static_cast<int>(v);
-  const size_t k = order.size();
-  // Copies between unprecolored R registers: d[dOff..] <- s[sOff..], by index.
-  struct Copy { unsigned d, s; int dOff, sOff; };
-  std::vector<Copy> copies;
-  auto asCopy = [&](const Instr &i, Copy &c) {
-    if (i.opcode() != Opcode::PSEUDO_COPY || i.numDefs() != 1 || i.numUses() != 1 || i.isPredicated()) return false;
-    const Operand &d = i.def(0), &u = i.use(0);
-    if (!d.isReg() || !u.isReg() || d.flags || u.flags || d.reg == u.reg || idx[d.reg] < 0 || idx[u.reg] < 0) return false;
-    if (f.vreg(d.reg).phys >= 0 || f.vreg(u.reg).phys >= 0) return false;
-    c = {static_cast<unsigned>(idx[d.reg]), static_cast<unsigned>(idx[u.reg]), d.subOff, u.subOff};
-    return true;
-  };
-  std::vector<llvm::BitVector> adj(k, llvm::BitVector(k));
-  Liveness lv(f);
-  for (BasicBlock *bb : f.blocks()) {
-    if (!bb->reachable()) continue;
-    lv.walkBlock(bb, [&](const Instr &i, const llvm::BitVector &after) {
-      Copy c{};
-      int src = asCopy(i, c) ? static_cast<int>(c.s) : -1;
-      for (const Operand &o : i.defs()) {
-        if (o.kind != OperandKind::Reg || idx[o.reg] < 0) continue;
-        unsigned d = static_cast<unsigned>(idx[o.reg]);
-        for (unsigned r : after.set_bits())
-          if (idx[r] >= 0 && static_cast<unsigned>(idx[r]) != d && idx[r] != src) {
-            adj[d].set(idx[r]);
-            adj[idx[r]].set(d);
-          }
-      }
-    });
-  }
-  for (BasicBlock *bb : f.blocks())
-    for (Instr *i : *bb) {
-      Copy c{};
-      if (asCopy(*i, c)) copies.push_back(c);
-    }
-  // Coalesce: each register sits at a component offset of its class's root.
-  auto width = [&](unsigned v) { return static_cast<int>(f.vreg(order[v]).width); };
-  auto align = [&](unsigned v) { return std::max<int>(f.vreg(order[v]).align, 1); };
-  std::vector<unsigned> root(k);
-  std::vector<int> off(k, 0);
-  std::vector<std::vector<unsigned>> members(k);
-  for (unsigned v = 0; v < k; ++v) {
-    root[v] = v;
-    members[v] = {v};
-  }
-  for (const Copy &c : copies) {
-    unsigned rd = root[c.d], rs = root[c.s];
-    if (rd == rs) continue;
-    int shift = off[c.d] + c.dOff - c.sOff - off[c.s];   // added to the offsets of rs's members
-    bool ok = true;
-    for (unsigned b : members[rs]) {
-      int o = off[b] + shift;
-      ok &= o >= 0 && o + width(b) <= width(rd) && o % align(b) == 0 && align(b) <= align(rd);
-    }
-    for (unsigned a : members[rd])
-      for (unsigned b : members[rs]) {
-        if (!ok) break;
-        int ob = off[b] + shift;
-        if (adj[a].test(b) && off[a] < ob + width(b) && ob < off[a] + width(a)) ok = false;
-      }
-    if (!ok) continue;
-    for (unsigned b : members[rs]) {
-      off[b] += shift;
-      root[b] = rd;
-      members[rd].push_back(b);
-    }
-    members[rs].clear();
-  }
-  const target::RegFileInfo &info = m.regFile(RegFile::R);
-  std::vector<int> color(k, -1);   // per root
-  for (unsigned v = 0; v < k; ++v)
-    if (f.vreg(order[v]).phys >= 0) color[v] = f.vreg(order[v]).phys;
-  std::vector<std::bitset<512>> used;
-  for (unsigned v = 0; v < k; ++v) {   // each class when its first member is defined
-    unsigned rt = root[v];
-    if (color[rt] >= 0) continue;
-    used.assign(members[rt].size(), {});
-    for (size_t j = 0; j < members[rt].size(); ++j)
-      for (unsigned w : adj[members[rt][j]].set_bits())
-        if (color[root[w]] >= 0)
-          for (int c = 0; c < width(w); ++c) used[j].set(color[root[w]] + off[w] + c);
-    auto fits = [&](unsigned r) {
-      for (size_t j = 0; j < members[rt].size(); ++j) {
-        unsigned a = members[rt][j];
-        for (int c = 0; c < width(a); ++c) {
-          unsigned reg = r + off[a] + c;
-          if (used[j].test(reg) || (reg < 32 && (info.reservedMask >> reg & 1))) return false;
-        }
-      }
-      return true;
-    };
-    unsigned a = static_cast<unsigned>(align(rt));
-    unsigned r = (info.firstUsable + a - 1) / a * a;
-    while (!fits(r) && r + width(rt) < 480) r += a;
-    color[rt] = static_cast<int>(r);
-  }
-  unsigned highest = 0;
-  for (unsigned v = 0; v < k; ++v)
-    highest = std::max<unsigned>(highest, color[root[v]] + off[v] + width(v) - 1);
-  return highest;
-}
-
 // Relinks every block of f in the given orders.
 void relink(Function &f, const std::vector<std::vector<Instr *>> &orders) {
   size_t b = 0;
@@ -448,9 +319,9 @@ std::vector<std::vector<Instr *>> layout(Function &f) {
 PreScheduleStats scheduleBeforeAllocation(Function &f, const target::MachineModel &m, unsigned regLimit) {
   PreScheduleStats s;
   // Near the register limit the allocator spills, and which values it spills depends on the
-  // order in ways the coloring estimate does not see; so do the values it keeps apart from the
-  // registers a call overwrites, and the registers a called function writes (its callers keep
-  // their values out of those): leave such functions alone.
+  // order; the values it keeps apart from the registers a call overwrites, and the registers a
+  // called function writes (its callers keep their values out of those), are not probed: leave
+  // such functions alone.
   if (!f.isEntry()) {
     s.nearLimit = true;
     return s;
@@ -461,8 +332,8 @@ PreScheduleStats scheduleBeforeAllocation(Function &f, const target::MachineMode
         s.nearLimit = true;
         return s;
       }
-  unsigned before = simulatedHighestR(f, m);
-  if (before + 1 + m.regCountOverhead() + kLimitMargin > regLimit) {
+  AllocationProbe before = probeAllocation(f, m, regLimit);
+  if (!before.ok || before.spillBytes || before.numRegisters + kLimitMargin > regLimit) {
     s.nearLimit = true;
     return s;
   }
@@ -484,10 +355,10 @@ PreScheduleStats scheduleBeforeAllocation(Function &f, const target::MachineMode
     for (size_t r = 0; r < regions.size(); ++r) rs.run(regions[r].instrs, liveEnds[r], s);
   }
   if (!s.reordered) return s;
-  // Keep the new order only if the allocator's way of coloring needs no higher R register.
-  std::vector<std::vector<Instr *>> scheduled = layout(f);
-  unsigned after = simulatedHighestR(f, m);
-  if (after > before) {
+  // Keep the new order only if the allocator needs no more registers for it (the peaks above
+  // miss how it coalesces copies and where it places pairs).
+  AllocationProbe after = probeAllocation(f, m, regLimit);
+  if (!after.ok || after.spillBytes || after.numRegisters > before.numRegisters) {
     relink(f, original);
     s.rejected = true;
   }
