@@ -2,23 +2,25 @@
 //
 // Each block is cut into regions at the instructions that must stay where they are. Inside a
 // region a dependence graph over register components (virtual ones, numbered as Liveness numbers
-// them, plus the physical register of a precolored one) and memory is built; a cycle-driven list
-// scheduler re-emits it, most critical first (the longest latency path to the region's end, a
-// variable-latency result counting its rough latency even when its reader lies beyond the
-// region). Register pressure is followed top-down: while the R components live at once reach the
-// region's old peak, the candidate that frees the most components (and defines the fewest new
-// ones) goes first, as LLVM's GenericScheduler and ptxas do under pressure. The new order is kept
-// only when no register class's peak grows and the latency model says it issues sooner.
+// them, plus the physical register of a precolored one) and memory is built; the cycle-driven
+// list scheduler of ListSchedulingDriver.h re-emits it, most critical first (the longest latency
+// path to the region's end, a variable-latency result counting its rough latency even when its
+// reader lies beyond the region). Register pressure is followed top-down (PressurePolicy): while
+// the R components live at once reach the region's old peak, the candidate that frees the most
+// components (and defines the fewest new ones) goes first, as LLVM's GenericScheduler and ptxas
+// do under pressure. The new order is kept only when no register class's peak grows and the
+// latency model says it issues sooner.
 #include "optxas/sched/PreScheduler.h"
 
 #include <algorithm>
 #include <array>
-#include <bitset>
 #include <cstdint>
 #include <vector>
 
 #include <llvm/ADT/BitVector.h>
 
+#include "AllocationProbe.h"
+#include "ListSchedulingDriver.h"
 #include "Movability.h"
 #include "optxas/ori/Liveness.h"
 #include "optxas/sched/ControlBits.h"
@@ -59,13 +61,8 @@ struct Access {
   ReadKind kind;
 };
 
-struct Node {
-  Instr *instr = nullptr;
-  Pipe pipe = Pipe::Alu;
-  bool var = false;
-  std::vector<std::pair<unsigned, unsigned>> succs;  // (node, latency)
-  unsigned preds = 0;
-  int64_t prio = 0;
+// The R component values each node reads and writes (pressure tracking).
+struct NodeValues {
   std::vector<unsigned> reads;    // value ids (one per R component value read)
   std::vector<unsigned> writes;   // value ids of the R component values written
 };
@@ -77,12 +74,46 @@ struct Value {
   bool liveAfter = false;  // still read after the region
 };
 
+// Ranks the ready list by register pressure while the R components live at once reach `limit`:
+// the candidate that frees the most (and makes the fewest live) first.
+class PressurePolicy : public SchedPolicy {
+public:
+  PressurePolicy(const std::vector<NodeValues> &nv, const std::vector<Value> &values, unsigned limit,
+                 unsigned liveAtStart)
+      : nv_(nv), values_(values), limit_(static_cast<int>(limit)), live_(static_cast<int>(liveAtStart)) {
+    left_.resize(values.size());
+    for (unsigned v = 0; v < values.size(); ++v) left_[v] = values[v].readers;
+  }
+  bool rankFirst() override { return live_ >= limit_; }
+  int rank(unsigned k) override { return pressureDelta(k); }
+  void issued(unsigned k) override {
+    live_ += pressureDelta(k);
+    for (unsigned v : nv_[k].reads) --left_[v];
+  }
+
+private:
+  // R components freed minus those made live if node k went next.
+  int pressureDelta(unsigned k) const {
+    int d = 0;
+    for (unsigned v : nv_[k].reads)
+      if (left_[v] == 1 && !values_[v].liveAfter) --d;
+    for (unsigned v : nv_[k].writes)
+      if (values_[v].readers > 0 || values_[v].liveAfter) ++d;
+    return d;
+  }
+
+  const std::vector<NodeValues> &nv_;
+  const std::vector<Value> &values_;
+  std::vector<unsigned> left_;   // readers of each value not yet issued
+  int limit_, live_;
+};
+
 class Region {
 public:
-  Region(Function &f, const target::MachineModel &m, const Liveness &lv) : f_(f), m_(m), lv_(lv) {}
+  Region(Function &f, const target::MachineModel &m, const Liveness &lv) : f_(f), m_(m), lv_(lv), g_(m) {}
 
   // liveEnd: the components live after the region's last instruction.
-  void run(std::vector<Instr *> &region, const llvm::BitVector &liveEnd, PreScheduleStats &s) {
+  void run(const std::vector<Instr *> &region, const llvm::BitVector &liveEnd, PreScheduleStats &s) {
     size_t n = region.size();
     if (n < 2) return;
     ++s.regions;
@@ -90,7 +121,7 @@ public:
     std::vector<unsigned> original(n);
     for (unsigned k = 0; k < n; ++k) original[k] = k;
     std::array<unsigned, 4> oldPeak = peaks(original, liveEnd);
-    int64_t before = estimate(original);
+    int64_t before = g_.estimate(original);
     s.cyclesBefore += before;
     // Latency first below the old peak; if that order still raises it, pressure first below a
     // lower bar.
@@ -98,7 +129,8 @@ public:
     bool raised = false;
     for (unsigned margin : {0u, 4u, 1000u}) {
       unsigned limit = oldPeak[0] > margin ? oldPeak[0] - margin : 0;
-      std::vector<unsigned> order = listSchedule(limit, liveBefore(region, liveEnd));
+      PressurePolicy policy(nv_, values_, limit, liveBefore(region, liveEnd));
+      std::vector<unsigned> order = g_.listSchedule(policy);
       std::array<unsigned, 4> p = peaks(order, liveEnd);
       bool ok = true;
       for (unsigned c = 0; c < 4; ++c) ok &= p[c] <= std::max(oldPeak[c], kFreeBelow[c]);
@@ -108,7 +140,7 @@ public:
       }
       raised = true;
     }
-    int64_t after = best.empty() ? before : estimate(best);
+    int64_t after = best.empty() ? before : g_.estimate(best);
     if (best.empty() || after >= before) {
       if (best.empty() && raised) ++s.keptForPressure;
       s.cyclesAfter += before;
@@ -116,13 +148,7 @@ public:
     }
     s.cyclesAfter += after;
     ++s.reordered;
-    BasicBlock *bb = region.front()->parent();
-    Instr *tail = region.back()->next();
-    for (Instr *i : region) i->removeFromParent();
-    for (unsigned k = 0; k < n; ++k) {
-      bb->insert(tail, nodes_[best[k]].instr);
-      if (best[k] != k) ++s.moved;
-    }
+    s.moved += relinkRegion(region, best);
   }
 
 private:
@@ -156,92 +182,56 @@ private:
     if (i.guard().kind == OperandKind::Reg) add(i.guard(), false, ReadKind::Guard);
   }
 
-  void build(std::vector<Instr *> &region, const llvm::BitVector &liveEnd) {
+  void build(const std::vector<Instr *> &region, const llvm::BitVector &liveEnd) {
     size_t n = region.size();
-    nodes_.assign(n, Node{});
+    g_.reset(region);
+    nv_.assign(n, NodeValues{});
     values_.clear();
-    // Per key (component or physical register): last writer, readers since that write.
-    struct KeyState { int lastWrite = -1; std::vector<unsigned> readers; int value = -1; };
-    std::vector<KeyState> units(lv_.numUnits());
-    std::vector<KeyState> phys(4 * 1024);
+    // Per key (component or physical register): last writer, readers since that write; per
+    // component also its current value.
+    std::vector<DepKey> units(lv_.numUnits()), phys(4 * 1024);
+    std::vector<int> unitValue(lv_.numUnits(), -1);
     std::vector<unsigned> loads, stores;
-    auto edge = [&](unsigned from, unsigned to, unsigned lat) {
-      if (from == to) return;
-      for (auto &e : nodes_[from].succs)
-        if (e.first == to) {
-          e.second = std::max(e.second, lat);
-          return;
-        }
-      nodes_[from].succs.push_back({to, lat});
-      ++nodes_[to].preds;
-    };
     std::vector<Access> acc;
     for (unsigned k = 0; k < n; ++k) {
-      Node &nd = nodes_[k];
-      nd.instr = region[k];
-      target::Timing tm = m_.timing(nd.instr->opcode(), nd.instr->mods());
-      nd.pipe = tm.pipe;
-      nd.var = tm.variable();
+      SchedNode &nd = g_.nodes[k];
+      NodeValues &vals = nv_[k];
       accesses(*nd.instr, acc);
       for (const Access &a : acc) {
         if (a.write) continue;
-        for (KeyState *st : {&units[a.unit], a.physKey >= 0 ? &phys[a.physKey] : nullptr}) {
-          if (!st) continue;
-          if (st->lastWrite >= 0) {
-            const Node &p = nodes_[st->lastWrite];
-            unsigned lat = p.var ? variableLatency(*p.instr) : m_.rawLatencyTo(p.pipe, fileOf(a.cls), a.kind, nd.pipe);
-            edge(static_cast<unsigned>(st->lastWrite), k, lat);
-          }
-          st->readers.push_back(k);
-        }
-        KeyState &u = units[a.unit];
+        g_.read(units[a.unit], k, fileOf(a.cls), a.kind);
+        if (a.physKey >= 0) g_.read(phys[a.physKey], k, fileOf(a.cls), a.kind);
         if (a.cls == RegClass::R) {
-          if (u.value < 0) {   // a value from before the region
-            u.value = static_cast<int>(values_.size());
+          int &value = unitValue[a.unit];
+          if (value < 0) {   // a value from before the region
+            value = static_cast<int>(values_.size());
             values_.push_back({a.unit});
           }
-          if (std::find(nd.reads.begin(), nd.reads.end(), static_cast<unsigned>(u.value)) == nd.reads.end()) {
-            nd.reads.push_back(static_cast<unsigned>(u.value));
-            ++values_[u.value].readers;
+          if (std::find(vals.reads.begin(), vals.reads.end(), static_cast<unsigned>(value)) == vals.reads.end()) {
+            vals.reads.push_back(static_cast<unsigned>(value));
+            ++values_[value].readers;
           }
         }
       }
       for (const Access &a : acc) {
         if (!a.write) continue;
-        for (KeyState *st : {&units[a.unit], a.physKey >= 0 ? &phys[a.physKey] : nullptr}) {
-          if (!st) continue;
-          for (unsigned rd : st->readers) edge(rd, k, 0);
-          if (st->lastWrite >= 0) edge(static_cast<unsigned>(st->lastWrite), k, 1);
-          st->lastWrite = static_cast<int>(k);
-          st->readers.clear();
-        }
+        g_.write(units[a.unit], k);
+        if (a.physKey >= 0) g_.write(phys[a.physKey], k);
         if (a.cls == RegClass::R) {
-          KeyState &u = units[a.unit];
-          u.value = static_cast<int>(values_.size());
+          unitValue[a.unit] = static_cast<int>(values_.size());
           values_.push_back({a.unit});
-          nd.writes.push_back(static_cast<unsigned>(u.value));
+          vals.writes.push_back(static_cast<unsigned>(unitValue[a.unit]));
         }
       }
-      Mem mk = memKind(*nd.instr);
-      if (mk != Mem::None && mk != Mem::Constant) {
-        bool st = isStore(*nd.instr);
-        for (unsigned s : stores)
-          if (mayAlias(memKind(*nodes_[s].instr), mk)) edge(s, k, 0);
-        if (st)
-          for (unsigned l : loads)
-            if (mayAlias(memKind(*nodes_[l].instr), mk)) edge(l, k, 0);
-        (st ? stores : loads).push_back(k);
-      }
+      g_.orderMemory(k, loads, stores);
+      // A variable-latency result counts its latency even when its reader is beyond the region,
+      // and the region is done only when it has landed.
+      nd.prio = nd.settle = nd.var ? variableLatency(*nd.instr) : 1;
     }
     // The last value of each component the region writes or reads lives on if it is live after.
-    for (unsigned u = 0; u < units.size(); ++u)
-      if (units[u].value >= 0 && liveEnd.test(u)) values_[units[u].value].liveAfter = true;
-    for (unsigned k = static_cast<unsigned>(n); k-- > 0;) {
-      Node &nd = nodes_[k];
-      int64_t p = nd.var ? variableLatency(*nd.instr) : 1;
-      for (auto &[s, lat] : nd.succs) p = std::max(p, static_cast<int64_t>(lat) + nodes_[s].prio);
-      nd.prio = p;
-    }
+    for (unsigned u = 0; u < unitValue.size(); ++u)
+      if (unitValue[u] >= 0 && liveEnd.test(u)) values_[unitValue[u]].liveAfter = true;
+    g_.computeCriticalPaths();
   }
 
   // The R components live before the region (top-down start of the pressure count).
@@ -268,7 +258,7 @@ private:
     auto clsOf = [&](unsigned u) { return static_cast<unsigned>(f_.vreg(lv_.unitOwner(u)).cls); };
     for (unsigned u : live.set_bits()) ++cnt[clsOf(u)];
     for (size_t k = order.size(); k-- > 0;) {
-      const Instr &i = *nodes_[order[k]].instr;
+      const Instr &i = *g_.nodes[order[k]].instr;
       std::array<unsigned, 4> here = cnt;
       for (const Operand &o : i.defs())
         if (o.kind == OperandKind::Reg) {
@@ -296,223 +286,13 @@ private:
     return peak;
   }
 
-  // R components freed minus those made live if node k went next.
-  int pressureDelta(unsigned k, const std::vector<unsigned> &left) const {
-    int d = 0;
-    for (unsigned v : nodes_[k].reads)
-      if (left[v] == 1 && !values_[v].liveAfter) --d;
-    for (unsigned v : nodes_[k].writes)
-      if (values_[v].readers > 0 || values_[v].liveAfter) ++d;
-    return d;
-  }
-
-  std::vector<unsigned> listSchedule(unsigned limit, unsigned liveAtStart) {
-    size_t n = nodes_.size();
-    std::vector<unsigned> preds(n), order, avail;
-    std::vector<int64_t> ready(n, 0);
-    std::vector<unsigned> left(values_.size());
-    for (unsigned v = 0; v < values_.size(); ++v) left[v] = values_[v].readers;
-    for (unsigned k = 0; k < n; ++k) {
-      preds[k] = nodes_[k].preds;
-      if (!preds[k]) avail.push_back(k);
-    }
-    int64_t cycle = 0;
-    int live = static_cast<int>(liveAtStart);
-    while (!avail.empty()) {
-      bool tight = live >= static_cast<int>(limit);
-      size_t best = 0;
-      int bestDelta = tight ? pressureDelta(avail[0], left) : 0;
-      for (size_t j = 1; j < avail.size(); ++j) {
-        unsigned a = avail[j], b = avail[best];
-        if (tight) {
-          int da = pressureDelta(a, left);
-          if (da != bestDelta) {
-            if (da < bestDelta) {
-              best = j;
-              bestDelta = da;
-            }
-            continue;
-          }
-        }
-        bool aNow = ready[a] <= cycle, bNow = ready[b] <= cycle;
-        if (aNow != bNow) {
-          if (aNow) best = j;
-          continue;
-        }
-        if (!aNow && ready[a] != ready[b]) {
-          if (ready[a] < ready[b]) best = j;
-          continue;
-        }
-        if (nodes_[a].prio != nodes_[b].prio) {
-          if (nodes_[a].prio > nodes_[b].prio) best = j;
-          continue;
-        }
-        if (a < b) best = j;
-      }
-      unsigned k = avail[best];
-      avail.erase(avail.begin() + static_cast<std::ptrdiff_t>(best));
-      live += pressureDelta(k, left);
-      for (unsigned v : nodes_[k].reads) --left[v];
-      int64_t t = std::max(cycle, ready[k]);
-      order.push_back(k);
-      for (auto &[s, lat] : nodes_[k].succs) {
-        ready[s] = std::max(ready[s], t + static_cast<int64_t>(lat));
-        if (--preds[s] == 0) avail.push_back(s);
-      }
-      cycle = t + 1;
-    }
-    return order;
-  }
-
-  // Cycles until the region's last result lands, issuing in `order`.
-  int64_t estimate(const std::vector<unsigned> &order) const {
-    std::vector<int64_t> ready(nodes_.size(), 0);
-    int64_t cycle = 0, end = 0;
-    for (unsigned k : order) {
-      int64_t t = std::max(cycle, ready[k]);
-      for (auto &[s, lat] : nodes_[k].succs) ready[s] = std::max(ready[s], t + static_cast<int64_t>(lat));
-      cycle = t + 1;
-      const Node &nd = nodes_[k];
-      end = std::max(end, t + (nd.var ? static_cast<int64_t>(variableLatency(*nd.instr)) : 1));
-    }
-    return end;
-  }
-
   Function &f_;
   const target::MachineModel &m_;
   const Liveness &lv_;
-  std::vector<Node> nodes_;
+  DepGraph g_;
+  std::vector<NodeValues> nv_;
   std::vector<Value> values_;
 };
-
-// The highest R register a greedy coloring in order of first definition needs (the order the
-// allocator colors in: first appearance, after it coalesces copies, pairs and quads aligned): the
-// pressure count alone misses that a pair defined after two singles may have to start higher.
-// Only compared between two orders of the same function.
-unsigned simulatedHighestR(Function &f, const target::MachineModel &m) {
-  const size_t n = f.numVRegs();
-  // First appearance (a read or a write) in layout order; wider first at a tie.
-  std::vector<int> idx(n, -1);
-  std::vector<uint32_t> firstPos(n, UINT32_MAX);
-  std::vector<VRegId> order;
-  uint32_t pos = 0;
-  auto note = [&](VRegId r) {
-    if (f.vreg(r).cls != RegClass::R || firstPos[r] != UINT32_MAX) return;
-    firstPos[r] = pos;
-    order.push_back(r);
-  };
-  for (BasicBlock *bb : f.blocks())
-    for (Instr *i : *bb) {
-      Liveness::forEachUse(*i, note);
-      Liveness::forEachDef(*i, note);
-      ++pos;
-    }
-  std::stable_sort(order.begin(), order.end(), [&](VRegId a, VRegId b) {
-    if (firstPos[a] != firstPos[b]) return firstPos[a] < firstPos[b];
-    return f.vreg(a).width > f.vreg(b).width;
-  });
-  for (unsigned v = 0; v < order.size(); ++v) idx[order[v]] = static_cast<int>(v);
-  const size_t k = order.size();
-  // Copies between unprecolored R registers: d[dOff..] <- s[sOff..], by index.
-  struct Copy { unsigned d, s; int dOff, sOff; };
-  std::vector<Copy> copies;
-  auto asCopy = [&](const Instr &i, Copy &c) {
-    if (i.opcode() != Opcode::PSEUDO_COPY || i.numDefs() != 1 || i.numUses() != 1 || i.isPredicated()) return false;
-    const Operand &d = i.def(0), &u = i.use(0);
-    if (!d.isReg() || !u.isReg() || d.flags || u.flags || d.reg == u.reg || idx[d.reg] < 0 || idx[u.reg] < 0) return false;
-    if (f.vreg(d.reg).phys >= 0 || f.vreg(u.reg).phys >= 0) return false;
-    c = {static_cast<unsigned>(idx[d.reg]), static_cast<unsigned>(idx[u.reg]), d.subOff, u.subOff};
-    return true;
-  };
-  std::vector<llvm::BitVector> adj(k, llvm::BitVector(k));
-  Liveness lv(f);
-  for (BasicBlock *bb : f.blocks()) {
-    if (!bb->reachable()) continue;
-    lv.walkBlock(bb, [&](const Instr &i, const llvm::BitVector &after) {
-      Copy c{};
-      int src = asCopy(i, c) ? static_cast<int>(c.s) : -1;
-      for (const Operand &o : i.defs()) {
-        if (o.kind != OperandKind::Reg || idx[o.reg] < 0) continue;
-        unsigned d = static_cast<unsigned>(idx[o.reg]);
-        for (unsigned r : after.set_bits())
-          if (idx[r] >= 0 && static_cast<unsigned>(idx[r]) != d && idx[r] != src) {
-            adj[d].set(idx[r]);
-            adj[idx[r]].set(d);
-          }
-      }
-    });
-  }
-  for (BasicBlock *bb : f.blocks())
-    for (Instr *i : *bb) {
-      Copy c{};
-      if (asCopy(*i, c)) copies.push_back(c);
-    }
-  // Coalesce: each register sits at a component offset of its class's root.
-  auto width = [&](unsigned v) { return static_cast<int>(f.vreg(order[v]).width); };
-  auto align = [&](unsigned v) { return std::max<int>(f.vreg(order[v]).align, 1); };
-  std::vector<unsigned> root(k);
-  std::vector<int> off(k, 0);
-  std::vector<std::vector<unsigned>> members(k);
-  for (unsigned v = 0; v < k; ++v) {
-    root[v] = v;
-    members[v] = {v};
-  }
-  for (const Copy &c : copies) {
-    unsigned rd = root[c.d], rs = root[c.s];
-    if (rd == rs) continue;
-    int shift = off[c.d] + c.dOff - c.sOff - off[c.s];   // added to the offsets of rs's members
-    bool ok = true;
-    for (unsigned b : members[rs]) {
-      int o = off[b] + shift;
-      ok &= o >= 0 && o + width(b) <= width(rd) && o % align(b) == 0 && align(b) <= align(rd);
-    }
-    for (unsigned a : members[rd])
-      for (unsigned b : members[rs]) {
-        if (!ok) break;
-        int ob = off[b] + shift;
-        if (adj[a].test(b) && off[a] < ob + width(b) && ob < off[a] + width(a)) ok = false;
-      }
-    if (!ok) continue;
-    for (unsigned b : members[rs]) {
-      off[b] += shift;
-      root[b] = rd;
-      members[rd].push_back(b);
-    }
-    members[rs].clear();
-  }
-  const target::RegFileInfo &info = m.regFile(RegFile::R);
-  std::vector<int> color(k, -1);   // per root
-  for (unsigned v = 0; v < k; ++v)
-    if (f.vreg(order[v]).phys >= 0) color[v] = f.vreg(order[v]).phys;
-  std::vector<std::bitset<512>> used;
-  for (unsigned v = 0; v < k; ++v) {   // each class when its first member is defined
-    unsigned rt = root[v];
-    if (color[rt] >= 0) continue;
-    used.assign(members[rt].size(), {});
-    for (size_t j = 0; j < members[rt].size(); ++j)
-      for (unsigned w : adj[members[rt][j]].set_bits())
-        if (color[root[w]] >= 0)
-          for (int c = 0; c < width(w); ++c) used[j].set(color[root[w]] + off[w] + c);
-    auto fits = [&](unsigned r) {
-      for (size_t j = 0; j < members[rt].size(); ++j) {
-        unsigned a = members[rt][j];
-        for (int c = 0; c < width(a); ++c) {
-          unsigned reg = r + off[a] + c;
-          if (used[j].test(reg) || (reg < 32 && (info.reservedMask >> reg & 1))) return false;
-        }
-      }
-      return true;
-    };
-    unsigned a = static_cast<unsigned>(align(rt));
-    unsigned r = (info.firstUsable + a - 1) / a * a;
-    while (!fits(r) && r + width(rt) < 480) r += a;
-    color[rt] = static_cast<int>(r);
-  }
-  unsigned highest = 0;
-  for (unsigned v = 0; v < k; ++v)
-    highest = std::max<unsigned>(highest, color[root[v]] + off[v] + width(v) - 1);
-  return highest;
-}
 
 // Relinks every block of f in the given orders.
 void relink(Function &f, const std::vector<std::vector<Instr *>> &orders) {
@@ -538,9 +318,9 @@ std::vector<std::vector<Instr *>> layout(Function &f) {
 PreScheduleStats scheduleBeforeAllocation(Function &f, const target::MachineModel &m, unsigned regLimit) {
   PreScheduleStats s;
   // Near the register limit the allocator spills, and which values it spills depends on the
-  // order in ways the coloring estimate does not see; so do the values it keeps apart from the
-  // registers a call overwrites, and the registers a called function writes (its callers keep
-  // their values out of those): leave such functions alone.
+  // order; the values it keeps apart from the registers a call overwrites, and the registers a
+  // called function writes (its callers keep their values out of those), are not probed: leave
+  // such functions alone.
   if (!f.isEntry()) {
     s.nearLimit = true;
     return s;
@@ -551,45 +331,33 @@ PreScheduleStats scheduleBeforeAllocation(Function &f, const target::MachineMode
         s.nearLimit = true;
         return s;
       }
-  unsigned before = simulatedHighestR(f, m);
-  if (before + 1 + m.regCountOverhead() + kLimitMargin > regLimit) {
+  AllocationProbe before = probeAllocation(f, m, regLimit);
+  if (!before.ok || before.spillBytes || before.numRegisters + kLimitMargin > regLimit) {
     s.nearLimit = true;
     return s;
   }
   std::vector<std::vector<Instr *>> original = layout(f);
   Liveness lv(f);
   Region rs(f, m, lv);
-  std::vector<Instr *> region;
-  std::vector<std::vector<Instr *>> regions;
   std::vector<llvm::BitVector> liveEnds;
   for (BasicBlock *bb : f.blocks()) {
     if (!bb->reachable()) continue;
-    regions.clear();
-    region.clear();
-    for (Instr *i : *bb) {
-      if (movable(*i, true)) {
-        region.push_back(i);
-        continue;
-      }
-      if (region.size() >= 2) regions.push_back(region);
-      region.clear();
-    }
-    if (region.size() >= 2) regions.push_back(region);
+    std::vector<SchedRegion> regions = cutRegions(*bb, true);
     if (regions.empty()) continue;
     // The components live after each region, from the block's original order (reordering
     // inside a region changes nothing at its ends).
     liveEnds.assign(regions.size(), llvm::BitVector());
     size_t next = regions.size();
     lv.walkBlockUnits(bb, [&](const Instr &i, const llvm::BitVector &a) {
-      if (next > 0 && regions[next - 1].back() == &i) liveEnds[--next] = a;
+      if (next > 0 && regions[next - 1].instrs.back() == &i) liveEnds[--next] = a;
     });
-    for (size_t r = 0; r < regions.size(); ++r) rs.run(regions[r], liveEnds[r], s);
+    for (size_t r = 0; r < regions.size(); ++r) rs.run(regions[r].instrs, liveEnds[r], s);
   }
   if (!s.reordered) return s;
-  // Keep the new order only if the allocator's way of coloring needs no higher R register.
-  std::vector<std::vector<Instr *>> scheduled = layout(f);
-  unsigned after = simulatedHighestR(f, m);
-  if (after > before) {
+  // Keep the new order only if the allocator needs no more registers for it (the peaks above
+  // miss how it coalesces copies and where it places pairs).
+  AllocationProbe after = probeAllocation(f, m, regLimit);
+  if (!after.ok || after.spillBytes || after.numRegisters > before.numRegisters) {
     relink(f, original);
     s.rejected = true;
   }

@@ -7,9 +7,9 @@
 // reads, macros, ...) is kept. Register pressure is tracked: a new order is kept only when the
 // most R, P, UR and UP components live at once in the region does not grow (so it cannot raise
 // the register count or cause spills the old order did not) and the latency model says it issues
-// sooner; and the function keeps its old order altogether when a greedy coloring in the
-// allocator's order (first definition first, pairs aligned) needs a higher R register for the new
-// one. docs/control-bits.md and docs/optimization.md describe the model.
+// sooner; and the function keeps its old order altogether when the register allocator, run on a
+// copy of the function in each order, needs more registers (or spills) for the new one.
+// docs/control-bits.md and docs/optimization.md describe the model.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +34,8 @@ struct PreScheduleStats {
 
 // Needs an unallocated function; computes the control flow if it has none. regLimit: the
 // reported register count the allocator must stay under (regalloc::registerLimit); a function
-// whose coloring estimate comes within two registers of it is left alone.
+// for which the allocator (run on a copy) spills, or needs within two registers of the limit, is
+// left alone.
 PreScheduleStats scheduleBeforeAllocation(ori::Function &f, const target::MachineModel &m, unsigned regLimit = 256);
 
 } // namespace optxas::sched
