@@ -330,6 +330,11 @@ private:
       else c.readBarrier = static_cast<uint8_t>(sb);
       ++stats_.scoreboardsSet;
     }
+    // cp.async.commit_group: LDGDEPBAR counts its group of LDGSTS on SB0 (its write barrier, as
+    // ptxas sets it), which DEPBAR.LE SB0, n waits for. Without it the DEPBAR waits for nothing
+    // and shared memory is read before the copies land (seen on the GPU). No register depends on
+    // it, so it is not tracked as active: a later instruction sharing SB0 only waits longer.
+    if (i.opcode() == isa::Opcode::LDGDEPBAR) c.writeBarrier = 0;
     int64_t stall = 1;
     if (target) {
       // Scoreboards were all waited for; fixed-latency results still in flight go to the target

@@ -2,6 +2,7 @@
 // writes, hazards, stale values), staged writes, and the control-bit bookkeeping at issue and
 // retirement (scoreboard waits, fixed-latency records, read locks, stall counts).
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -350,11 +351,35 @@ void Exec::completeScoreboard(unsigned sb, uint64_t seqLimit) {
   });
 }
 
+void Exec::landCopies(size_t keep, uint8_t sb) {
+  std::vector<AsyncCopyGroup> &g = w.copyGroups;
+  size_t n = 0;
+  for (const AsyncCopyGroup &x : g) n += sb == kNoSb || x.sb == sb;
+  size_t land = n > keep ? n - keep : 0, kept = 0;
+  if (!land) return;
+  for (size_t i = 0; i < g.size(); ++i) {
+    AsyncCopyGroup &x = g[i];
+    if (land && (sb == kNoSb || x.sb == sb)) {
+      --land;
+      for (const AsyncCopy &c : x.copies)
+        if (uint64_t(c.sharedAddr) + c.size <= cta.shared.size())
+          std::memcpy(cta.shared.data() + c.sharedAddr, c.data.data(), c.size);
+      continue;
+    }
+    if (kept != i) g[kept] = std::move(x);   // (a self-move would empty the copies)
+    ++kept;
+  }
+  g.resize(kept);
+}
+
 void Exec::beginIssue() {
   const bool timing = ls.opts.timing;
   if (timing && in.ctrl.wait)
     for (unsigned k = 0; k < 6; ++k)
-      if (in.ctrl.wait >> k & 1) completeScoreboard(k, UINT64_MAX);
+      if (in.ctrl.wait >> k & 1) {
+        completeScoreboard(k, UINT64_MAX);
+        if (!w.copyGroups.empty()) landCopies(0, uint8_t(k));
+      }
   if (!w.pend.empty()) {
     removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
       if ((pw.sb != kFixed && pw.sb != kNoSb) || pw.ready > w.cycle) return false;
