@@ -63,6 +63,10 @@ const Exec::View &Exec::view(uint16_t id) {
     uint32_t dist = uint32_t(std::min<uint64_t>(w.cycle - pw.issue, 1u << 30)), req = 0;
     if (pw.sb == kFixed || pw.sb == kNoSb) {
       req = pw.sb == kFixed ? rawLatency(f, pw.writer, rc) : uint32_t(pw.ready - pw.issue);
+      // WARPSYNC's mask from a VOTE: ptxas leaves 4 cycles (exec warp_ops, right on the GPU);
+      // from other ALU writers 7 (kGpr's guard column).
+      if (pw.sb == kFixed && f == RegFile::R && rc == RClass::Guard && pw.op == isa::Opcode::VOTE)
+        req = std::min<uint32_t>(req, 4);
       visible = dist >= req;
       if (relevant && ls.opts.recordLatencies) {
         LatencyKey k{uint8_t(f), uint8_t(pw.writer), uint8_t(rc),
