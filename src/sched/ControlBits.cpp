@@ -334,7 +334,10 @@ private:
     // ptxas sets it), which DEPBAR.LE SB0, n waits for. Without it the DEPBAR waits for nothing
     // and shared memory is read before the copies land (seen on the GPU). No register depends on
     // it, so it is not tracked as active: a later instruction sharing SB0 only waits longer.
-    if (i.opcode() == isa::Opcode::LDGDEPBAR) c.writeBarrier = 0;
+    if (i.opcode() == isa::Opcode::LDGDEPBAR) {
+      c.writeBarrier = 0;
+      sbSet_[0] = t;   // a wait on SB0 (DEPBAR's) still needs the 2-cycle scoreboard setup
+    }
     int64_t stall = 1;
     if (target) {
       // Scoreboards were all waited for; fixed-latency results still in flight go to the target
