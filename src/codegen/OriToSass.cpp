@@ -56,6 +56,10 @@ struct Converter {
     s.negate = s.negate || neg;
     s.absolute = abs;
     s.invert = inv;
+    // Half selections are part of the encoding: without them HADD2.F32 / HSETP2 read the
+    // register as a packed pair (on the GPU, cvt.f32.f16 of a high half came out wrong).
+    if (o.hasFlag(OpH0H0)) s.sel = sass::SubSel::H0_H0;
+    else if (o.hasFlag(OpH1H1)) s.sel = sass::SubSel::H1_H1;
     return true;
   }
 

@@ -172,8 +172,11 @@ bool floatToFloat(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::T
   if (dt == ptx::Type::F32) {
     Operand t = cx.tempOp();
     if (st == ptx::Type::F16) {
+      // The .F32 of HADD2.F32 is the pack field (MERGE_C); floatType alone encodes as a plain
+      // HADD2, whose result is a packed f16 pair (wrong on the GPU).
       isa::Modifiers h;
       h.floatType = isa::FloatType::F32;
+      h.pack = isa::PackMode::MERGE_C;
       Operand negZero = RZ();
       negZero.setFlag(ori::OpNeg);
       cx.emit(Opcode::HADD2, {t}, {negZero, Operand(a).setFlag(ori::OpH0H0)}, h, ori::DataType::F32);

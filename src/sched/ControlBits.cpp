@@ -330,6 +330,14 @@ private:
       else c.readBarrier = static_cast<uint8_t>(sb);
       ++stats_.scoreboardsSet;
     }
+    // cp.async.commit_group: LDGDEPBAR counts its group of LDGSTS on SB0 (its write barrier, as
+    // ptxas sets it), which DEPBAR.LE SB0, n waits for. Without it the DEPBAR waits for nothing
+    // and shared memory is read before the copies land (seen on the GPU). No register depends on
+    // it, so it is not tracked as active: a later instruction sharing SB0 only waits longer.
+    if (i.opcode() == isa::Opcode::LDGDEPBAR) {
+      c.writeBarrier = 0;
+      sbSet_[0] = t;   // a wait on SB0 (DEPBAR's) still needs the 2-cycle scoreboard setup
+    }
     // A CTA barrier stalls six cycles, as ptxas always leaves it: on an H200 a B2R.RESULT
     // issued two cycles after BAR.RED.POPC read a stale count (sync_ops).
     int64_t stall = i.opcode() == isa::Opcode::BAR ? 6 : 1;

@@ -59,6 +59,10 @@ void collectAccesses(const Function &f, const Instr &i, const target::MachineMod
   for (const Operand &o : i.uses()) {
     if (!o.refersToVReg()) continue;
     ReadKind k = isPredicateClass(o.cls) ? predicateReadKind(i, t, srcKind) : srcKind;
+    // WARPSYNC's mask register is read as a decoupled unit reads it: ptxas leaves at least 7
+    // cycles after an ALU writer (its cubins of the corpus), we left 5 (cub's
+    // DeviceRadixSortExclusiveSumKernel differed on the GPU with MOV R, -1 5 cycles before).
+    if (i.opcode() == isa::Opcode::WARPSYNC && o.cls == RegClass::R) k = ReadKind::Decoupled;
     add(o.cls, o.reg, o.subOff, o.subWidth, false, k);
   }
   if (i.guard().kind == OperandKind::Reg)

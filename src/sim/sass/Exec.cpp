@@ -2,6 +2,7 @@
 // writes, hazards, stale values), staged writes, and the control-bit bookkeeping at issue and
 // retirement (scoreboard waits, fixed-latency records, read locks, stall counts).
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -62,6 +63,10 @@ const Exec::View &Exec::view(uint16_t id) {
     uint32_t dist = uint32_t(std::min<uint64_t>(w.cycle - pw.issue, 1u << 30)), req = 0;
     if (pw.sb == kFixed || pw.sb == kNoSb) {
       req = pw.sb == kFixed ? rawLatency(f, pw.writer, rc) : uint32_t(pw.ready - pw.issue);
+      // WARPSYNC's mask from a VOTE: ptxas leaves 4 cycles (exec warp_ops, right on the GPU);
+      // from other ALU writers 7 (kGpr's guard column).
+      if (pw.sb == kFixed && f == RegFile::R && rc == RClass::Guard && pw.op == isa::Opcode::VOTE)
+        req = std::min<uint32_t>(req, 4);
       visible = dist >= req;
       if (relevant && ls.opts.recordLatencies) {
         LatencyKey k{uint8_t(f), uint8_t(pw.writer), uint8_t(rc),
@@ -350,11 +355,35 @@ void Exec::completeScoreboard(unsigned sb, uint64_t seqLimit) {
   });
 }
 
+void Exec::landCopies(size_t keep, uint8_t sb) {
+  std::vector<AsyncCopyGroup> &g = w.copyGroups;
+  size_t n = 0;
+  for (const AsyncCopyGroup &x : g) n += sb == kNoSb || x.sb == sb;
+  size_t land = n > keep ? n - keep : 0, kept = 0;
+  if (!land) return;
+  for (size_t i = 0; i < g.size(); ++i) {
+    AsyncCopyGroup &x = g[i];
+    if (land && (sb == kNoSb || x.sb == sb)) {
+      --land;
+      for (const AsyncCopy &c : x.copies)
+        if (uint64_t(c.sharedAddr) + c.size <= cta.shared.size())
+          std::memcpy(cta.shared.data() + c.sharedAddr, c.data.data(), c.size);
+      continue;
+    }
+    if (kept != i) g[kept] = std::move(x);   // (a self-move would empty the copies)
+    ++kept;
+  }
+  g.resize(kept);
+}
+
 void Exec::beginIssue() {
   const bool timing = ls.opts.timing;
   if (timing && in.ctrl.wait)
     for (unsigned k = 0; k < 6; ++k)
-      if (in.ctrl.wait >> k & 1) completeScoreboard(k, UINT64_MAX);
+      if (in.ctrl.wait >> k & 1) {
+        completeScoreboard(k, UINT64_MAX);
+        if (!w.copyGroups.empty()) landCopies(0, uint8_t(k));
+      }
   if (!w.pend.empty()) {
     removeIf(w.pend, w.pendCount, [&](const PendingWrite &pw) {
       if ((pw.sb != kFixed && pw.sb != kNoSb) || pw.ready > w.cycle) return false;

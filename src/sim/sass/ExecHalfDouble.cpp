@@ -85,6 +85,13 @@ bool execHalfDouble(Exec &e) {
     return true;
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2: {
     bool f32 = m.pack == isa::PackMode::MERGE_C;
+    // HADD2.F32 converts one half; ptxas always names it (.H0_H0/.H1_H1). What the GPU does with
+    // an unselected pair is not modelled: refuse it rather than guess the low half.
+    if (f32 && in.op == Opcode::HADD2)
+      for (unsigned s = 0; s < 2; ++s) {
+        const Operand &o = e.S(s);
+        if (o.kind == sass::OperandKind::Reg && o.reg != sass::RZ && o.sel == SubSel::None) ok = false;
+      }
     fp::FOpts o{fp::Round::RN, m.ftz, m.sat};
     e.forLanes([&](unsigned l) {
       uint32_t a = h2src(e, e.S(0), l, ok), b = h2src(e, e.S(1), l, ok);

@@ -322,9 +322,12 @@ bool querySpace(Exec &e) {
   return true;
 }
 
-// LDGSTS [Rs+imm], desc[UR][Ra.64+imm] {, P}: cp.async — copies global to shared memory (done at
-// issue here; LDGDEPBAR/DEPBAR order shared memory only, which the simulator does not delay).
+// LDGSTS [Rs+imm], desc[UR][Ra.64+imm] {, P}: cp.async — copies global to shared memory. With
+// timing, the copy lands only when its group is waited for (LDGDEPBAR closes a group on its write
+// scoreboard; DEPBAR.LE SB0, n or a wait on that scoreboard lands it), so a read of shared memory
+// that the control bits do not order after the copy sees the old bytes, as it can on the GPU.
 bool asyncCopy(Exec &e) {
+  const bool defer = e.ls.opts.timing;
   const sass::Inst &in = e.in;
   const Operand *shared = nullptr, *global = nullptr, *p = nullptr;
   for (const Operand &o : in.ops) {
@@ -362,8 +365,35 @@ bool asyncCopy(Exec &e) {
               Space::Shared, sa, size, l);
       return;
     }
+    if (defer) {
+      AsyncCopy c;
+      c.sharedAddr = uint32_t(sa);
+      c.size = uint8_t(size);
+      std::memcpy(c.data.data(), buf, size);
+      e.w.openCopies.push_back(c);
+      return;
+    }
     std::memcpy(dst, buf, size);
   });
+  return true;
+}
+
+// LDGDEPBAR commits the open copies as a group, counted on its write scoreboard; DEPBAR.LE SB0, n
+// lands all but the newest n groups counted on SB0. A group LDGDEPBAR counted on no scoreboard
+// is never waited for (on the GPU, the DEPBAR does not wait for it).
+bool asyncCopyBarrier(Exec &e) {
+  if (e.in.op == Opcode::LDGDEPBAR) {
+    if (e.w.openCopies.empty() && e.in.ctrl.wbar == kNoSb) return true;
+    e.w.copyGroups.push_back({e.in.ctrl.wbar, std::move(e.w.openCopies)});
+    e.w.openCopies.clear();
+    return true;
+  }
+  for (const Operand &o : e.in.ops)
+    if (o.kind == OperandKind::Imm) {
+      e.landCopies(size_t(o.imm), 0);
+      return true;
+    }
+  e.landCopies(0, 0);
   return true;
 }
 
@@ -379,7 +409,8 @@ bool execMemory(Exec &e) {
   case Opcode::QSPC: return querySpace(e);
   case Opcode::LDGSTS: return asyncCopy(e);
   case Opcode::CCTL: case Opcode::MEMBAR: case Opcode::FENCE: case Opcode::ERRBAR:
-  case Opcode::CGAERRBAR: case Opcode::ACQBULK: case Opcode::LDGDEPBAR: case Opcode::DEPBAR:
+  case Opcode::LDGDEPBAR: case Opcode::DEPBAR: return asyncCopyBarrier(e);
+  case Opcode::CGAERRBAR: case Opcode::ACQBULK:
     return true;   // no caches or reordering are modelled
   default: return false;
   }

@@ -82,6 +82,18 @@ struct ScoreboardOp {
   Queue queue;
 };
 
+// A cp.async (LDGSTS) copy not yet visible in shared memory: the data was read from global
+// memory at issue; it lands when a DEPBAR or a scoreboard wait covers its LDGDEPBAR group.
+struct AsyncCopy {
+  uint32_t sharedAddr = 0;
+  uint8_t size = 0;
+  std::array<uint8_t, 16> data{};
+};
+struct AsyncCopyGroup {
+  uint8_t sb = kNoSb;               // LDGDEPBAR's write scoreboard
+  std::vector<AsyncCopy> copies;
+};
+
 struct Warp {
   unsigned index = 0;                    // warp number in the CTA
   uint32_t present = 0;                  // lanes that are threads of the CTA
@@ -106,6 +118,8 @@ struct Warp {
   std::vector<ReadLock> locks;
   std::array<uint16_t, kNumRegIds> lockCount{};
   std::array<std::vector<ScoreboardOp>, 6> sbOps;   // in-flight instructions per scoreboard
+  std::vector<AsyncCopy> openCopies;          // LDGSTS since the last LDGDEPBAR
+  std::vector<AsyncCopyGroup> copyGroups;     // committed groups in flight, oldest first
 
   uint32_t lanesIn(LaneState s) const {
     uint32_t m = 0;
@@ -220,6 +234,9 @@ public:
   // Called by the simulator around the semantics.
   void beginIssue();     // scoreboard waits, retiring fixed-latency writes, guard evaluation
   void retire();         // hazards on writes, pending records, read locks, stall
+  // Lands the oldest committed cp.async groups until `keep` remain (sb: only groups counted on
+  // that scoreboard, kNoSb: any).
+  void landCopies(size_t keep, uint8_t sb = kNoSb);
   std::string traceWrites(int lane) const;   // the staged writes (of `lane`, or the first)
 
 private:
