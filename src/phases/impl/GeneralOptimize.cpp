@@ -1,7 +1,8 @@
 // The GeneralOptimize phases (14 GeneralOptimizeEarly, 33 GeneralOptimize, 43 GeneralOptimizeMid,
 // 53 GeneralOptimizeMid2, 66 GeneralOptimizeLate, 75 GeneralOptimizeLate2): constant folding and
 // propagation, copy propagation and dead code elimination, combining of add chains
-// (opt/CombineAdds.cpp) and of shifted 64-bit adds into LEA (opt/ShiftedWideAdds.cpp), removal
+// (opt/CombineAdds.cpp) and of shifted 64-bit adds into LEA (opt/ShiftedWideAdds.cpp), constant
+// address arithmetic folded into the accesses' immediate offsets (opt/AddressOffsets.cpp), removal
 // of repeated WARPSYNCs (opt/WarpSync.cpp), repeated until nothing changes.
 //
 // The IR is not in SSA form, so values are tracked per 32-bit register component:
@@ -83,6 +84,7 @@ public:
       changed |= combineWideAdds();
       changed |= opt::combineAdds(f_) > 0;
       changed |= opt::combineShiftedWideAdds(f_) > 0;
+      changed |= opt::foldAddressOffsets(f_) > 0;
       changed |= opt::removeRedundantWarpSyncs(f_) > 0;
       changed |= fuseComparesIntoPredicateLogic();
       changed |= backPropagateCopies();

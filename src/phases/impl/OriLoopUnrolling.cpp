@@ -13,8 +13,8 @@
 // exit. Each copy reads i's value of its iteration from a register of its own, written once by a
 // move of that constant (the add becomes such a move, and i itself is set to its final value), so
 // GeneralOptimize folds the addresses and compares built on i and the moves die.
-// Registers whose first touch in the body is an unguarded whole write (temporaries of one
-// iteration) get fresh virtual registers in every copy but the last, which keeps the original
+// Registers whose every component is written, unguarded, before any read in the body (temporaries
+// of one iteration) get fresh virtual registers in every copy but the last, which keeps the original
 // names for readers after the loop: the copies become independent chains the scheduler can
 // interleave. The IR is not in SSA form, so the rest needs no renaming.
 //
@@ -236,16 +236,24 @@ void unroll(ori::Function &f, const Plan &plan) {
   for (Instr *i = h->front(); i != plan.branch; i = i->next()) body.push_back(i);
 
   // Registers of one iteration: first touched by an unguarded whole write.
+  // A wide register built by partial writes (the two halves of a 64-bit add) is local too when
+  // every component is written, unguarded, before any read of it.
   enum : uint8_t { Unseen, Local, Exposed };
-  std::vector<uint8_t> state(f.numVRegs(), Unseen);
+  std::vector<uint8_t> state(f.numVRegs(), Unseen), covered(f.numVRegs(), 0);
   for (Instr *i : body) {
     for (const Operand &u : i->uses())
       if (u.refersToVReg() && state[u.reg] == Unseen) state[u.reg] = Exposed;
     if (i->guard().kind == OperandKind::Reg && state[i->guard().reg] == Unseen) state[i->guard().reg] = Exposed;
     for (const Operand &d : i->defs()) {
       if (!d.refersToVReg() || state[d.reg] != Unseen) continue;
-      bool local = d.kind == OperandKind::Reg && d.isWholeReg() && !i->isPredicated() && f.vreg(d.reg).phys < 0;
-      state[d.reg] = local ? Local : Exposed;
+      const ori::VReg &v = f.vreg(d.reg);
+      if (d.kind != OperandKind::Reg || i->isPredicated() || v.phys >= 0 || v.width > 8) {
+        state[d.reg] = Exposed;
+        continue;
+      }
+      const unsigned n = d.subWidth ? d.subWidth : v.width - d.subOff;
+      covered[d.reg] |= static_cast<uint8_t>(((1u << n) - 1) << d.subOff);
+      if (covered[d.reg] == static_cast<uint8_t>((1u << v.width) - 1)) state[d.reg] = Local;
     }
   }
   std::vector<ori::VRegId> locals;

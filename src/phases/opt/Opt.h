@@ -34,6 +34,11 @@ unsigned removeRedundantConstantMoves(ori::Function &f);
 // IADD3 + IADD3.EX) becomes LEA + LEA.HI.EX (ShiftedWideAdds.cpp). Returns the number combined.
 unsigned combineShiftedWideAdds(ori::Function &f);
 
+// A memory access whose address register is another register plus a constant (IMAD.WIDE of
+// constants, a 64-bit add of a constant, a 32-bit IADD3 of constants) reads [X + offset]
+// instead (AddressOffsets.cpp). Returns the number of addresses rewritten.
+unsigned foldAddressOffsets(ori::Function &f);
+
 // True when `i`, as it stands, converts to a SASS instruction that the sm_90 encoder accepts.
 // Registers without a physical register get stand-in number 0 for the probe (restored after),
 // so only the operand kinds and the form matter. Pseudo-instructions and instructions with

@@ -176,5 +176,42 @@ TEST(OriLoopUnrolling, HonoursAFunctionWideNounroll) {
   EXPECT_EQ(countOf(ori::toString(*m), "LDG.E"), 1u);
 }
 
+TEST(OriLoopUnrolling, RenamesAPairBuiltHalfByHalfInEveryCopy) {
+  Harness h;
+  // &a[i] as a 64-bit add written one half at a time (as lowering emits add.s64): the pair is
+  // written whole before any read, so each copy but the last gets a pair of its own.
+  std::string in = R"(.module sm_90 addr64
+.function "k" entry
+.reg %r1 x2
+.reg %r2 x2
+.reg %r12 x2
+.reg %r13 x2
+.reg %ur10 x2
+bb0:
+  %ur10 = ULDC.64 c[0x0][0x208]
+  %r1 = LDC.64 c[0x0][0x210]
+  %r2 = LDC.64 c[0x0][0x218]
+  %r3 = MOV 0x0
+  %r4 = MOV 0x0
+bb1:
+  %r12 = IMAD.WIDE.U32 %r3, 0x4, RZ
+  %r13[0], %p14 = IADD3 %r1[0], %r12[0], RZ
+  %r13[1] = IADD3.EX %r1[1], %r12[1], RZ, %p14, !PT
+  %r9 = LDG.E %ur10, [%r13]
+  %r4 = IADD3 %r4, %r9, RZ
+  %r3 = IADD3 %r3, 0x1, RZ
+  %p11, PT = ISETP.LT.U32.AND %r3, 0x3, PT
+  @%p11 BRA bb1
+bb2:
+  STG.E %ur10, [%r2], %r4
+  EXIT
+.end
+)";
+  std::string out = after(kUnroll, in, h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 3u) << out;
+  EXPECT_EQ(countOf(out, "%r13[0], "), 1u) << out;   // only the last copy keeps the name
+  EXPECT_EQ(countOf(out, "[%r13]"), 1u) << out;
+}
+
 } // namespace
 } // namespace optxas::phases

@@ -442,5 +442,59 @@ TEST(GeneralOptimize, DoesNothingAtO1) {
   EXPECT_NE(out.find("%r1 = IADD3 %r0, 0x3, RZ"), std::string::npos) << out;
 }
 
+TEST(GeneralOptimize, FoldsConstantAddressOffsetsIntoTheAccess) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(.reg %r4 x2
+.reg %r5 x2
+.reg %r6 x2
+.reg %r7 x2
+bb0:
+  %r0 = S2R SR_TID.X
+  %r20 = IMAD.WIDE.U32 %r0, 0x40, c[0x0][0x210]
+  %r1 = MOV 0x3
+  %r4 = IMAD.WIDE.U32 %r1, 0x4, %r20
+  %r5 = IMAD.WIDE %r2, 0x4, %r20
+  %r2 = MOV 0xfffffffe
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r8 = LDG.E %ur9, [%r4+0x4]
+  %r6[0], %p3 = IADD3 %r20[0], 0x20, RZ
+  %r6[1] = IADD3.EX %r20[1], RZ, RZ, %p3, !PT
+  STG.E %ur9, [%r6], %r8
+  %r10 = S2R SR_CgaCtaId
+  %r11 = IADD3 %r10, 0x8, RZ
+  STS [%r11+0x4], %r8
+  %r7 = IMAD.WIDE.U32 %r0, 0x4, %r20
+  STG.E %ur9, [%r7], %r8
+  EXIT
+.end
+)", h);
+  // 3 * 4 + 4 = 0x10 from the IMAD.WIDE of constants, 0x20 from the 64-bit add, 0xc from the
+  // 32-bit add; the address arithmetic dies.
+  EXPECT_NE(out.find("LDG.E %ur9, [%r20+0x10]"), std::string::npos) << out;
+  EXPECT_NE(out.find("STG.E %ur9, [%r20+0x20]"), std::string::npos) << out;
+  EXPECT_NE(out.find("STS [%r10+0xc]"), std::string::npos) << out;
+  EXPECT_EQ(out.find("IADD3"), std::string::npos) << out;
+  // %r2 is read before its (only) write: no constant to fold; a product of a register stays.
+  EXPECT_NE(out.find("IMAD.WIDE.U32 %r0, 0x4, %r20"), std::string::npos) << out;
+}
+
+TEST(GeneralOptimize, KeepsAnAddressWhoseBaseChangesBeforeTheAccess) {
+  Harness h;
+  std::string out = after("AnalyzeControlFlow+GeneralOptimizeEarly", std::string(kHeader) + R"(.reg %r4 x2
+bb0:
+  %r20 = LDC.64 c[0x0][0x210]
+  %r4 = IMAD.WIDE.U32 RZ, 0x4, %r20
+  %r4 = IMAD.WIDE.U32 %r4[0], 0x4, %r20
+  %r20 = LDC.64 c[0x0][0x218]
+  %ur9 = ULDC.64 c[0x0][0x208]
+  %r8 = LDG.E %ur9, [%r4+0x8]
+  STG.E %ur9, [%r20], %r8
+  EXIT
+.end
+)", h);
+  // %r20 is written twice and %r4 too: the access keeps its register.
+  EXPECT_NE(out.find("LDG.E %ur9, [%r4+0x8]"), std::string::npos) << out;
+}
+
 } // namespace
 } // namespace optxas::phases

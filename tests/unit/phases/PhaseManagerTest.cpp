@@ -25,7 +25,7 @@ bb0:
 )";
 
 // Implemented phases and target-hook phases (which run whatever the profile installs).
-const std::set<PhaseId> kImplemented = {0,   2,   3,   9,   10,  11,  13,  14,  18,  22,  25,  33,  37,  38,  39,  40,  43,
+const std::set<PhaseId> kImplemented = {0,   2,   3,   9,   10,  11,  13,  14,  18,  22,  24,  25,  33,  37,  38,  39,  40,  43,
                                          45,  46,  49,  53,  55,  56,  59,  66,  69,  70,  72,  75,  76,  77,  80,  86,  92,  94,
                                          99,  103, 104, 110, 112, 114, 116, 120, 122, 123, 127, 130, 133, 138, 141,
                                          142,

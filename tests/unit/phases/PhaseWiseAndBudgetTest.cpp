@@ -52,7 +52,7 @@ TEST(PhaseWise, BeforeAndAfterEveryPhaseThatRuns) {
   // Exactly the phases with work for this function, each bracketed, in schedule order.
   std::vector<std::string> expect;
   for (const char *p : {"OriCheckInitialProgram", "AnalyzeControlFlow", "EarlyOriSimpleLiveDead",
-                        "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "OriLoopUnrolling", "GeneralOptimize",
+                        "GeneralOptimizeEarly", "OriPerformLiveDeadFirst", "OriCopyProp", "OriStrengthReduce", "OriLoopUnrolling", "GeneralOptimize",
                         "ConvertMemoryToRegisterOrUniform", "OriPerformLiveDeadSecond", "OriHoistInvariantsEarly", "GeneralOptimizeMid", "ForwardProgress", "GeneralOptimizeMid2",
                         "EnforceArgumentRestrictions", "GvnCse",
                         "GeneralOptimizeLate", "OriSimpleLiveDead", "OriPerformLiveDeadThird", "OriDoPredication",
@@ -136,8 +136,8 @@ size_t instructionsAfter(const std::string &budget) {
 }
 
 TEST(OptBudget, GatesTheOptimizingPhases) {
-  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 25, 33, 37, 38, 40, 43, 53, 55, 56, 66,
-  // 69, 70, 72, 75, 76, 77, 80, 86, 92, 99, 104, 114, 127 (live/dead, GeneralOptimize*, copy propagation, OriLoopUnrolling, GvnCse, OriDoPredication,
+  // The gated phases of the default schedule, in order: 11, 14, 18, 22, 24, 25, 33, 37, 38, 40, 43, 53, 55, 56, 66,
+  // 69, 70, 72, 75, 76, 77, 80, 86, 92, 99, 104, 114, 127 (live/dead, GeneralOptimize*, copy propagation, OriStrengthReduce, OriLoopUnrolling, GvnCse, OriDoPredication,
   // OriHoistInvariants*, SinkCodeIntoBlock, OriDoRemat, ConvertToUniformReg, ScheduleInstructions, PostExpansion's redundant-move cleanup). For vecadd, 11
   // deletes the dead IADD3; 14 forwards the copy and reads the bound of the compare from the
   // constant bank, so its ULDC dies.
@@ -154,7 +154,7 @@ TEST(OptBudget, VerboseReportNamesTheBoundary) {
   h.knob("OptBudget=3");
   auto m = h.parse(corpus("vecadd.ori"));
   ASSERT_TRUE(h.run(*m));
-  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 25 refused; last granted #3: "
+  EXPECT_NE(h.allDiags().find("ptxas info    : OptBudget: 3 of 3 consultations granted, 26 refused; last granted #3: "
                               "OriPerformLiveDeadFirst in _Z3addPKfS0_Pfi; first refused #4: OriCopyProp in "
                               "_Z3addPKfS0_Pfi"),
             std::string::npos)
@@ -202,10 +202,10 @@ TEST(OptBudget, BisectionFindsTheBrokenPhase) {
   EXPECT_EQ(culprit.number, static_cast<uint64_t>(hi));
   EXPECT_EQ(culprit.phase, 57);
   EXPECT_EQ(culprit.function, "second");
-  // 29 gated consultations per function (27 optimizing phases, the broken one, and PostExpansion's
-  // redundant-move cleanup); the second function's 14th of them (after 11, 14, 18, 22, 25, 33, 37,
-  // 38, 40, 43, 53, 55, 56) is the broken phase.
-  EXPECT_EQ(hi, 29 + 14);
+  // 30 gated consultations per function (28 optimizing phases, the broken one, and PostExpansion's
+  // redundant-move cleanup); the second function's 15th of them (after 11, 14, 18, 22, 24, 25, 33,
+  // 37, 38, 40, 43, 53, 55, 56) is the broken phase.
+  EXPECT_EQ(hi, 30 + 15);
 }
 
 } // namespace
