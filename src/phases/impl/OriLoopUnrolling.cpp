@@ -37,7 +37,10 @@
 
 #include "../opt/OptimizationPhase.h"
 #include "optxas/ori/CFG.h"
+#include "optxas/ori/Liveness.h"
 #include "optxas/phases/Phase.h"
+#include "optxas/regalloc/RegAlloc.h"
+#include "optxas/target/MachineModel.h"
 
 namespace optxas::phases {
 namespace {
@@ -349,6 +352,9 @@ void unroll(ori::Function &f, const Plan &plan) {
 // runs at least once after M and writes them before reading them).
 
 constexpr unsigned kMaxPartialSize = 128;   // body x factor
+// Room the main loop needs below the register limits: n' and i + k*step live across a copy (the
+// pre-allocation scheduler never raises a block's peak), plus the allocator's margin.
+constexpr unsigned kPartialRegRoom = 8, kPartialPredRoom = 2, kPredicateLimit = 7;
 constexpr unsigned kPartialFactor = 4;
 constexpr uint32_t kMaxPartialStep = 1u << 20;
 
@@ -622,6 +628,21 @@ class OriLoopUnrolling final : public opt::OptimizationPhase {
 public:
   using OptimizationPhase::OptimizationPhase;
 
+private:
+  // Partial unrolling adds a few registers live across the main loop: only below the limits
+  // (measured before the first partial unrolling of the function; no spills).
+  bool roomForPartial(PhaseContext &ctx) {
+    ori::Function &f = ctx.function();
+    unsigned rLimit = 255;
+    if (const target::MachineModel *m = target::machineModel(ctx.smVersion())) {
+      regalloc::RegLimitInputs in;
+      in.maxrregcount = ctx.options().maxrregcount;
+      rLimit = regalloc::registerLimit(f, *m, in);
+    }
+    return ori::maxPressure(f, ori::RegClass::R) + kPartialRegRoom <= rLimit &&
+           ori::maxPressure(f, ori::RegClass::P) + kPartialPredRoom <= kPredicateLimit;
+  }
+
 protected:
   void optimize(PhaseContext &ctx) override {
     ori::Function &f = ctx.function();
@@ -641,6 +662,7 @@ protected:
         if (auto plan = analyze(*shape)) plans.push_back(*plan);
         else if (auto pp = analyzePartial(f, *shape); pp && !boundTooTight(*pp)) partial.push_back(*pp);
       }
+      if (!partial.empty() && !roomForPartial(ctx)) partial.clear();
       if (plans.empty() && partial.empty()) return;
       for (const Plan &plan : plans) unroll(f, plan);   // one-block loops: disjoint
       for (const PartialPlan &pp : partial) {
