@@ -1,4 +1,5 @@
-// Phase 25, OriLoopUnrolling: full unrolling of small innermost loops with a constant trip count.
+// Phase 25, OriLoopUnrolling: full unrolling of small innermost loops with a constant trip count,
+// partial unrolling (by 4) of the others.
 //
 // A candidate is a loop of one block H (its own latch) entered from one other block, ending in
 // `@[!]p BRA H` and falling through to its exit, with a basic induction variable i:
@@ -25,8 +26,9 @@
 // Never unrolled: a loop whose header carries `.pragma "nounroll"`, every loop of a function
 // (or module) with that pragma, loops with calls, reconvergence (BSSY/BSYNC/BREAK), other branches
 // or labels inside, or barriers listed by instruction id (unaligned BAR).
-// ptxas 13.0 also partially unrolls loops with unknown trip counts (by 4, with remainder code);
-// this phase does not (docs/optimization.md).
+// Loops of the same shape whose trip count is unknown (or too large) are unrolled by 4 instead: a
+// guarded main loop of four copies in front of the original loop, which stays as the remainder
+// (see "Partial unrolling" below and docs/optimization.md).
 // Optimizing: consults the OptBudget gate once per run; a no-op after allocation.
 #include <algorithm>
 #include <cstdint>
