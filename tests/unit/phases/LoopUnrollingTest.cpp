@@ -99,13 +99,84 @@ TEST(OriLoopUnrolling, LeavesANounrollLoopAlone) {
   EXPECT_NE(out.find("bb1 nounroll:"), std::string::npos) << out;   // the mark prints back
 }
 
-TEST(OriLoopUnrolling, LeavesAnUnknownTripCountAlone) {
-  Harness h;
-  std::string ir = sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, %r5, PT");
+// The loop of sumLoop with the bound in %r5, loaded before the loop.
+std::string unknownBound(const std::string &header, const std::string &init, const std::string &step,
+                         const std::string &compare, const std::string &extra = "") {
+  std::string ir = sumLoop(header, init, step, compare, extra);
   ir.replace(ir.find("  %r4 = MOV 0x0\n"), 0, "  %r5 = LDC c[0x0][0x220]\n");
-  std::string out = after(kUnroll, ir, h);
-  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  return ir;
+}
+
+TEST(OriLoopUnrolling, PartiallyUnrollsAnUnknownTripCountByFour) {
+  Harness h;
+  std::string out = after(kUnroll, unknownBound("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, %r5, PT"), h);
+  // A main loop of four copies in front of the original loop, which stays as the remainder.
+  EXPECT_EQ(countOf(out, "LDG.E"), 5u) << out;
   EXPECT_NE(out.find("@%p11 BRA bb1"), std::string::npos) << out;
+  // The main loop's bound: n - 4, or 0 when n < 4 (unsigned), so that i < n' proves the next
+  // four compares i + 1 .. i + 4 < n pass.
+  EXPECT_NE(out.find("ISETP.GE.U32.AND %r5, 0x4, PT"), std::string::npos) << out;
+  EXPECT_NE(out.find("IADD3 %r5, -0x4, RZ"), std::string::npos) << out;
+  EXPECT_EQ(countOf(out, "SEL "), 1u) << out;
+  EXPECT_EQ(countOf(out, "ISETP.LT.U32.AND %r3, %r"), 4u) << out;   // guards, last copy, remainder
+  // Each copy reads i + k from a register of its own; the last adds 4 to i.
+  for (const char *v : {"IADD3 %r3, 0x2, RZ", "IADD3 %r3, 0x3, RZ", "%r3 = IADD3 %r3, 0x4, RZ"})
+    EXPECT_EQ(countOf(out, v), 1u) << v << "\n" << out;
+  EXPECT_EQ(countOf(out, "IADD3 %r3, 0x1, RZ"), 2u) << out;   // the second copy and the remainder
+  EXPECT_EQ(countOf(out, "IMAD.WIDE.U32 %r3,"), 2u) << out;   // the first copy and the remainder
+  EXPECT_EQ(countOf(out, "BRA"), 3u) << out;                  // skip, main back edge, remainder
+}
+
+TEST(OriLoopUnrolling, PartiallyUnrollsASignedCountDownWithTheBoundFirst) {
+  Harness h;
+  // do { ...; i -= 2 } while (n < i): the compare mirrored is i > n, the step negative; the
+  // bound moves up by 4 x 2 (n + 8, or INT_MAX when that wraps).
+  std::string out = after(kUnroll, unknownBound("bb1:", "0x64", "-0x2", "ISETP.LT.S32.AND %r5, %r3, PT"), h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 5u) << out;
+  EXPECT_NE(out.find("ISETP.LE.S32.AND %r5, 0x7ffffff7, PT"), std::string::npos) << out;
+  EXPECT_NE(out.find("IADD3 %r5, 0x8, RZ"), std::string::npos) << out;
+  EXPECT_NE(out.find("0x7fffffff"), std::string::npos) << out;
+  EXPECT_EQ(countOf(out, "ISETP.GT.S32.AND %r3, %r"), 2u) << out;   // the guards
+  EXPECT_EQ(countOf(out, "%r3 = IADD3 %r3, -0x8, RZ"), 1u) << out;
+}
+
+TEST(OriLoopUnrolling, PartiallyUnrollsANotEqualExitWithADistanceGuard) {
+  Harness h;
+  // do { p = i != n; ...; i += 1 } while (p): d = n - i must exceed 3 (unsigned) for the compares
+  // of i .. i + 3 to pass.
+  std::string ir = unknownBound("bb1:", "0x0", "0x1", "ISETP.NE.U32.AND %r3, %r5, PT");
+  const std::string cmp = "  %p11, PT = ISETP.NE.U32.AND %r3, %r5, PT\n";
+  ir.erase(ir.find(cmp), cmp.size());
+  ir.insert(ir.find("  %r12 = IMAD.WIDE"), cmp);
+  std::string out = after(kUnroll, ir, h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 5u) << out;
+  EXPECT_EQ(countOf(out, "IADD3 -%r3, %r5, RZ"), 2u) << out;
+  EXPECT_EQ(countOf(out, "ISETP.GT.U32.AND %r"), 2u) << out;
+  EXPECT_EQ(countOf(out, ", 0x3, PT"), 2u) << out;
+}
+
+TEST(OriLoopUnrolling, LeavesUnknownTripCountsAloneWhenTheyCannotBeBounded) {
+  for (const char *cmp : {"ISETP.GT.U32.AND %r3, %r5, PT",    // rising i > n: no exit to count on
+                          "ISETP.EQ.U32.AND %r3, %r5, PT"}) { // continue while equal
+    Harness h;
+    std::string out = after(kUnroll, unknownBound("bb1:", "0x0", "0x1", cmp), h);
+    EXPECT_EQ(countOf(out, "LDG.E"), 1u) << cmp << "\n" << out;
+  }
+  Harness h;
+  // The bound written in the loop.
+  std::string out = after(kUnroll,
+                          unknownBound("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, %r5, PT", "  %r5 = IADD3 %r5, %r9, RZ\n"), h);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  // Marked nounroll.
+  Harness h2;
+  out = after(kUnroll, unknownBound("bb1 nounroll:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, %r5, PT"), h2);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  // A body over the size budget (4 x 33 > 128).
+  std::string big;
+  for (int k = 0; k < 30; ++k) big += "  %r4 = IADD3 %r4, 0x1, RZ\n";
+  Harness h3;
+  out = after(kUnroll, unknownBound("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, %r5, PT", big), h3);
+  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
 }
 
 TEST(OriLoopUnrolling, LeavesALoopWhoseInductionVariableIsWrittenTwiceAlone) {
@@ -121,14 +192,18 @@ TEST(OriLoopUnrolling, LeavesALoopWithoutAKnownEntryValueAlone) {
   std::string ir = sumLoop("bb1:", "0x0", "0x1", "ISETP.LT.U32.AND %r3, 0x4, PT");
   ir.replace(ir.find("%r3 = MOV 0x0"), 13, "%r3 = S2R SR_TID.X");
   std::string out = after(kUnroll, ir, h);
+  // Nor partially: i < 4 (unsigned) leaves the main loop the bound n' = 0, which no i passes.
   EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
 }
 
-TEST(OriLoopUnrolling, KeepsLoopsOverTheSizeBudget) {
+TEST(OriLoopUnrolling, PartiallyUnrollsLoopsOverTheFullUnrollingBudget) {
   Harness h;
-  // 3 + 3 body instructions x 400 trips is over 1024.
+  // 3 + 3 body instructions x 400 trips is over 1024: not completely, but by four.
   std::string out = after(kUnroll, sumLoop("bb1:", "0x0", "0x1", "ISETP.NE.U32.AND %r3, 0x190, PT"), h);
-  EXPECT_EQ(countOf(out, "LDG.E"), 1u) << out;
+  EXPECT_EQ(countOf(out, "LDG.E"), 5u) << out;
+  EXPECT_NE(out.find("@%p11 BRA bb1"), std::string::npos) << out;
+  // d = 399 - i (the compared values are i + 1 ..) must exceed 3.
+  EXPECT_EQ(countOf(out, "IADD3 -%r3, 0x18f, RZ"), 2u) << out;
 }
 
 TEST(OriLoopUnrolling, UnrollsTheEnclosingLoopOnceTheInnerOneIsStraightLine) {
