@@ -18,8 +18,9 @@
 // (UR/UP) are uniform by construction. Loads are not trusted (two groups of a split warp may load
 // at different times and see different values).
 //
-// Left as they are, as ptxas leaves them: exch, cas, inc, dec, floating-point atomics, and
-// min/max/and/or/xor whose result is used, 64-bit reductions of a per-thread value. ptxas also
+// Left as they are, as ptxas leaves them: atomics only thread 0 runs (under `tid.x == 0`), exch,
+// cas, inc, dec, floating-point atomics, min/max/and/or/xor whose result is used, 64-bit
+// reductions of a per-thread value. ptxas also
 // aggregates an add of a per-thread value whose result is used (a full-warp check, then a SHFL.UP
 // scan and one atomic by lane 31), and on sm_75 reduces a per-thread value with a SHFL.BFLY
 // butterfly under the same full-warp check; optxas does not yet.
@@ -33,6 +34,7 @@
 #include "../opt/Opt.h"
 #include "../opt/OptimizationPhase.h"
 #include "optxas/ori/Builder.h"
+#include "optxas/ori/CFG.h"
 #include "optxas/phases/Phase.h"
 
 namespace optxas::phases {
@@ -109,6 +111,12 @@ public:
     }
   }
 
+  // The one instruction writing the whole register `r` (nullptr: none, several, or partial).
+  const Instr *soleWriter(VRegId r) const {
+    const unsigned c = comps_.base(r);
+    return defs_.count[c] == 1 && f_.vreg(r).width == 1 ? defs_.writer[c] : nullptr;
+  }
+
 private:
   bool regComponents(const Operand &o) {
     const ori::VReg &v = f_.vreg(o.reg);
@@ -156,6 +164,36 @@ private:
   std::vector<uint8_t> state_;
 };
 
+// Whether predicate `p` (negated when `negated`) holds only in the thread with %tid.x == 0 (or
+// lane 0): ISETP.EQ x, 0 (or a negated ISETP.NE) of an S2R SR_TID.X / SR_LANEID.
+bool isThreadZero(const Uniformity &u, const ori::Function &f, const Operand &p, bool negated) {
+  if (p.kind != OperandKind::Reg || f.vreg(p.reg).cls != RegClass::P) return false;
+  if (p.hasFlag(ori::OpNot)) negated = !negated;
+  const Instr *w = u.soleWriter(p.reg);
+  if (!w || w->opcode() != Opcode::ISETP || w->isPredicated() || w->numUses() != 3 || w->mods().ex) return false;
+  if (w->def(0).kind != OperandKind::Reg || w->def(0).reg != p.reg) return false;
+  const isa::Cmp want = negated ? isa::Cmp::NE : isa::Cmp::EQ;
+  if (w->mods().cmp != want || w->use(2).kind != OperandKind::True || w->use(2).hasFlag(ori::OpNot)) return false;
+  const Operand &a = w->use(0), &b = w->use(1);
+  if (!(b.kind == OperandKind::Zero || (b.kind == OperandKind::Imm && b.value == 0))) return false;
+  if (a.kind != OperandKind::Reg || a.hasFlag(ori::OpNot)) return false;
+  const Instr *t = u.soleWriter(a.reg);
+  if (!t || t->opcode() != Opcode::S2R || t->isPredicated() || t->use(0).kind != OperandKind::SReg) return false;
+  return t->use(0).specialReg() == ori::SpecialReg::TID_X || t->use(0).specialReg() == ori::SpecialReg::LANEID;
+}
+
+// ptxas leaves an atomic that a single thread runs (`if (threadIdx.x == 0) atomicAdd(...)`, as a
+// guard or as the branch into its block): there is nothing to aggregate.
+bool runByThreadZero(const Uniformity &u, const ori::Function &f, const Instr &i) {
+  if (i.isPredicated()) return isThreadZero(u, f, i.guard(), false);
+  const ori::BasicBlock *bb = i.parent();
+  if (bb->preds().size() != 1) return false;
+  const Instr *br = bb->preds().front()->back();
+  if (!br || br->opcode() != Opcode::BRA || !br->isPredicated() || br->numUses() < 1) return false;
+  const bool taken = br->use(0).kind == OperandKind::Label && br->use(0).block == bb;
+  return isThreadZero(u, f, br->guard(), !taken);
+}
+
 class OptimizeUniformAtomic final : public opt::OptimizationPhase {
 public:
   using OptimizationPhase::OptimizationPhase;
@@ -170,6 +208,7 @@ public:
 protected:
   void optimize(PhaseContext &ctx) override {
     ori::Function &f = ctx.function();
+    ori::ensureControlFlow(f);   // predecessors, for runByThreadZero
     std::vector<Instr *> atomics;
     for (ori::BasicBlock *bb : f.blocks())
       for (Instr *i : *bb)
@@ -192,7 +231,7 @@ private:
     const bool wide = m.atomType == isa::AtomType::U64;
     if (m.atomType != isa::AtomType::None && m.atomType != isa::AtomType::S32 && !wide) return;
     const Operand addr = i.use(addrIdx), value = i.use(addrIdx + 1);
-    if (addr.kind != OperandKind::Addr || !uniform.operand(addr)) return;
+    if (addr.kind != OperandKind::Addr || !uniform.operand(addr) || runByThreadZero(uniform, f, i)) return;
     if (!isRed && i.numDefs() != (shared ? 1u : 2u)) return;
     Operand result = isRed ? Operand{} : i.def(shared ? 0 : 1);
     const bool used = result.kind == OperandKind::Reg && reads[result.reg] > 0;
