@@ -73,6 +73,18 @@ void addConvergenceAttributes(const ori::Module &m, const ori::Function &f, cons
     out.push_back(std::move(regs));
     out.push_back(std::move(offsets));
   }
+  // The warp-wide instructions of warp-aggregated atomics (OptimizeUniformAtomic), in code order.
+  if (!f.warpWideInstrs.empty()) {
+    elf::Attribute ww;
+    ww.kind = elf::NvInfoKind::INT_WARP_WIDE_INSTR_OFFSETS;
+    ww.format = elf::NvInfoFormat::Sized;
+    const size_t n = layout.order.size();
+    const uint32_t step = n == 0 ? 0 : layout.codeEnd / static_cast<uint32_t>(n);
+    for (size_t k = 0; k < n; ++k)
+      if (std::find(f.warpWideInstrs.begin(), f.warpWideInstrs.end(), layout.order[k]->id()) != f.warpWideInstrs.end())
+        ww.words.push_back(static_cast<uint32_t>(k * step));
+    if (!ww.words.empty()) out.push_back(std::move(ww));
+  }
   // ptxas writes CRS_STACK_SIZE (always 0 from sm_70 on: the convergence barriers live in B
   // registers) when its code uses convergence barriers or indirect branches, or a WARPSYNC it
   // inserted itself. In a kernel also for a YIELD (a spin loop) and a call: any call in a whole

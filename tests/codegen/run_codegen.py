@@ -154,14 +154,15 @@ def known_elf_diffs():
     return out
 
 
-def split_known(name, problems, known, used):
-    """Moves the ELF problems a known entry for `name` explains out of `problems`."""
+def split_known(name, problems, known, used, key=None):
+    """Moves the ELF problems a known entry for `name` (or for `key`, "name -On") explains out of
+    `problems`."""
     rest, explained = [], []
     for p in problems:
         hit = None
         if p.startswith("elf: "):
             for k, (n, rx, reason) in enumerate(known):
-                if fnmatch.fnmatchcase(name, n) and rx.search(p[5:]):
+                if (fnmatch.fnmatchcase(name, n) or (key and fnmatch.fnmatchcase(key, n))) and rx.search(p[5:]):
                     hit = k
                     break
         if hit is None:
@@ -234,7 +235,7 @@ def run_corpus(args):
                 else:
                     compiled.add(name)
                     problems = check_cubin(out, theirs if rp.returncode == 0 else None)
-                    problems, explained = split_known(name, problems, known, used)
+                    problems, explained = split_known(name, problems, known, used, key)
                     entry["status"] = "fail" if problems else "ok"
                     entry["problems"] = problems[:5]
                     entry["known"] = explained

@@ -229,6 +229,8 @@ private:
                    "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %inp, %td0;",
                    fmt::format("ld.global.u32 {}, [%td0];", r())});
     case 1:
+      // A reduction target the same for every thread (a warp-aggregated atomic, phase 50).
+      if (chance(40)) return line({fmt::format("red.global.add.u32 [%accp+{}], {};", 4 * pick(kAccWords), r())});
       return line({fmt::format("and.b32 %t0, {}, {};", r(), kAccWords - 1),
                    "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %accp, %td0;",
                    fmt::format("red.global.add.u32 [%td0], {};", r())});

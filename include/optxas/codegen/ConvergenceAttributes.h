@@ -24,7 +24,7 @@ struct WarpSyncSite {
 std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &layout);
 
 // Appends COOP_GROUP_MASK_REGIDS / COOP_GROUP_INSTR_OFFSETS (when the function has warp-synchronous
-// instructions) and CRS_STACK_SIZE 0 (when its code uses the convergence machinery: BSSY, BREAK,
+// instructions), INT_WARP_WIDE_INSTR_OFFSETS (the VOTE/REDUX/SHFL of warp-aggregated atomics) and CRS_STACK_SIZE 0 (when its code uses the convergence machinery: BSSY, BREAK,
 // BRX; in kernels also YIELD, and calls: any in a whole program, those out of the module when
 // functions are compiled `separate`ly, -c / -g).
 void addConvergenceAttributes(const ori::Module &m, const ori::Function &f, const Layout &layout, bool separate,

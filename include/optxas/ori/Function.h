@@ -110,6 +110,10 @@ public:
   // BARs (by instruction id) lowered from barrier.sync without .aligned: ptxas lists them for the
   // driver with the warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS).
   std::vector<uint32_t> unalignedBarriers;
+  // Warp-wide instructions (VOTE, REDUX, SHFL; by instruction id) that OptimizeUniformAtomic
+  // inserted for a warp-aggregated atomic: ptxas lists them for the driver
+  // (EIATTR_INT_WARP_WIDE_INSTR_OFFSETS).
+  std::vector<uint32_t> warpWideInstrs;
   // If-conversion (OriDoPredication) removed a BSSY/BSYNC pair: ptxas keeps convergence barriers
   // in many regions optxas predicates (its own slow paths of warp-collectives, aggregated atomics),
   // so EIATTR_CRS_STACK_SIZE still follows the code before predication.
