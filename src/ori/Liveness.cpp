@@ -1,6 +1,7 @@
 #include "optxas/ori/Liveness.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "optxas/ori/CFG.h"
 
@@ -66,6 +67,67 @@ void forEachWrittenUnit(const Function &f, const Instr &i, const std::function<v
 }
 } // namespace
 
+namespace {
+// Predicated code (if-conversion leaves straight lines of it) is followed through a block with
+// guards: a component read only by instructions guarded by g is live only where g holds, so a
+// later-in-the-walk (earlier in the code) write guarded by g ends it, and a write guarded by g
+// leaves a component read everywhere live only where !g holds. `under` maps such components to
+// the guard (register * 2 + negated); a write of the guard register makes them live everywhere
+// again, as does a block boundary (the flow between blocks is per component, unguarded).
+using GuardedUnits = std::unordered_map<unsigned, uint32_t>;
+
+uint32_t guardKey(const Instr &i) { return i.guard().reg * 2 + (i.guard().hasFlag(OpNot) ? 1u : 0u); }
+
+// The writes of i in the backward walk over live (and under).
+void stepDefs(const Function &f, const std::vector<unsigned> &base, const Instr &i, llvm::BitVector &live,
+              GuardedUnits &under) {
+  if (!under.empty())
+    for (const Operand &o : i.defs())
+      if (o.kind == OperandKind::Reg && (f.vreg(o.reg).cls == RegClass::P || f.vreg(o.reg).cls == RegClass::UP))
+        for (auto it = under.begin(); it != under.end();)
+          it = it->second / 2 == o.reg ? under.erase(it) : std::next(it);
+  bool guarded = i.isPredicated();
+  uint32_t g = guarded ? guardKey(i) : 0;
+  forEachWrittenUnit(f, i, [&](VRegId r, unsigned off, unsigned cnt) {
+    for (unsigned u = base[r] + off; u < base[r] + off + cnt; ++u) {
+      if (!live.test(u)) continue;
+      auto it = under.find(u);
+      if (!guarded || (it != under.end() && it->second == g)) {
+        live.reset(u);
+        if (it != under.end()) under.erase(it);
+      } else if (it == under.end()) {
+        under.emplace(u, g ^ 1);
+      }
+    }
+  });
+}
+
+// The reads of i in the backward walk; readable(u): whether u may hold a written value there.
+template <class Readable>
+void stepUses(const Function &f, const std::vector<unsigned> &base, const Instr &i, llvm::BitVector &live,
+              GuardedUnits &under, Readable readable) {
+  bool guarded = i.isPredicated();
+  uint32_t g = guarded ? guardKey(i) : 0;
+  auto read = [&](unsigned u, bool conditional) {
+    if (!readable(u)) return;
+    if (!live.test(u)) {
+      live.set(u);
+      if (conditional) under.emplace(u, g);
+      return;
+    }
+    auto it = under.find(u);
+    if (it != under.end() && (!conditional || it->second != g)) under.erase(it);
+  };
+  for (const Operand &o : i.uses())
+    if (o.refersToVReg()) {
+      auto [off, n] = unitRange(f, o);
+      for (unsigned u = base[o.reg] + off; u < base[o.reg] + off + n; ++u) read(u, guarded);
+    }
+  if (guarded)
+    for (unsigned u = base[i.guard().reg]; u < base[i.guard().reg + 1]; ++u) read(u, false);
+}
+} // namespace
+
 Liveness::Liveness(Function &f) : f_(f) {
   ControlFlowInfo &cfg = ensureControlFlow(f);
   size_t n = f.numVRegs(), nb = f.blockIdLimit();
@@ -111,21 +173,30 @@ Liveness::Liveness(Function &f) : f_(f) {
   }
 
   // Backward: upward-exposed reads (of components possibly written before the block) and kills.
+  // With guards a component's fate depends on whether it is live at the block's end: gen is the
+  // walk from nothing live, kill the written components a walk from all of them live ends.
   std::vector<llvm::BitVector> gen(nb, llvm::BitVector(nu)), kill(nb, llvm::BitVector(nu));
+  GuardedUnits under;
+  auto always = [](unsigned) { return true; };
   for (BasicBlock *bb : f.blocks()) {
     auto &g = gen[bb->id()];
     auto &k = kill[bb->id()];
+    under.clear();
     for (auto it = bb->end(); it != bb->begin();) {
       const Instr &i = **--it;
-      forEachKilledUnit(f, i, [&](VRegId r, unsigned off, unsigned cnt) {
-        g.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
-        k.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
-      });
-      forEachUseUnit(f, i, [&](VRegId r, unsigned off, unsigned cnt) {
-        g.set(unitBase_[r] + off, unitBase_[r] + off + cnt);
-      });
+      stepDefs(f, unitBase_, i, g, under);
+      stepUses(f, unitBase_, i, g, under, always);
     }
     g &= mayIn_[bb->id()];
+    k = written[bb->id()];
+    under.clear();
+    for (auto it = bb->end(); it != bb->begin();) {
+      const Instr &i = **--it;
+      stepDefs(f, unitBase_, i, k, under);
+      stepUses(f, unitBase_, i, k, under, always);
+    }
+    k.flip();
+    k &= written[bb->id()];
   }
   // Iterate in post-order (reverse RPO) until nothing changes.
   bool changed = true;
@@ -171,32 +242,26 @@ void Liveness::walk(const BasicBlock *bb, const std::function<void(const Instr &
     ++idx;
   }
   llvm::BitVector units = unitOut_[bb->id()];
+  GuardedUnits under;
   for (auto it = bb->end(); it != bb->begin();) {
     const Instr &i = **--it;
     --idx;
     visit(i, units);
-    forEachKilledUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
-      units.reset(unitBase_[r] + off, unitBase_[r] + off + cnt);
-      if (units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) dropped(r);
-    });
+    stepDefs(f_, unitBase_, i, units, under);
     // A guarded first write: before it the component was never written.
     forEachWrittenUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
-      bool any = false;
       for (unsigned u = unitBase_[r] + off; u < unitBase_[r] + off + cnt; ++u)
         if (firstWrite_[u] == idx && units.test(u)) {
           units.reset(u);
-          any = true;
+          under.erase(u);
         }
-      if (any && units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) dropped(r);
     });
-    forEachUseUnit(f_, i, [&](VRegId r, unsigned off, unsigned cnt) {
-      bool any = false;
-      for (unsigned u = unitBase_[r] + off; u < unitBase_[r] + off + cnt; ++u)
-        if (mayIn.test(u) || firstWrite_[u] < idx) {
-          units.set(u);
-          any = true;
-        }
-      if (any) added(r);
+    forEachWrittenUnit(f_, i, [&](VRegId r, unsigned, unsigned) {
+      if (units.find_first_in(unitBase_[r], unitBase_[r + 1]) < 0) dropped(r);
+    });
+    stepUses(f_, unitBase_, i, units, under, [&](unsigned u) { return mayIn.test(u) || firstWrite_[u] < idx; });
+    forEachUseUnit(f_, i, [&](VRegId r, unsigned, unsigned) {
+      if (units.find_first_in(unitBase_[r], unitBase_[r + 1]) >= 0) added(r);
     });
   }
   for (unsigned u : touched) firstWrite_[u] = UINT32_MAX;

@@ -1,7 +1,11 @@
 // Virtual-register liveness (backward data flow over the CFG) and register pressure.
 // Tracked per 32-bit component: an unguarded write kills the components it writes (so a pair
-// built by two 32-bit writes is dead before the first of them), a predicated write kills
-// nothing. A register is live where any of its components is.
+// built by two 32-bit writes is dead before the first of them). Within a block, guards are
+// followed: a component read only under guard g is killed by a write under g, and a write under
+// g leaves it needed only under !g, so a write under !g before it kills (if-converted code: the
+// two sides of a diamond, temporaries of a predicated triangle). Any other predicated write
+// kills nothing, and a write of the guard register forgets what was known under it. A register
+// is live where any of its components is.
 // A component is live only where some write of it may have happened (a forward "maybe written"
 // flow): on a path that reads a value never written, the register holds nothing worth keeping
 // (a value the PTX defines on some paths only, e.g. set in a loop and read after it), so it

@@ -14,8 +14,11 @@
 // label other than the branch, holds an instruction that cannot carry the guard (calls,
 // barriers, warp-collective or warp-synchronous instructions, uniform-datapath instructions,
 // macros, other control flow) or an instruction already guarded by another predicate. A region
-// that writes the branch predicate runs under a copy of it taken before. Guarded writes do not kill in liveness (src/ori/Liveness.cpp), so
-// registers written on one side only stay live across the region as before.
+// that writes the branch predicate runs under a copy of it taken before. Liveness
+// (src/ori/Liveness.cpp) follows the guards within a block: a temporary written and read under
+// one guard, or written on both sides of a diamond, is not live before the region (in a loop it
+// would otherwise live around the back edge); one written on one side only stays live across
+// the region, as with the branch.
 // Optimizing: consults the OptBudget gate once per run; a no-op after allocation.
 #include <algorithm>
 #include <unordered_map>
