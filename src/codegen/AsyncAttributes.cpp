@@ -46,10 +46,13 @@ uint8_t isaClassOf(const ori::Module &m) {
   return c;
 }
 
-bool usesTensorMaps(const ori::Module &m) {
-  bool any = false;
-  forEachInstr(m, [&](const ori::Instr &i) { any |= i.opcode() == Opcode::UTMALDG; });
-  return any;
+uint8_t tensorMapBits(const ori::Module &m) {
+  uint8_t bits = 0;
+  forEachInstr(m, [&](const ori::Instr &i) {
+    if (i.opcode() == Opcode::UTMALDG) bits |= 1;
+    if (i.opcode() == Opcode::STS && (i.mods().extra & isa::kStsTensormapReplace)) bits |= 2;
+  });
+  return bits;
 }
 
 // One record per mbarrier.init (SYNCS.EXCH, kind 0), mbarrier.arrive without a byte count

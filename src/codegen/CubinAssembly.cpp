@@ -90,9 +90,10 @@ bool readsReservedSmemSlots(const ori::Function &f, const target::DriverBank &ba
 // bit 3 of the sm_100 CAN_FASTPATH_FINALIZE word.
 std::vector<elf::NvInfoRecord> compatRecords(const ori::Module &m, const elf::Target &t) {
   std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m));
-  const bool tensorMaps = usesTensorMaps(m), fastpathBit = t.sm == 100 && clearsFastpathBit(m);
+  const uint8_t tensorMaps = tensorMapBits(m);
+  const bool fastpathBit = t.sm == 100 && clearsFastpathBit(m);
   for (elf::NvInfoRecord &rec : r) {
-    if (tensorMaps && rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = 1;
+    if (tensorMaps && rec.kind == static_cast<uint8_t>(elf::CompatKind::INST_TENSORMAP_V1)) rec.value = tensorMaps;
     if (fastpathBit && rec.kind == static_cast<uint8_t>(elf::CompatKind::CAN_FASTPATH_FINALIZE) && !rec.payload.empty())
       rec.payload[0] &= static_cast<uint8_t>(~8u);
   }

@@ -339,6 +339,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   // The wmma marker of tensor instructions (isa::kMmaFromWmma) is for the cubin, not the encoding.
   if (out.op == Opcode::HMMA || out.op == Opcode::IMMA || out.op == Opcode::DMMA)
     out.mods.extra &= static_cast<uint8_t>(~isa::kMmaFromWmma);
+  if (out.op == Opcode::STS) out.mods.extra &= static_cast<uint8_t>(~isa::kStsTensormapReplace);
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).
   if (out.op == Opcode::MATCH && out.mods.match == isa::MatchMode::ANY && out.ops.size() == 3 &&
       out.ops[0].kind == sass::OperandKind::Pred && out.ops[0].reg == sass::PT)

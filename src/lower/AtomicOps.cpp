@@ -363,11 +363,37 @@ bool lowerAtom(LowerCtx &cx, const ptx::Instruction &in) {
 
 // multimem.st{.weak,.relaxed}{.scope}.global.type [a], b and multimem.red.relaxed.scope.global.op
 // .type [a], b: ptxas 13.0 (sm_90a) writes the plain global store/reduction on the multicast
-// address (STG.E.STRONG.<scope> / REDG.E.<op>.STRONG.<scope>). ld_reduce (LDGMC) and the vector
-// forms are not done yet.
+// address (STG.E.STRONG.<scope> / REDG.E.<op>.STRONG.<scope>).
+// multimem.ld_reduce.relaxed.sys.global.op.type d, [a]: LDGMC.E.op.type.STRONG.SYS d, [Ra.64+URZ]
+// (nvdisasm decodes LDGMC with .STRONG.SYS only; other scopes and orders, the float types and
+// the vector forms are not done yet).
+bool lowerMultimemLdReduce(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Type t = in.type();
+  if (in.semantics() != ptx::Mod::Relaxed || in.scope() != ptx::Mod::Sys || in.vectorWidth() > 1)
+    return cx.unsupported("multimem.ld_reduce other than .relaxed.sys on a scalar");
+  isa::Modifiers m;
+  if (!atomOpOf(in.atomOp(), m.atom) || !atomTypeOf(t, m)) return cx.unsupported("this multimem.ld_reduce operation or type");
+  const bool logic = m.atom == isa::AtomOp::AND || m.atom == isa::AtomOp::OR || m.atom == isa::AtomOp::XOR;
+  const bool arith = m.atom == isa::AtomOp::ADD || m.atom == isa::AtomOp::MIN || m.atom == isa::AtomOp::MAX;
+  const bool typeOk = m.atomType == isa::AtomType::None || m.atomType == isa::AtomType::U64 ||
+                      (m.atomType == isa::AtomType::S32 && arith);
+  if ((!logic && !arith) || !typeOk || (m.atomType == isa::AtomType::U64 && m.atom != isa::AtomOp::ADD && !logic))
+    return cx.unsupported("this multimem.ld_reduce operation or type");
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[1], ptx::StateSpace::Global, ma)) return false;
+  m.order = isa::MemOrder::RELAXED;
+  m.scope = isa::Scope::SYS;
+  const unsigned words = LowerCtx::wordsOf(t);
+  Operand d = words == 2 ? cx.dstWide(ops[0], t, 2) : cx.dst(ops[0], t);
+  cx.emit(Opcode::LDGMC, {d}, {ma.addr}, m);
+  return true;
+}
+
 bool lowerMultimem(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const ptx::Type t = in.type();
+  if (in.has(ptx::Mod::LdReduce)) return lowerMultimemLdReduce(cx, in);
   const bool isSt = in.has(ptx::Mod::St), isRed = in.has(ptx::Mod::Red);
   if ((!isSt && !isRed) || in.vectorWidth() > 1) return cx.unsupported("this multimem form");
   ptx::Mod sem = in.semantics();

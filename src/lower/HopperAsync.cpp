@@ -34,6 +34,8 @@
 #include "Passes.h"
 #include "Registry.h"
 
+#include "optxas/isa/Mma.h"
+
 namespace optxas::lower {
 
 using namespace sass;
@@ -176,7 +178,9 @@ Operand toUniform(LowerCtx &cx, std::initializer_list<Operand> parts) {
   // (a fresh register: filling it regardless of the PTX guard is harmless, and the uniform
   // datapath takes no per-thread predicate)
   LowerCtx::GuardScope unguarded(cx, Operand{});
-  VRegId u = cx.temp(RegClass::UR, static_cast<unsigned>(parts.size()));
+  // (more than four: aligned to eight, as ptxas places UTMALDG's five-register box)
+  const unsigned n = static_cast<unsigned>(parts.size());
+  VRegId u = cx.fn().newVReg(RegClass::UR, n, n > 4 ? 8 : 0);
   unsigned k = 0;
   for (const Operand &p : parts) {
     Operand d = cx.part(u, k++);
@@ -483,6 +487,37 @@ bool lowerTensorCopy(LowerCtx &cx, const ptx::Instruction &in, bool toShared) {
   return true;
 }
 
+// cp.async.bulk.tensor.3d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes
+// .multicast::cluster [dst], [tmap, {c0, c1, c2}], [mbar], {off}, mask:
+//   UTMALDG.3D.IM2COL.MULTICAST [URdst:URmbar:URc0:URc1:URc2], [URtmap], URo
+// with URo = off | mask << 16 (PRMT 0x5410, as ptxas 13.0 packs them). Other dimensions (more
+// offsets, packing not measured) are not done yet.
+bool lowerTensorIm2colMulticast(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() != 5 || in.has(ptx::Mod::L2CacheHint) || ops[1].kind != ptx::OperandKind::List ||
+      ops[1].elems.size() != 2 || ops[1].elems[1].kind != ptx::OperandKind::Vector ||
+      ops[1].elems[1].elems.size() != 3 || ops[3].kind != ptx::OperandKind::Vector || ops[3].elems.size() != 1)
+    return cx.unsupported("cp.async.bulk.tensor.im2col.multicast other than 3d");
+  const bool uniform = allUniform(cx, {&ops[0], &ops[1], &ops[2], &ops[3], &ops[4]});
+  Operand dst, bar;
+  if (!sharedAddress(cx, in, ops[0], dst) || !sharedAddress(cx, in, ops[2], bar)) return false;
+  const auto &c = ops[1].elems[1].elems;
+  Operand c0 = valueReg(cx, c[0]), c1 = valueReg(cx, c[1]), c2 = valueReg(cx, c[2]);
+  Operand tmap = cx.srcWide(ops[1].elems[0], ptx::Type::U64, 2);
+  Operand packed = cx.tempOp();
+  cx.emit(Opcode::PRMT, {packed}, {cx.srcReg(ops[3].elems[0], ptx::Type::U16), Operand::imm(0x5410),
+                                   cx.srcReg(ops[4], ptx::Type::U16)});
+  auto emit = [&](auto of) {
+    Operand box = toUniform(cx, {of(dst), of(bar), of(c0), of(c1), of(c2)});
+    Operand map = toUniform(cx, {of(cx.word(tmap, 0)), of(cx.word(tmap, 1))});
+    Operand po = toUniform(cx, {of(packed)});
+    cx.emit(Opcode::UTMALDG, {}, {asAddr(box), asAddr(map), po}, extra(0x43));
+  };
+  if (uniform) oncePerThread(cx, [&] { emit([](const Operand &v) { return v; }); });
+  else perThreadUniform(cx, false, emit);
+  return true;
+}
+
 bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   if (in.has(ptx::Mod::CommitGroup)) {
@@ -493,6 +528,9 @@ bool lowerBulkCopy(LowerCtx &cx, const ptx::Instruction &in) {
     cx.emit(Opcode::DEPBAR, {}, {Operand::imm(static_cast<int64_t>(ops[0].bits))});
     return true;
   }
+  if (in.has(ptx::Mod::Tensor) && in.has(ptx::Mod::Im2col) && in.has(ptx::Mod::MulticastCluster) &&
+      in.has(ptx::Mod::MbarrierCompleteTxBytes))
+    return lowerTensorIm2colMulticast(cx, in);
   if (in.has(ptx::Mod::MulticastCluster) || in.has(ptx::Mod::L2CacheHint))
     return cx.unsupported("cp.async.bulk with multicast or a cache hint");
   const bool toShared = in.has(ptx::Mod::MbarrierCompleteTxBytes);
@@ -685,6 +723,7 @@ bool lowerTensormapReplace(LowerCtx &cx, const ptx::Instruction &in) {
   if (!resolveAddress(cx, ops[0], ptx::StateSpace::Shared, ma)) return false;
   isa::Modifiers m;
   m.memType = isa::MemType::B64;
+  m.extra = isa::kStsTensormapReplace;   // (.nv.compat INST_TENSORMAP_V1 bit 1)
   cx.emit(Opcode::STS, {}, {ma.addr, cx.srcWide(ops[1], ptx::Type::B64, 2)}, m);
   return true;
 }
@@ -724,39 +763,132 @@ bool lowerTensormapCopy(LowerCtx &cx, const ptx::Instruction &in) {
 
 // ---- wgmma ----
 
+// wgmma.mma_async.sync.aligned.m64nNkK.dtype.atype.btype d, a, b-desc, scale-d {, imm-scale-a,
+// imm-scale-b {, imm-trans-a}, imm-trans-b}:
+//   f16/bf16 (K 16), tf32 (K 8)     HGMMA.64xNxK.{F32,F16}{.BF16|.TF32} Rd, {Ra,} gdesc[UR]{.tnspA}{.tnspB}, Rc|RZ, UPscale
+//   s8/u8 (K 32)                    IGMMA.64xNx32.{S8,U8}.{S8,U8}{.SAT} Rd, gdesc[UR], Rc|RZ, UPscale
+// a is A's descriptor or (f16/bf16) its fragment in four registers; an immediate scale-d picks
+// UPT / !UPT (then C is RZ), a predicate one is made uniform as ptxas does: VOTEU.ANY UP, !p and
+// !UP (accumulate when every thread's p holds). Negated inputs (imm-scale -1) are not done yet.
 bool lowerWgmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const ptx::Type dt = in.type(0), at = in.type(1), bt = in.type(2);
   const ptx::Shape s = in.shape;
-  if (s.m != 64 || s.k != 16 || s.n % 8 != 0 || s.n == 0 || s.n > 256 || at != bt ||
-      (at != ptx::Type::F16 && at != ptx::Type::BF16) || (dt != ptx::Type::F32 && dt != ptx::Type::F16) ||
-      (dt == ptx::Type::F16 && at != ptx::Type::F16) || in.has(ptx::Mod::Sp))
-    return cx.unsupported("this wgmma.mma_async shape or type");
-  const unsigned regs = dt == ptx::Type::F32 ? s.n / 2 : s.n / 4;
-  if (ops.size() != 8 || ops[0].kind != ptx::OperandKind::Vector || ops[0].elems.size() != regs)
-    return cx.unsupported("wgmma.mma_async with the A matrix in registers");
-  if (regs > 4) return cx.unsupported("wgmma.mma_async with more than four accumulator registers");
-  auto immIs = [&](size_t k, uint64_t v) { return ops[k].isImm() && ops[k].bits == v; };
-  if (!immIs(4, 1) || !immIs(5, 1) || !immIs(6, 0) || !immIs(7, 0))
-    return cx.unsupported("wgmma.mma_async with negated or transposed inputs");
-  if (!ops[3].isImm()) return cx.unsupported("wgmma.mma_async with a predicate scale-d");
-  const bool accumulate = ops[3].bits != 0;
+  const bool half = at == ptx::Type::F16 || at == ptx::Type::BF16;
+  const bool tf32 = at == ptx::Type::TF32;
+  const bool int8 = at == ptx::Type::S8 || at == ptx::Type::U8;
+  const unsigned k = half ? 16 : tf32 ? 8 : 32;
+  bool shapeOk = s.m == 64 && s.k == k && s.n % 8 == 0 && s.n != 0 && s.n <= 256 && !in.has(ptx::Mod::Sp);
+  if (int8) shapeOk = shapeOk && (bt == ptx::Type::S8 || bt == ptx::Type::U8) && dt == ptx::Type::S32 &&
+                      (s.n <= 32 || s.n % 16 == 0);
+  else shapeOk = shapeOk && at == bt && (half || tf32) && (dt == ptx::Type::F32 || (dt == ptx::Type::F16 && at == ptx::Type::F16));
+  if (!shapeOk) return cx.unsupported("this wgmma.mma_async shape or type");
+  const unsigned regs = dt == ptx::Type::F16 ? s.n / 4 : s.n / 2;
+  const bool regA = ops.size() > 1 && ops[1].kind == ptx::OperandKind::Vector;
+  // Operands after scale-d: imm-scale-a, imm-scale-b, imm-trans-a (descriptor A), imm-trans-b.
+  const size_t nImm = int8 ? 0 : tf32 ? 2 : regA ? 3 : 4;
+  if (ops.size() != 4 + nImm || ops[0].kind != ptx::OperandKind::Vector || ops[0].elems.size() != regs)
+    return cx.unsupported("this wgmma.mma_async operand list");
+  if (regA && (!half || ops[1].elems.size() != 4))
+    return cx.unsupported("wgmma.mma_async with the A matrix in registers of this type");
+  if (regs > 8) return cx.unsupported("wgmma.mma_async with more than eight accumulator registers");
+  auto immIs = [&](size_t i, uint64_t v) { return ops[i].isImm() && ops[i].bits == v; };
+  auto isBit = [&](size_t i) { return immIs(i, 0) || immIs(i, 1); };
+  if (nImm >= 2 && (!immIs(4, 1) || !immIs(5, 1)))
+    return cx.unsupported("wgmma.mma_async with negated inputs");
+  uint8_t tnsp = 0;
+  if (nImm == 4) {
+    if (!isBit(6) || !isBit(7)) return cx.unsupported("wgmma.mma_async with a register transpose");
+    tnsp = static_cast<uint8_t>(ops[6].bits | ops[7].bits << 1);
+  } else if (nImm == 3) {
+    if (!isBit(6)) return cx.unsupported("wgmma.mma_async with a register transpose");
+    tnsp = static_cast<uint8_t>(ops[6].bits << 1);
+  }
+  const ptx::Operand &scaleD = ops[3];
+  if (!scaleD.isImm() && scaleD.kind != ptx::OperandKind::Reg)
+    return cx.unsupported("wgmma.mma_async with this scale-d");
+  const bool accumulate = !scaleD.isImm() || scaleD.bits != 0;
+  // Accumulators an earlier wgmma of the open group still writes (PTX lets wgmmas chain on the
+  // same registers without a wait): registers that are, in order, a run of that wgmma's
+  // accumulators continue in those accumulator registers (so C and D stay one register group,
+  // as HGMMA needs); any other overlap first waits for the group (closing it with gsb0 early
+  // costs time, never correctness) and copies its results out.
+  std::vector<int> pending(regs, -1);
+  bool anyPending = false;
+  for (unsigned i = 0; i < regs; ++i) {
+    const Operand d = cx.dst(ops[0].elems[i], ptx::Type::B32);
+    for (size_t j = 0; j < cx.wgmmaResults().size(); ++j)
+      if (cx.wgmmaResults()[j].dst.reg == d.reg) pending[i] = static_cast<int>(j), anyPending = true;
+  }
+  VRegId acc = ori::kNoVReg;
+  unsigned accOff = 0;
+  if (anyPending) {
+    const Operand &first = cx.wgmmaResults()[pending[0] < 0 ? 0 : pending[0]].src;
+    const VRegId prev = first.reg;
+    accOff = first.subOff;
+    bool chain = pending[0] >= 0 && accOff + regs <= cx.fn().vreg(prev).width && accOff % (regs > 4 ? 8 : 4) == 0 &&
+                 (accOff == 0 || regs == 4);
+    for (unsigned i = 0; i < regs && chain; ++i) {
+      const Operand &src = pending[i] < 0 ? Operand{} : cx.wgmmaResults()[pending[i]].src;
+      chain = pending[i] >= 0 && src.reg == prev && src.subOff == accOff + i;
+    }
+    if (chain) {
+      acc = prev;
+    } else {
+      accOff = 0;
+      if (ori::Instr *open = cx.openWgmma()) open->mods().barrierId = 1;   // gsb0
+      cx.emit(Opcode::WARPGROUP, {}, {Operand::imm(0)}, extra(2));
+      for (const LowerCtx::PendingCopy &p : cx.wgmmaResults()) cx.copy(p.dst, p.src);
+      cx.wgmmaResults().clear();
+      cx.openWgmma() = nullptr;
+    }
+  }
+  const bool chained = acc != ori::kNoVReg;
   // The accumulators: one aligned group of registers (the PTX registers are separate).
-  VRegId acc = cx.temp(RegClass::R, regs);
-  if (accumulate)
-    for (unsigned k = 0; k < regs; ++k) cx.copy(cx.part(acc, k), cx.srcReg(ops[0].elems[k], ptx::Type::B32));
-  Operand a = cx.srcWide(ops[1], ptx::Type::B64, 2), b = cx.srcWide(ops[2], ptx::Type::B64, 2);
-  Operand desc = toUniform(cx, {cx.word(a, 0), cx.word(a, 1), cx.word(b, 0), cx.word(b, 1)});
+  if (!chained) acc = cx.fn().newVReg(RegClass::R, regs, regs > 4 ? 8 : 0);
+  if (accumulate && !chained)
+    for (unsigned i = 0; i < regs; ++i) cx.copy(cx.part(acc, i), cx.srcReg(ops[0].elems[i], ptx::Type::B32));
+  const Operand accOp = cx.fn().vreg(acc).width == regs ? cx.whole(acc) : cx.part(acc, accOff, regs);
+  Operand b = cx.srcWide(ops[2], ptx::Type::B64, 2);
+  Operand aRegs, desc;
+  if (regA) {
+    aRegs = cx.tempOp(RegClass::R, 4);
+    for (unsigned i = 0; i < 4; ++i) cx.copy(cx.word(aRegs, i), cx.srcReg(ops[1].elems[i], ptx::Type::B32));
+    desc = toUniform(cx, {cx.word(b, 0), cx.word(b, 1)});
+  } else {
+    Operand a = cx.srcWide(ops[1], ptx::Type::B64, 2);
+    desc = toUniform(cx, {cx.word(a, 0), cx.word(a, 1), cx.word(b, 0), cx.word(b, 1)});
+  }
+  Operand scale = Operand::truePred(RegClass::UP);
+  if (!scaleD.isImm()) {
+    // all(p) = !any(!p), on the uniform datapath.
+    Operand p = cx.srcPred(scaleD), anyNot = cx.tempOp(RegClass::UP);
+    isa::Modifiers vm;
+    vm.vote = isa::VoteMode::ANY;
+    p.flags ^= ori::OpNot;
+    cx.emit(Opcode::VOTEU, {Operand::zero(RegClass::UR), anyNot}, {p}, vm);
+    scale = anyNot.setFlag(ori::OpNot);
+  } else if (!accumulate) {
+    scale = scale.setFlag(ori::OpNot);
+  }
   // Registers written since the last WARPGROUP.ARRIVE are visible to the MMA only after one.
   cx.emit(Opcode::WARPGROUP, {}, {}, extra(1));
   isa::Modifiers m = extra(static_cast<uint8_t>(s.n / 8));
-  m.floatType = dt == ptx::Type::F32 ? isa::FloatType::F32 : isa::FloatType::F16;
-  m.srcFloatType = at == ptx::Type::BF16 ? isa::FloatType::BF16 : isa::FloatType::F16;
-  Operand c = accumulate ? cx.whole(acc) : RZ();
-  Operand scale = accumulate ? Operand::truePred(RegClass::UP) : Operand::truePred(RegClass::UP).setFlag(ori::OpNot);
-  cx.openWgmma() = cx.emit(Opcode::HGMMA, {cx.whole(acc)}, {desc, c, scale}, m);
-  for (unsigned k = 0; k < regs; ++k)
-    cx.wgmmaResults().push_back({cx.dst(ops[0].elems[k], ptx::Type::B32), cx.part(acc, k)});
+  m.floatType = dt == ptx::Type::F16 ? isa::FloatType::F16 : isa::FloatType::F32;
+  if (int8) {
+    m.intType = at == ptx::Type::S8 ? isa::IntType::S8 : isa::IntType::U8;
+    m.srcIntType = bt == ptx::Type::S8 ? isa::IntType::S8 : isa::IntType::U8;
+    m.sat = in.has(ptx::Mod::Satfinite);
+  } else {
+    m.srcFloatType = at == ptx::Type::BF16 ? isa::FloatType::BF16 : tf32 ? isa::FloatType::TF32 : isa::FloatType::F16;
+  }
+  m.tnsp = tnsp;
+  Operand c = accumulate ? accOp : RZ();
+  cx.openWgmma() = regA ? cx.emit(Opcode::HGMMA, {accOp}, {aRegs, desc, c, scale}, m)
+                        : cx.emit(Opcode::HGMMA, {accOp}, {desc, c, scale}, m);
+  if (!chained)
+    for (unsigned i = 0; i < regs; ++i)
+      cx.wgmmaResults().push_back({cx.dst(ops[0].elems[i], ptx::Type::B32), cx.part(acc, i)});
   return true;
 }
 

@@ -1,6 +1,8 @@
 // Tensor-core instructions of sm_80 code: ldmatrix, mma.sync, and createpolicy (L2 cache policies).
 //
 //   ldmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 d, [a]   LDSM.16.{M88,MT88}{,.2,.4} d, [a]
+//   stmatrix.sync.aligned.m8n8.xN{.trans}.shared.b16 [a], r   STSM.16.{M88,MT88}{,.2,.4} [a], r
+//   movmatrix.sync.aligned.m8n8.trans.b16 d, a                MOVM.16.MT88 d, a
 //   mma.sync.aligned.m16n8k16.row.col.{f32,f16}.{f16,bf16}... HMMA.16816.{F32,F16}{.BF16} D, A, B, C
 //   mma.sync.aligned.m16n8k8 (f16/bf16/tf32), m16n8k4 (tf32)    HMMA.1688 / HMMA.1684
 //   mma.sync.aligned.{m8n8k16,m16n8k16,m16n8k32}.row.col.s32.{s8,u8}.{s8,u8}.s32{.satfinite}
@@ -71,6 +73,37 @@ bool lowerLdmatrix(LowerCtx &cx, const ptx::Instruction &in) {
   Operand d = cx.tempOp(RegClass::R, n);
   cx.emit(Opcode::LDSM, {d}, {ma.addr}, m);
   scatter(cx, ops[0], ptx::Type::B32, 1, d);
+  return true;
+}
+
+// stmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 [a], r: STSM.16.{M88,MT88}{,.2,.4}
+// [a], R (ldmatrix's inverse: the same fragment layout, the same fields).
+bool lowerStmatrix(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.shape.m != 8 || in.shape.n != 8 || in.type() != ptx::Type::B16)
+    return cx.unsupported("stmatrix other than .m8n8.b16");
+  const unsigned n = in.has(ptx::Mod::X4) ? 4 : in.has(ptx::Mod::X2) ? 2 : 1;
+  if (count(ops[1]) != n) return cx.error("stmatrix source vector does not match the matrix count");
+  ptx::StateSpace sp = in.space();
+  if (sp == ptx::StateSpace::None) return cx.unsupported("stmatrix with a generic address");
+  MemAddr ma;
+  if (!resolveAddress(cx, ops[0], sp, ma)) return false;
+  if (ma.unit != MemUnit::Shared) return cx.unsupported("stmatrix outside shared memory");
+  isa::Modifiers m;
+  m.memType = n == 4 ? isa::MemType::B128 : n == 2 ? isa::MemType::B64 : isa::MemType::B32;
+  m.extra = in.has(ptx::Mod::Trans) ? isa::kLdsmTrans : 0;
+  Operand v = gather(cx, ops[1], ptx::Type::B32, 1, n);
+  cx.emit(Opcode::STSM, {}, {ma.addr, v}, m);
+  return true;
+}
+
+// movmatrix.sync.aligned.m8n8.trans.b16 d, a: MOVM.16.MT88 d, a (the warp's 8x8 b16 fragment,
+// transposed).
+bool lowerMovmatrix(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (in.shape.m != 8 || in.shape.n != 8 || in.type() != ptx::Type::B16 || !in.has(ptx::Mod::Trans))
+    return cx.unsupported("movmatrix other than .m8n8.trans.b16");
+  cx.emit(Opcode::MOVM, {cx.dst(ops[0], ptx::Type::B32)}, {cx.inReg(cx.src(ops[1], ptx::Type::B32))});
   return true;
 }
 
@@ -180,6 +213,8 @@ bool lowerCreatepolicy(LowerCtx &cx, const ptx::Instruction &in) {
 
 void registerMatrixOps(Registry &r) {
   r.add(ptx::Opcode::Ldmatrix, lowerLdmatrix);
+  r.add(ptx::Opcode::Stmatrix, lowerStmatrix);
+  r.add(ptx::Opcode::Movmatrix, lowerMovmatrix);
   r.add(ptx::Opcode::Mma, lowerMma);
   r.add(ptx::Opcode::Createpolicy, lowerCreatepolicy);
 }

@@ -29,7 +29,7 @@ VARIABLE = {"LDG", "LDS", "LDL", "LD", "LDC", "LDSM", "STG", "STS", "STL", "ST",
             "ATOM", "RED", "REDG", "REDUX", "S2R", "S2UR", "MUFU", "F2F", "F2I", "I2F",
             "FRND", "POPC", "FLO", "BREV", "SHFL", "MATCH", "BAR", "FCHK", "LDGSTS",
             "MEMBAR", "CCTL", "ATOMS", "UCGABAR_ARV", "SYNCS", "LDGDEPBAR", "ARRIVES", "UBLKCP",
-            "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA", "LDCU",
+            "UTMALDG", "UTMASTG", "MOVM", "LDTRAM", "DMMA", "LDCU", "STSM", "LDGMC",
             "TEX", "TLD", "TLD4", "TXD", "TXQ", "TMML", "SULD", "SUST", "SURED", "SUATOM"}
 # Texture and surface unit instructions (their operands are read by _texture_roles).
 TEXTURE = {"TEX", "TLD", "TLD4", "TXD", "TXQ", "TMML"}
@@ -48,9 +48,9 @@ BOUNDED = {"MUFU": 32, "conv": 24, "SHFL": 28}
 
 
 def queue_of(base):
-    if base in ("LDS", "LDSM", "ATOMS", "STS", "MOVM"):
+    if base in ("LDS", "LDSM", "ATOMS", "STS", "MOVM", "STSM"):
         return "shared"
-    if base in ("LDG", "LD", "LDL", "ATOMG", "ATOM", "STG", "ST", "STL", "RED", "REDG"):
+    if base in ("LDG", "LD", "LDL", "ATOMG", "ATOM", "STG", "ST", "STL", "RED", "REDG", "LDGMC"):
         return "global"
     if base in ("FLO", "POPC", "BREV"):
         return "bits"
@@ -64,7 +64,7 @@ NO_DEF = {"STG", "STS", "STL", "ST", "RED", "REDG", "BRA", "BRX", "JMP", "JMX", 
           "DEPBAR", "YIELD", "BREAK", "NANOSLEEP", "KILL", "BPT", "PREEXIT", "CGAERRBAR",
           "ENDCOLLECTIVE", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK", "LDGDEPBAR", "WARPGROUP",
           "SYNCS", "UTMACCTL", "UBLKCP", "UTMASTG", "UTMALDG", "SUST", "SURED", "UBLKPF",
-          "UBLKRED", "UTMAPF", "STAS", "REDAS"}
+          "UBLKRED", "UTMAPF", "STAS", "REDAS", "STSM"}
 PRED_SECOND_DEF = {"ISETP", "FSETP", "DSETP", "HSETP2", "PLOP3", "UISETP", "UPLOP3", "IADD3",
                    "LEA", "LOP3", "UIADD3", "ULEA", "ULOP3", "VIADD", "SHF", "FSET", "HSET2",
                    "VOTE", "VOTEU", "PSETP", "R2P", "IMAD", "UIMAD", "VIADDMNMX", "IABS",
@@ -85,7 +85,7 @@ def min_latency(producer, file, reader_kind):
         return BOUNDED[queue_of(producer[8:])]
     if producer in ("VARPRED", "QSPC"):
         return 2
-    if producer in ("HMMA", "HGMMA"):
+    if producer in ("HMMA", "HGMMA", "IGMMA"):
         return 15
     if producer == "IMMA":
         return 12  # IMMA.8816 -> STG (ptxas, tests/encoding/inputs/tensor.ptx)
@@ -180,7 +180,7 @@ class Instr:
         self.defs, self.uses = self._roles()
 
     def _width(self):
-        if self.base == "LDSM":
+        if self.base in ("LDSM", "STSM"):
             return 4 if "4" in self.mods else 2 if "2" in self.mods else 1
         if "128" in self.mods:
             return 4

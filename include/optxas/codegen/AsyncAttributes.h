@@ -15,8 +15,9 @@ namespace optxas::codegen {
 // instructions, 3 with WARPGROUP,
 // 4 with HGMMA.
 uint8_t isaClassOf(const ori::Module &m);
-// EICOMPAT_ATTR_INST_TENSORMAP_V1: the module issues tensor copies.
-bool usesTensorMaps(const ori::Module &m);
+// EICOMPAT_ATTR_INST_TENSORMAP_V1, a mask: 1 = the module issues tensor copies, 2 = it writes
+// tensor-map fields (tensormap.replace; ptxas 13.0 sets it, measured on one-instruction kernels).
+uint8_t tensorMapBits(const ori::Module &m);
 // The mbarrier attributes of a function from its encoded code (none if it has no SYNCS).
 void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &out);
 

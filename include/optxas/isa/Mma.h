@@ -25,4 +25,8 @@ constexpr uint8_t kMmaFromWmma = 0x80;
 // per-thread result width, Modifiers::memType B32/B64/B128.
 constexpr uint8_t kLdsmTrans = 1;
 
+// Set in Modifiers::extra of the STS that tensormap.replace writes a tensor-map field with: the
+// cubin then sets bit 1 of .nv.compat INST_TENSORMAP_V1 (codegen clears it before encoding).
+constexpr uint8_t kStsTensormapReplace = 0x80;
+
 } // namespace optxas::isa

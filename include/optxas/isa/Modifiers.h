@@ -151,7 +151,8 @@ enum class SurfOob : uint8_t { None, IGN, TRAP };
   X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */          \
   X(TexDim, texDim)           /* texture/surface dimensionality */                                \
   X(TexMode, texMode)         /* TEX/TLD level-of-detail mode, TLD4 component */                  \
-  X(SurfOob, surfOob)         /* surface out-of-bounds mode */
+  X(SurfOob, surfOob)         /* surface out-of-bounds mode */                                    \
+  X(uint8_t, tnsp)            /* HGMMA: 1 = .tnspA, 2 = .tnspB (transposed operand matrices) */
 
 struct Modifiers {
 #define OPTXAS_MOD_MEMBER(type, name) type name{};

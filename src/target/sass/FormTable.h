@@ -125,6 +125,7 @@ struct Elem {
   int16_t negBit = -1, absBit = -1, notBit = -1;
   bool spaceSep = false;     // printed after a space instead of ", " (RET R20 0x..)
   std::string_view wrap;     // register printed inside "<wrap>Rn]" (HGMMA's gdesc[URn])
+  std::string_view wrapEnd;  // what closes it instead of "]" (HGMMA's "].tnspB")
   uint8_t xorMask = 0;       // register field stored XOR this value (LDG's trailing predicate)
   Field selField;            // sub-register selection field (swizzle / byte select)
   Field selFieldHi;          // its high part, if split (HFMA2's .H0_NH1 bit)

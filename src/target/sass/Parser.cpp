@@ -366,9 +366,11 @@ bool parseOperand(const std::vector<std::string_view> &toks, size_t &ti, const E
   case OpdType::Gpr:
   case OpdType::UGpr: {
     if (!e.wrap.empty()) {   // gdesc[URn]
-      if (!startsWith(s, e.wrap) || s.size() <= e.wrap.size() || s.back() != ']')
+      std::string_view end = e.wrapEnd.empty() ? std::string_view("]") : e.wrapEnd;
+      if (!startsWith(s, e.wrap) || s.size() <= e.wrap.size() + end.size() ||
+          s.substr(s.size() - end.size()) != end)
         return false;
-      s = s.substr(e.wrap.size(), s.size() - e.wrap.size() - 1);
+      s = s.substr(e.wrap.size(), s.size() - e.wrap.size() - end.size());
     }
     auto d = splitDecor(s, false);
     if (!d)

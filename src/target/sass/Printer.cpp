@@ -198,7 +198,8 @@ std::string operandText(const Elem &e, const Operand &o, const Inst &in, uint64_
     return decorate(e, o, regName("R", o.reg, RZ, "RZ"), showReuse);
   case OpdType::UGpr:
     if (!e.wrap.empty())
-      return std::string(e.wrap) + regName("UR", o.reg, URZ, "URZ") + "]";
+      return std::string(e.wrap) + regName("UR", o.reg, URZ, "URZ") +
+             std::string(e.wrapEnd.empty() ? "]" : e.wrapEnd);
     return decorate(e, o, regName("UR", o.reg, URZ, "URZ"), showReuse);
   case OpdType::Pred:
     return std::string(o.negate ? "!" : "") + regName("P", o.reg, PT, "PT");

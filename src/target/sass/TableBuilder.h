@@ -38,7 +38,11 @@ struct E : Elem {
   E &xored(int m) { xorMask = static_cast<uint8_t>(m); return *this; }
   E &spaced() { spaceSep = true; return *this; }
   // Printed as "<prefix>UR4]" (HGMMA's gdesc[UR4]).
-  E &wrapped(std::string_view prefix) { wrap = prefix; return *this; }
+  E &wrapped(std::string_view prefix, std::string_view end = {}) {
+    wrap = prefix;
+    wrapEnd = end;
+    return *this;
+  }
   // Branch target printed as the raw signed offset instead of an absolute address (BRX).
   E &rawOffset() { fmt = ImmFmt::SHex; return *this; }
   // Constant-bank sources of this placeholder print "c[b] [o]" (sub-32-bit data).

@@ -48,7 +48,7 @@ struct EncodingDelta {
 const std::vector<O> kHopperOnly = {
     O::VIADD, O::VIMNMX, O::VIADDMNMX, O::UCGABAR_ARV, O::UCGABAR_WAIT, O::CGAERRBAR, O::ACQBULK,
     O::PREEXIT, O::FENCE, O::ENDCOLLECTIVE, O::R2UR, O::HGMMA, O::WARPGROUP, O::SYNCS,
-    O::UBLKCP, O::UTMACCTL, O::UTMACMDFLUSH, O::UTMALDG, O::ELECT};
+    O::UBLKCP, O::UTMACCTL, O::UTMACMDFLUSH, O::UTMALDG, O::ELECT, O::STSM, O::LDGMC};
 const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::MUFU, ".F16"},     {O::MUFU, ".BF16"},    {O::HADD2, ".BF16_V2"}, {O::HMUL2, ".BF16_V2"},
     {O::HSETP2, ".BF16_V2"}, {O::HSET2, ".BF16_V2"}, {O::HFMA2, ".BF16_V2"}, {O::F2I, ".BF16"},

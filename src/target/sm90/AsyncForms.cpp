@@ -128,6 +128,18 @@ void addTma(Builder &b) {
   b.fix(bits(76, 3), 0);
   b.fix(bits(91, 1), 1);
   b.uniformGuard();
+  // UTMALDG.nD.IM2COL.MULTICAST [URdst:URmbar:URc0..], [URtmap:URtmap+1], URo   (extra 0x4n;
+  // URo = the im2col offset in its low half, the CTA mask in its high half; 75 = .MULTICAST,
+  // 82 = .IM2COL, 76 = a desc[UR] cache-policy operand, not used)
+  b.form(Op::UTMALDG, 0x3b4,
+         {mod(S::extra, bits(79, 3),
+              {V(0, 0x41, ".1D"), V(1, 0x42, ".2D"), V(2, 0x43, ".3D"), V(3, 0x44, ".4D"), V(4, 0x45, ".5D")}),
+          text(".IM2COL.MULTICAST"), Mem(urAddress(32)), Mem(urAddress(24)), UR(64)});
+  b.fix(bits(75, 2), 1);
+  b.fix(bits(77, 2), 0);
+  b.fix(bits(82, 1), 1);
+  b.fix(bits(91, 1), 1);
+  b.uniformGuard();
   // UBLKPF.L2 [URsrc:URsrc+1], URsize   (cp.async.bulk.prefetch.L2: bytes / 16)
   Form &pf = b.form(Op::UBLKCP, 0x3bc, {fixed(S::extra, 3, ".L2"), Mem(urAddress(24)), UR(64)});
   pf.mnemonic = "UBLKPF";
@@ -190,17 +202,36 @@ void addTma(Builder &b) {
   b.uniformGuard();
 }
 
-// ".64xNx16" for N = 8 (raw + 1) for raw 0..31 (f16/bf16 inputs: k = 16).
-ModMap hgmmaShapes() {
+// ".64xNxK" for N = 8 (raw + 1) for raw 0..31 (f16/bf16 inputs: K = 16, tf32: K = 8).
+ModMap hgmmaShapes(unsigned k) {
+  static std::vector<std::string> names[2];
+  std::vector<std::string> &v = names[k == 8];
+  if (v.empty())
+    for (unsigned n = 0; n < 32; ++n) v.push_back(".64x" + std::to_string(8 * (n + 1)) + "x" + std::to_string(k));
+  ModMap m;
+  for (unsigned n = 0; n < 32; ++n) m.push_back(V(n, n + 1, v[n]));
+  return m;
+}
+
+// IGMMA's N (the PTX shapes of 8-bit inputs: 8..32 by 8, then 48..256 by 16): raw 3 * index.
+ModMap igmmaShapes() {
+  static const std::vector<unsigned> ns = [] {
+    std::vector<unsigned> v = {8, 16, 24};
+    for (unsigned n = 32; n <= 256; n += 16) v.push_back(n);
+    return v;
+  }();
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
-    for (unsigned n = 0; n < 32; ++n) v.push_back(".64x" + std::to_string(8 * (n + 1)) + "x16");
+    for (unsigned n : ns) v.push_back(".64x" + std::to_string(n) + "x32");
     return v;
   }();
   ModMap m;
-  for (unsigned n = 0; n < 32; ++n) m.push_back(V(n, n + 1, names[n]));
+  for (unsigned i = 0; i < ns.size(); ++i) m.push_back(V(3 * i, ns[i] / 8, names[i]));
   return m;
 }
+
+// The operand-matrix transposes (tnsp slot: 1 = A, 2 = B; bits 61, 62), printed after gdesc.
+const char *const kTnspEnd[4] = {"]", "].tnspA", "].tnspB", "].tnspA.tnspB"};
 
 void addWarpgroup(Builder &b) {
   // WARPGROUP.ARRIVE (wgmma.fence) / WARPGROUP.DEPBAR.LE gsb0, n (wgmma.wait_group n)
@@ -211,29 +242,61 @@ void addWarpgroup(Builder &b) {
   b.fix(bits(47, 1), 1);
   b.fix(bits(80, 1), 1);
   b.formAt(b.size() - 1).allowWait = false;   // nvdisasm rejects a wait mask on it
-  // HGMMA.64xNx16.{F32,F16}{.BF16} Rd, gdesc[URa], Rc|RZ, {!}UPp {, gsb0}
-  // extra = N / 8; gdesc[URa] is A's descriptor in URa:URa+1 and B's in URa+2:URa+3; the
-  // predicate is scale-d (accumulate into Rc when true); barrierId 1 = gsb0 (this HGMMA closes
-  // the wgmma group WARPGROUP.DEPBAR waits for).
-  for (bool gsb : {false, true}) {
-    std::vector<E> elems = {mod(S::extra, bits(53, 5), hgmmaShapes()),
-                            mod(S::floatType, bits(75, 1),
-                                {V(0, isa::FloatType::F16, ".F16"), V(1, isa::FloatType::F32, ".F32")}),
-                            mod(S::srcFloatType, bits(76, 2),
-                                {V(0, isa::FloatType::F16, ""), V(1, isa::FloatType::BF16, ".BF16")}),
-                            R(16).def().wslot(S::extra), UR(24).w(4).wrapped("gdesc["), R(64).wslot(S::extra),
-                            UP(87).xored(7).inv(90).opt(1, upt())};
-    if (gsb) {
-      elems.push_back(fixed(S::barrierId, 1, ""));
-      elems.push_back(lit("gsb0"));
+  // HGMMA.64xNxK.{F32,F16}{.BF16|.TF32} Rd, {Ra,} gdesc[URa]{.tnspA}{.tnspB}, Rc|RZ, {!}UPp {, gsb0}
+  // extra = N / 8; gdesc[URa] is A's descriptor in URa:URa+1 and B's in URa+2:URa+3 (with A in
+  // registers Ra..Ra+3, 0xdf0, gdesc at 32 holds B's only); the predicate is scale-d (accumulate
+  // into Rc when true); barrierId 1 = gsb0 (this HGMMA closes the wgmma group WARPGROUP.DEPBAR
+  // waits for). 58..59 = 1 for tf32's K = 8; 63 / 72 negate B / A (not used).
+  // IGMMA.64xNx32.{U8,S8}.{U8,S8}{.SAT} (0x9f1): the 8-bit integer form, N in 53..58 (igmmaShapes),
+  // A's type at 76..77, B's at 82..83; its instructions carry floatType F32 (N / 2 accumulators).
+  enum Kind { F16, TF32, F16RegA, I8 };
+  for (Kind kind : {F16, TF32, F16RegA, I8})
+    for (unsigned tnsp = 0; tnsp < 4; ++tnsp) {
+      if ((kind == I8 || kind == F16RegA) && (tnsp & 1)) continue;   // A in registers: no tnspA
+      if (kind == I8 && tnsp) continue;
+      for (bool gsb : {false, true}) {
+        std::vector<E> elems;
+        if (kind == I8) {
+          elems = {mod(S::extra, bits(53, 6), igmmaShapes()),
+                   mod(S::intType, bits(76, 2), {V(0, isa::IntType::U8, ".U8"), V(1, isa::IntType::S8, ".S8")}),
+                   mod(S::srcIntType, bits(82, 2), {V(0, isa::IntType::U8, ".U8"), V(1, isa::IntType::S8, ".S8")}),
+                   flag(S::sat, 75, ".SAT"), fixed(S::floatType, static_cast<uint8_t>(isa::FloatType::F32), "")};
+        } else if (kind == TF32) {
+          elems = {mod(S::extra, bits(53, 5), hgmmaShapes(8)),
+                   mod(S::floatType, bits(75, 1), {V(1, isa::FloatType::F32, ".F32")}),
+                   mod(S::srcFloatType, bits(76, 2), {V(2, isa::FloatType::TF32, ".TF32")})};
+        } else {
+          elems = {mod(S::extra, bits(53, 5), hgmmaShapes(16)),
+                   mod(S::floatType, bits(75, 1),
+                       {V(0, isa::FloatType::F16, ".F16"), V(1, isa::FloatType::F32, ".F32")}),
+                   mod(S::srcFloatType, bits(76, 2),
+                       {V(0, isa::FloatType::F16, ""), V(1, isa::FloatType::BF16, ".BF16")})};
+        }
+        if (tnsp) elems.push_back(fixed(S::tnsp, static_cast<uint8_t>(tnsp), ""));
+        elems.push_back(R(16).def().wslot(S::extra));
+        if (kind == F16RegA) {
+          elems.push_back(R(24).w(4));
+          elems.push_back(UR(32).w(2).wrapped("gdesc[", kTnspEnd[tnsp]));
+        } else {
+          elems.push_back(UR(24).w(4).wrapped("gdesc[", kTnspEnd[tnsp]));
+        }
+        elems.push_back(R(64).wslot(S::extra));
+        elems.push_back(UP(87).xored(7).inv(90).opt(1, upt()));
+        if (gsb) {
+          elems.push_back(fixed(S::barrierId, 1, ""));
+          elems.push_back(lit("gsb0"));
+        }
+        Form &f = b.form(kind == I8 ? Op::HGMMA : Op::HGMMA, kind == I8 ? 0x9f1 : kind == F16RegA ? 0xdf0 : 0x9f0, elems);
+        if (kind == I8) f.mnemonic = "IGMMA";
+        b.fix(bits(84, 3), gsb ? 0 : 7);
+        if (kind != I8) b.fix(bits(58, 2), kind == TF32 ? 1 : 0);
+        b.fix(bits(61, 2), tnsp);
+        b.fix(bits(63, 1), 0);
+        b.fix(bits(72, 2), 0);
+        if (kind == I8) b.fix(bits(74, 1), 0);
+        b.fix(bits(91, 1), 1);
+      }
     }
-    b.form(Op::HGMMA, 0x9f0, elems);
-    b.fix(bits(84, 3), gsb ? 0 : 7);
-    b.fix(bits(58, 1), 0);
-    b.fix(bits(61, 3), 0);
-    b.fix(bits(72, 2), 0);
-    b.fix(bits(91, 1), 1);
-  }
 }
 
 // ELECT Pd, URd, Pmask   (elect.sync: Pd true in one lane, URd its lane number)

@@ -365,8 +365,29 @@ void addAsyncCopy(Builder &b) {
   b.noScoreboards();
 }
 
+// LDGMC.E.op.type.STRONG.scope Rd, [Ra.64+URb+imm]   (multimem.ld_reduce: a load-reduce over
+// the multimem address; op 87..90 and type 73..75 as nvdisasm names them, 70 = .64 base,
+// 71 = desc form, not used)
+void addMultimem(Builder &b) {
+  MemLayout l = addr(64, U::Add, -1, true);
+  b.form(Op::LDGMC, 0x9a4,
+         {text(".E"),
+          mod(S::atom, bits(87, 4),
+              {V(0, AtomOp::ADD, ".ADD"), V(1, AtomOp::MIN, ".MIN"), V(2, AtomOp::MAX, ".MAX"),
+               V(5, AtomOp::AND, ".AND"), V(6, AtomOp::OR, ".OR"), V(7, AtomOp::XOR, ".XOR")}),
+          mod(S::atomType, bits(73, 3),
+              {V(0, AtomType::None, ".32"), V(1, AtomType::S32, ".S32"), V(2, AtomType::U64, ".64")}),
+          mod2(S::order, S::scope, bits(77, 4),
+               {V2(10, MemOrder::RELAXED, Scope::SYS, ".STRONG.SYS")}),   // (the only value nvdisasm decodes)
+          R(16).def().wslot(S::atomType), Mem(l)});
+  b.fix(bits(70, 2), 1);
+  b.fix(bits(72, 1), 1);
+  b.fix(bits(91, 1), 1);
+}
+
 void addMemoryForms(Builder &b) {
   addQspc(b);
+  addMultimem(b);
   addAsyncCopy(b);
   addGlobal(b);
   addSharedLocal(b);

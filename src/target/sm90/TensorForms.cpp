@@ -8,6 +8,8 @@
 //   DMMA 0x23f  Rd 16, Ra 24, Rb 32, Rc 64; 76/77 pick the larger shapes, 78..79 rounding.
 //   LDSM 0x83b  Rd 16, [Ra 24 + URb 32 (91 = present) + imm 40..63]; 72..73 = matrix count
 //               (.x1 .x2 .x4), 78 = .MT88 (transposed), 79 = .M816.
+//   STSM 0x844  [Ra 24 + URb 64 (91) + imm 40..63], Rb 32; 72..73 and 78 as LDSM.
+//   MOVM 0x23a  Rd 16, Ra 24; 78..79 = 0 (.MT88).
 // Bits 87..90 (a uniform predicate operand, UPT when zero) stay zero. A and B have the
 // usual operand-reuse bits (122, 123); nvdisasm rejects reuse on C.
 // The register widths follow the shape, so each shape is its own form.
@@ -103,6 +105,33 @@ void addLdsm(Builder &b) {
           R(16).def().wslot(S::memType), Mem(l)});
 }
 
+// STSM.16.{M88,MT88}{,.2,.4} [Ra+URb+imm], Rb   (stmatrix: LDSM's fields, the data register at 32
+// and the uniform register at 64 instead)
+void addStsm(Builder &b) {
+  MemLayout l;
+  l.base = bits(24, 8);
+  l.ur = bits(64, 6);
+  l.urUse = MemLayout::UrUse::AddIfBit;
+  l.urBit = 91;
+  l.offset = bits(40, 24);
+  l.absoluteSigned = true;
+  b.form(Op::STSM, 0x844,
+         {text(".16"),
+          mod(S::extra, bits(78, 1), {ModValue{0, 0, ".M88"}, ModValue{1, isa::kLdsmTrans, ".MT88"}}),
+          mod(S::memType, bits(72, 2),
+              {ModValue{0, static_cast<uint8_t>(isa::MemType::B32), ""},
+               ModValue{1, static_cast<uint8_t>(isa::MemType::B64), ".2"},
+               ModValue{2, static_cast<uint8_t>(isa::MemType::B128), ".4"}}),
+          Mem(l), R(32).wslot(S::memType)});
+  b.noWriteScoreboard();
+}
+
+// MOVM.16.MT88 Rd, Ra   (movmatrix.trans; 78..79 = 1 / 2 are .M832 / .M864, not in PTX)
+void addMovm(Builder &b) {
+  b.form(Op::MOVM, 0x23a, {text(".16"), text(".MT88"), R(16).def(), R(24)});
+  b.fix(bits(78, 2), 0);
+}
+
 } // namespace
 
 void addTensorForms(Builder &b) {
@@ -110,6 +139,8 @@ void addTensorForms(Builder &b) {
   addImma(b);
   addDmma(b);
   addLdsm(b);
+  addStsm(b);
+  addMovm(b);
 }
 
 } // namespace optxas::sass::sm90

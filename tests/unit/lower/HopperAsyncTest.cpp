@@ -123,4 +123,48 @@ TEST(HopperAsync, WgmmaReadsAccumulatorsAfterTheWait) {
     EXPECT_NE(i->opcode(), Opcode::PSEUDO_COPY) << l.text();
 }
 
+TEST(HopperAsync, ChainedWgmmasShareOneAccumulatorGroup) {
+  // Two wgmmas of one group on the same accumulators, the second with A in registers and B
+  // transposed: the second continues in the first's registers (C and D one group), no wait or
+  // copy between them.
+  Lowered l(hopper(".param .u64 p",
+                   "  .reg .f32 %f<5>;\n  ld.param.u64 %rd1, [p];\n"
+                   "  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n  ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+16];\n"
+                   "  wgmma.fence.sync.aligned;\n"
+                   "  wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f1, %f2, %f3, %f4}, %rd1, %rd1, 1, 1, 1, 0, 0;\n"
+                   "  wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, %rd1, 1, 1, 1, 1;\n"
+                   "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n"
+                   "  st.global.v4.f32 [%rd1], {%f1, %f2, %f3, %f4};"));
+  auto h = l.find(Opcode::HGMMA);
+  ASSERT_EQ(h.size(), 2u) << l.text();
+  EXPECT_EQ(h[0]->def(0).reg, h[1]->def(0).reg);
+  EXPECT_EQ(h[1]->use(2).reg, h[1]->def(0).reg);    // C is D
+  EXPECT_EQ(h[0]->mods().barrierId, 0);             // one group: only the last closes it
+  EXPECT_EQ(h[1]->mods().barrierId, 1);
+  EXPECT_EQ(h[1]->mods().tnsp, 2);                  // .tnspB
+  EXPECT_EQ(h[1]->mods().srcFloatType, isa::FloatType::BF16);
+  EXPECT_EQ(widthOf(l.fn(), h[1]->use(0)), 4u);     // A's fragment
+  EXPECT_EQ(l.find(Opcode::WARPGROUP).size(), 4u);  // fence, two arrivals, one wait
+}
+
+TEST(HopperAsync, WgmmaPredicateScaleAndIntegerForm) {
+  Lowered l(hopper(".param .u64 p",
+                   "  ld.param.u64 %rd1, [p];\n"
+                   "  mov.u32 %r9, %tid.x;\n  setp.eq.u32 %p1, %r9, 0;\n  ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n"
+                   "  wgmma.fence.sync.aligned;\n"
+                   "  wgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8 {%r1, %r2, %r3, %r4}, %rd1, %rd1, %p1;\n"
+                   "  wgmma.commit_group.sync.aligned;\n  wgmma.wait_group.sync.aligned 0;\n"
+                   "  st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};"));
+  auto h = l.find(Opcode::HGMMA);
+  ASSERT_EQ(h.size(), 1u) << l.text();
+  EXPECT_EQ(h[0]->mods().intType, isa::IntType::S8);
+  EXPECT_EQ(h[0]->mods().srcIntType, isa::IntType::U8);
+  // scale-d p: accumulate when every thread's p holds (VOTEU.ANY UP, !p; !UP).
+  auto v = l.find(Opcode::VOTEU);
+  ASSERT_EQ(v.size(), 1u) << l.text();
+  EXPECT_TRUE(v[0]->use(0).hasFlag(ori::OpNot));
+  EXPECT_EQ(h[0]->use(2).reg, v[0]->def(1).reg);
+  EXPECT_TRUE(h[0]->use(2).hasFlag(ori::OpNot));
+}
+
 } // namespace

@@ -101,6 +101,19 @@ TEST(MatrixOps, WmmaRowMajorBGathersHalves) {
   for (auto *i : l.find(Opcode::LDG)) EXPECT_EQ(i->mods().memType, isa::MemType::U16);
 }
 
+TEST(MatrixOps, StmatrixAndMovmatrix) {
+  Lowered l(kernel(".param .u64 p",
+                   "  .shared .align 16 .b8 sm[256];\n  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, sm;\n"
+                   "  ld.global.v2.u32 {%r2, %r3}, [%rd1];\n"
+                   "  stmatrix.sync.aligned.m8n8.x2.trans.shared.b16 [%r1], {%r2, %r3};\n"
+                   "  movmatrix.sync.aligned.m8n8.trans.b16 %r4, %r2;\n  st.global.u32 [%rd1], %r4;"));
+  auto st = l.find(Opcode::STSM);
+  ASSERT_EQ(st.size(), 1u) << l.text();
+  EXPECT_EQ(st[0]->mods().memType, isa::MemType::B64);   // .x2
+  EXPECT_EQ(st[0]->mods().extra, isa::kLdsmTrans);
+  EXPECT_EQ(l.count(Opcode::MOVM), 1u) << l.text();
+}
+
 TEST(MatrixOps, UnsupportedShapesAreReported) {
   Lowered l(kernel(".param .u64 p",
                    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, 16;\n"
