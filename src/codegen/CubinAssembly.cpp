@@ -328,8 +328,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     std::reverse(order.begin(), order.end());
   else if (opts.relocatable)
     std::stable_partition(order.begin(), order.end(), [&](size_t k) { return !m.functions()[k]->isEntry(); });
-  std::vector<const ori::Function *> dbgFns;
-  std::vector<uint32_t> dbgSizes, dbgCfa;
+  std::vector<uint32_t> dbgCfa;
   // Whole programs: device functions exist only inside the kernels that call them
   // (CallLinking.cpp). Debug builds and relocatable objects keep each function in its own section
   // and call by relocation (Relocatable.cpp); indirect calls there need the unified function table.
@@ -494,13 +493,10 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       // ptxas lists a kernel's calls out of the module last-declared first.
       for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
     }
-    uint32_t codeBytes = static_cast<uint32_t>(ef.code.size());
     c.functions.push_back(std::move(ef));
-    dbgFns.push_back(&f);
-    dbgSizes.push_back(codeBytes);
     dbgCfa.push_back(cfaOffset(f, *model));
   }
-  c.debugSections.push_back(debugFrame(dbgFns, dbgSizes, dbgCfa));
+  c.debugSections.push_back(debugFrame(c.functions, dbgCfa, opts.sm < 90));
   // From sm_100 on, a module with static shared memory also gets the weak, undefined
   // ".nv.reservedSmem.cap" (the end of the reserved area, 0x400), as elf::CubinBuilder writes it.
   if (opts.sm >= 100 && std::any_of(c.functions.begin(), c.functions.end(), [](const elf::Function &f) { return f.staticShared; })) {
@@ -555,7 +551,19 @@ void legacyLayout(elf::Cubin &c, bool relocatable) {
     rel(f.relocations);
     f.resolved = {};   // relocations ptxas resolves itself leave no section names behind
   }
-  for (elf::DebugSection &d : c.debugSections) rel(d.relocations);
+  for (elf::DebugSection &d : c.debugSections) {
+    // DWARF addresses whose bytes already hold the addend (.debug_loc ranges, the frames'
+    // locations) are REL entries too; .debug_info keeps RELA, as ptxas.
+    if (d.name != ".debug_info")
+      for (elf::Relocation &r : d.relocations) {
+        const size_t width = r.type == elf::RelocType::R_CUDA_64 ? 8 : r.type == elf::RelocType::R_CUDA_32 ? 4 : 0;
+        if (!width || r.offset + width > d.data.size()) continue;
+        uint64_t held = 0;
+        for (size_t i = 0; i < width; ++i) held |= static_cast<uint64_t>(d.data[r.offset + i]) << (8 * i);
+        if (held == static_cast<uint64_t>(r.addend)) r.addend = 0;
+      }
+    rel(d.relocations);
+  }
   rel(c.globalInitRelocations);
   c.globalInitResolved = {};
   if (!relocatable) c.relocationActions = elf::legacyRelocationActions();

@@ -29,8 +29,7 @@ Layout layoutFunction(const Function &f, const target::MachineModel &m) {
 }
 
 std::vector<uint8_t> jumpTableBytes(const Function &f, const Layout &layout) {
-  std::vector<uint8_t> bank;
-  (void)f;
+  std::vector<uint8_t> bank = f.constBank2;   // the literals, and the tables' reserved space
   for (const Instr *i : layout.order) {
     if (i->opcode() != isa::Opcode::BRX || i->numUses() < 2 || i->use(1).kind != OperandKind::Imm) continue;
     size_t at = static_cast<size_t>(i->use(1).value);

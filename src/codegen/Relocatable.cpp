@@ -3,7 +3,8 @@
 // ptxas 13.0 -c, read from its cubins (docs/abi.md, docs/elf.md):
 //  - the address of a .global variable is two 32-bit immediates (MOV/UMOV 32@lo(sym), 32@hi(sym)),
 //    R_CUDA_ABS32_LO_32 / R_CUDA_ABS32_HI_32 against the variable;
-//  - every direct call is CALL.ABS.NOINC `(callee)`, R_CUDA_ABS55_16_34 against the callee, after
+//  - every direct call is CALL.ABS.NOINC `(callee)`, R_CUDA_ABS55_16_34 (sm_8x: R_CUDA_ABS47_34)
+//    against the callee, after
 //    `MOV R20, 32@lo(caller + return)` / `MOV R21, 32@hi(caller + return)` (the same two types
 //    against the calling function, addend = the offset after the CALL);
 //  - relocations are created in instruction order; each call is a .nv.callgraph edge; callees
@@ -96,7 +97,9 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
       (isLo ? lo : hi) = true;
     }
     if (!lo || !hi) return fail(fmt::format("no return-address MOVs for the CALL at 0x{:x}", pc));
-    relocate(pc, elf::RelocType::R_CUDA_ABS55_16_34, callee.name, 0);
+    // sm_8x: the 48-bit target has no low byte at bit 16 (R_CUDA_ABS47_34, as ptxas).
+    relocate(pc, m.smVersion() < 90 ? elf::RelocType::R_CUDA_ABS47_34 : elf::RelocType::R_CUDA_ABS55_16_34,
+             callee.name, 0);
     c.callGraph.calls.push_back({ef.name, callee.name});
     if (callee.isExtern) {
       addExternalSymbol(c, callee.name, elf::ExternalSymbol::Kind::Function);

@@ -219,12 +219,14 @@ bool layoutSymbols(Module &m, bool relocatable, DiagEngine &diags, SharedAlignme
   bool ok = true;
   for (const auto &f : m.functions()) {
     uint32_t align = 1;
-    ok &= layoutFunction(m, *f, vars, dynamicAlign, relocatable, diags, align);
-    bool namesShared = false;   // (sm_8x: dynamic shared memory alone leaves sharedBytes 0)
+    // (sm_8x: dynamic shared memory alone leaves sharedBytes 0.) Looked at before the layout
+    // replaces the shared symbols with their offsets.
+    bool namesShared = false;
     for (BasicBlock *b : f->blocks())
       for (Instr *ip : *b)
         for (const Operand &o : ip->operands())
           namesShared |= o.kind == OperandKind::Symbol && m.symbol(static_cast<uint32_t>(o.value)).kind == SymbolKind::Shared;
+    ok &= layoutFunction(m, *f, vars, dynamicAlign, relocatable, diags, align);
     if (f->sharedBytes || namesShared) aligns[f->name()] = align;
   }
   return ok;

@@ -71,6 +71,8 @@ Operand f64Src(LowerCtx &cx, const ptx::Operand &o) {
     uint64_t bits = cx.immBits(o, ptx::Type::F64);
     if (bits == 0) return Operand::zero();
     if ((bits & 0xffffffffu) == 0) return Operand::fimmBits(isa::FloatType::F64, bits);
+    // Ampere reads such a literal from constant bank 2 (EnforceArgumentRestrictions puts it there).
+    if (cx.features().f64LiteralsInBank2) return Operand::fimmBits(isa::FloatType::F64, bits);
   }
   return cx.srcWide(o, ptx::Type::F64, 2);
 }

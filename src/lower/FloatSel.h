@@ -28,7 +28,8 @@ ori::DataType dataTypeOf(ptx::Type t);
 // An f32 source: a register, RZ for +0.0, or an F32 float immediate.
 Operand f32Src(LowerCtx &cx, const ptx::Operand &o);
 // An f64 source: a register pair, RZ for +0.0, an F64 immediate when its low word is zero (the
-// only immediates DADD/DMUL/DFMA encode), otherwise the value moved into a pair.
+// only immediates DADD/DMUL/DFMA encode), otherwise the value moved into a pair (sm_8x: any F64
+// immediate; phase 55/103 reads it from constant bank 2).
 Operand f64Src(LowerCtx &cx, const ptx::Operand &o);
 Operand floatSrc(LowerCtx &cx, const ptx::Operand &o, ptx::Type t);
 // Always a register (immediates moved; +0.0 is RZ).

@@ -176,9 +176,10 @@ std::vector<elf::DebugSection> lineTables(const ori::Module &m, const LineInfoIn
 // ori::Function::registerMap, one record per function section in `functions` order.
 std::vector<elf::DebugSection> registerMaps(const ori::Module &m, const std::vector<elf::Function> &functions);
 
-// The .debug_frame ptxas emits for every function (one CIE, one FDE per function).
-elf::DebugSection debugFrame(const std::vector<const ori::Function *> &functions,
-                             const std::vector<uint32_t> &codeSizes,
-                             const std::vector<uint32_t> &cfaOffsets);
+// The .debug_frame ptxas emits for every function section: one CIE, an FDE per function (its own
+// code; the frame is set up at cfaOffsets[k]), and a CIE and FDE per subroutine placed in it.
+// implicitAddends (sm_8x: REL entries): the relocations' addends are only in the data.
+elf::DebugSection debugFrame(const std::vector<elf::Function> &functions,
+                             const std::vector<uint32_t> &cfaOffsets, bool implicitAddends);
 
 } // namespace optxas::codegen

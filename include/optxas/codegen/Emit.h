@@ -32,9 +32,10 @@ struct Layout {
 };
 Layout layoutFunction(const ori::Function &f, const target::MachineModel &m);
 
-// The function's constant bank 2 (.nv.constant2.<fn>): the jump tables of its BRX instructions
-// (phase 94, `BRX target, table, L0, ...`), each label's function-relative offset as a 32-bit
-// word at table + 4*k. Empty when the function has none.
+// The function's constant bank 2 (.nv.constant2.<fn>): the literals phases put there
+// (ori::Function::constBank2) and the jump tables of its BRX instructions (phase 94,
+// `BRX target, table, L0, ...`), each label's function-relative offset as a 32-bit word at
+// table + 4*k. Empty when the function has none.
 std::vector<uint8_t> jumpTableBytes(const ori::Function &f, const Layout &layout);
 // EIATTR_INDIRECT_BRANCH_TARGETS of those BRX instructions, as ptxas writes it: per BRX, its
 // offset, 0, the number of targets and each target's offset. Empty when the function has none.

@@ -107,6 +107,9 @@ public:
   uint32_t lowSpillBytes = 0;    // part of the spill area kept in the low local window
   uint32_t sharedBytes = 0;      // static shared memory per CTA
   std::vector<uint8_t> sassCode; // encoded instructions, filled by the encoder
+  // The function's constant bank 2 (.nv.constant2.<fn>) as far as phases have filled it: 64-bit
+  // literals (sm_8x, EnforceArgumentRestrictions); the jump tables of BRX go after them.
+  std::vector<uint8_t> constBank2;
   // BARs (by instruction id) lowered from barrier.sync without .aligned: ptxas lists them for the
   // driver with the warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS).
   std::vector<uint32_t> unalignedBarriers;

@@ -78,6 +78,9 @@ struct IsaFeatures {
   // %reserved_smem_offset_0/_begin are the size left to the program (SR_SMEMSZ minus the
   // reserved part, Ampere) rather than constants (sm_90 on).
   bool reservedSmemAtTop = false;
+  // A 64-bit float literal that no immediate field holds is read from the function's constant
+  // bank 2 (Ampere, as ptxas), not moved into a register pair.
+  bool f64LiteralsInBank2 = false;
 };
 
 struct Timing {

@@ -14,6 +14,11 @@
 // Phase 55 runs after the mid-level optimizations so GvnCse (56) can share the new moves; 103
 // catches what later phases (or -O0, where 55 is skipped) leave illegal. Pseudo-instructions and
 // instructions with labels or symbols are not probed (they are expanded or resolved later).
+//
+// Ampere (IsaFeatures::f64LiteralsInBank2): a double-precision instruction's f64 literal that no
+// immediate field holds (a non-zero low word) is read from the function's constant bank 2
+// instead, as ptxas 13.0 does on sm_80/86/89 (`DMUL R2, R2, c[0x2][0x0]`, one 8-byte slot per
+// distinct value in first-use order, ori::Function::constBank2).
 #include <optional>
 #include <vector>
 
@@ -21,6 +26,7 @@
 #include "../profiles/TargetHooks.h"
 #include "optxas/ori/Builder.h"
 #include "optxas/phases/Phase.h"
+#include "optxas/target/MachineModel.h"
 
 namespace optxas::phases {
 namespace {
@@ -88,13 +94,16 @@ Operand componentSource(const Operand &o, unsigned c) {
 
 class ArgumentRestrictions {
 public:
-  explicit ArgumentRestrictions(ori::Function &f) : f_(f), b_(f) {}
+  ArgumentRestrictions(ori::Function &f, bool bank2Literals) : f_(f), b_(f), bank2Literals_(bank2Literals) {}
 
   unsigned run() {
     unsigned moved = 0;
     for (ori::BasicBlock *bb : f_.blocks())
       for (ori::Instr *i : *bb)
-        if (probed(*i) && !opt::encodes(f_, *i)) moved += legalize(*i);
+        if (probed(*i)) {
+          if (bank2Literals_) moved += wideLiterals(*i);
+          if (!opt::encodes(f_, *i)) moved += legalize(*i);
+        }
     return moved;
   }
 
@@ -112,6 +121,48 @@ private:
     auto &slot = probe_[width];
     if (slot == ori::kNoVReg) slot = f_.newVReg(RegClass::R, width);
     return slot;
+  }
+
+  // The bank-2 offset of 64-bit literal `bits` (added to the function's pool if `add`; -1 when
+  // not there yet).
+  int64_t bank2Slot(uint64_t bits, bool add) {
+    std::vector<uint8_t> &pool = f_.constBank2;
+    for (size_t at = 0; at + 8 <= pool.size(); at += 8) {
+      uint64_t v = 0;
+      for (unsigned b = 0; b < 8; ++b) v |= static_cast<uint64_t>(pool[at + b]) << (8 * b);
+      if (v == bits) return static_cast<int64_t>(at);
+    }
+    const size_t at = (pool.size() + 7) / 8 * 8;   // (after any 4-byte jump table)
+    if (!add) return static_cast<int64_t>(at);     // where it would go
+    pool.resize(at);
+    for (unsigned b = 0; b < 8; ++b) pool.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+    return static_cast<int64_t>(at);
+  }
+
+  // Ampere: an f64 literal with a non-zero low word (lowering leaves them as immediates; the
+  // encoder would keep only the high word) becomes a bank-2 read where the form takes one, else
+  // a register pair.
+  unsigned wideLiterals(ori::Instr &i) {
+    unsigned moved = 0;
+    for (unsigned k = 0; k < i.numUses(); ++k) {
+      const Operand o = i.use(k);
+      if (o.kind != OperandKind::FImm || o.fType != isa::FloatType::F64) continue;
+      const uint64_t bits = static_cast<uint64_t>(o.value);
+      if ((bits & 0xffffffffu) == 0) continue;
+      ++moved;
+      if (readsDoubles(i.opcode())) {
+        Operand c = Operand::cbank(2, bank2Slot(bits, false));
+        c.flags = o.flags;
+        i.use(k) = c;
+        if (opt::encodes(f_, i)) {
+          i.use(k).value = bank2Slot(bits, true);
+          continue;
+        }
+        i.use(k) = o;
+      }
+      move(i, k);
+    }
+    return moved;
   }
 
   unsigned legalize(ori::Instr &i) {
@@ -162,13 +213,19 @@ private:
 
   ori::Function &f_;
   ori::Builder b_;
+  bool bank2Literals_ = false;
   ori::VRegId probe_[5] = {ori::kNoVReg, ori::kNoVReg, ori::kNoVReg, ori::kNoVReg, ori::kNoVReg};
 };
 
 } // namespace
 
-unsigned enforceArgumentRestrictions(ori::Function &f) { return ArgumentRestrictions(f).run(); }
+unsigned enforceArgumentRestrictions(ori::Function &f, bool bank2Literals) {
+  return ArgumentRestrictions(f, bank2Literals).run();
+}
 
-void enforceArgumentRestrictionsHook(PhaseContext &ctx) { enforceArgumentRestrictions(ctx.function()); }
+void enforceArgumentRestrictionsHook(PhaseContext &ctx) {
+  const target::MachineModel *model = target::machineModel(ctx.smVersion());
+  enforceArgumentRestrictions(ctx.function(), model && model->features().f64LiteralsInBank2);
+}
 
 } // namespace optxas::phases

@@ -7,7 +7,7 @@
 //   %t.hi = SHF.R.S32.HI RZ, 0x1f, %t.lo    (BRX reads a 64-bit register pair)
 //   BRX %t, table, L0, ..., Ln-1
 // The tables of a function are laid out one after the other in its constant bank 2
-// (.nv.constant2.<fn>); BRX keeps its table's offset as an immediate and its targets as labels,
+// (.nv.constant2.<fn>, after any literals there: ori::Function::constBank2); BRX keeps its table's offset as an immediate and its targets as labels,
 // so the CFG still sees every successor and the code generator fills the table with the
 // targets' final offsets (codegen::jumpTableBytes). The encoder's BRX jumps to register +
 // function start: `BRX R2 -pc_next`.
@@ -47,7 +47,9 @@ void expandJmxComputation(PhaseContext &ctx) {
   for (ori::BasicBlock *bb : f.blocks())
     for (Instr *i : *bb)
       if (isUnexpanded(*i)) work.push_back(i);
-  uint32_t table = 0;
+  // After the literals already in bank 2 (sm_8x); the space is reserved so that literals added
+  // later go after the tables.
+  uint32_t table = static_cast<uint32_t>(f.constBank2.size());
   for (Instr *brx : work) {
     Emitter E(f);
     E.setBefore(brx);
@@ -71,6 +73,7 @@ void expandJmxComputation(PhaseContext &ctx) {
     for (const Operand &l : labels) brx->addUse(l);
     table += 4 * n;
   }
+  if (table > f.constBank2.size()) f.constBank2.resize(table);
 }
 
 } // namespace optxas::phases

@@ -7,7 +7,8 @@
 //    sizes sit where sm_90 has them; no cluster slots (no clusters);
 //  - %reserved_smem_offset_0/_begin are SR_SMEMSZ - c[0x0][0x114], not constants;
 //  - FP64 arithmetic is variable-latency (DADD/DMUL/DFMA set a scoreboard, also on sm_80);
-//  - no VIADD/VIMNMX/VIADDMNMX (IADD3/IMNMX), no clusters/TMA/wgmma; sm_80 has no I2FP.
+//  - no VIADD/VIMNMX/VIADDMNMX (IADD3/IMNMX), no clusters/TMA/wgmma; sm_80 has no I2FP;
+//  - a DMUL/DSETP/... f64 literal with a non-zero low word is read from c[0x2] (sm_90: a UR pair).
 // Everything else (register files, fixed-latency classes) keeps sm_90's conservative numbers
 // (docs/control-bits.md).
 #include "sm90/Sm90Model.h"
@@ -31,9 +32,9 @@ const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DADD, Pipe::Variable}, {Opcode::DMUL, Pipe::Variable}, {Opcode::DFMA, Pipe::Variable},
     {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}};
 constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clusters = false,
-                                 .reservedSmemAtTop = true};
+                                 .reservedSmemAtTop = true, .f64LiteralsInBank2 = true};
 constexpr IsaFeatures kSm80 = {.hopperIntegerOps = false, .i2fp = false, .clusters = false,
-                               .reservedSmemAtTop = true};
+                               .reservedSmemAtTop = true, .f64LiteralsInBank2 = true};
 } // namespace
 
 const sm90::ArchTables &sm80Tables() {
