@@ -38,18 +38,25 @@ void entry(std::vector<uint8_t> &o, std::vector<uint8_t> body) {
   o.insert(o.end(), body.begin(), body.end());
 }
 
-// The CIE of a subroutine placed in a kernel's section (whole programs): its return address is a
-// pseudo register (column 0x05000100) whose value is the kernel's address plus the register the
-// caller put the return offset in (R20, docs/abi.md): DW_OP_addr <kernel> (relocated),
-// DW_OP_bregx R20 0, DW_OP_plus. ptxas writes one such CIE before each subroutine's FDE.
-std::vector<uint8_t> subroutineCie(uint32_t dwarfReturnReg, size_t &addrAt) {
+// A CIE's fixed fields as ptxas writes them: id, version 3, no augmentation, code alignment 4,
+// data alignment -4, then the return address column.
+std::vector<uint8_t> cieHeader(uint32_t returnColumn) {
   std::vector<uint8_t> cie;
   put64(cie, ~0ull);      // CIE id
   cie.push_back(3);       // version
   cie.push_back(0);       // augmentation ""
   uleb(cie, 4);           // code alignment factor
   cie.push_back(0x7c);    // data alignment factor -4
-  uleb(cie, kDwarfReturnAddress);
+  uleb(cie, returnColumn);
+  return cie;
+}
+
+// The CIE of a subroutine placed in a kernel's section (whole programs): its return address is a
+// pseudo register (column 0x05000100) whose value is the kernel's address plus the register the
+// caller put the return offset in (R20, docs/abi.md): DW_OP_addr <kernel> (relocated),
+// DW_OP_bregx R20 0, DW_OP_plus. ptxas writes one such CIE before each subroutine's FDE.
+std::vector<uint8_t> subroutineCie(uint32_t dwarfReturnReg, size_t &addrAt) {
+  std::vector<uint8_t> cie = cieHeader(kDwarfReturnAddress);
   cie.push_back(0x0c);    // DW_CFA_def_cfa R1, 0
   uleb(cie, kDwarfR1);
   uleb(cie, 0);
@@ -80,13 +87,7 @@ elf::DebugSection debugFrame(const std::vector<elf::Function> &functions,
                              const std::vector<uint32_t> &cfaOffsets, bool implicitAddends) {
   elf::DebugSection s;
   s.name = ".debug_frame";
-  std::vector<uint8_t> cie;
-  put64(cie, ~0ull);      // CIE id
-  cie.push_back(3);       // version
-  cie.push_back(0);       // augmentation ""
-  uleb(cie, 4);           // code alignment factor
-  cie.push_back(0x7c);    // data alignment factor -4
-  uleb(cie, 0xffffffff);  // return address column
+  std::vector<uint8_t> cie = cieHeader(0xffffffff);   // no return address column
   cie.push_back(0x0c);    // DW_CFA_def_cfa R1, 0
   uleb(cie, kDwarfR1);
   uleb(cie, 0);

@@ -96,7 +96,10 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   ori::BasicBlock *loop = cx.newBlockAfterCurrent();
   cx.markConvergentLoop(entry, loop, after);
   cx.setBlock(loop);
-  Operand old = cx.tempOp(RegClass::R, words), nw = cx.tempOp(RegClass::R, words);
+  // The compare and new values are one aligned register pair (a quad for .64), as ptxas always
+  // allocates them: on an H200 our CAST.SPIN with compare R7 and new R8 lost updates.
+  Operand pack = cx.tempOp(RegClass::R, 2 * words);
+  Operand old = cx.part(pack.reg, 0, words), nw = cx.part(pack.reg, words, words);
   isa::Modifiers lm;
   lm.memType = words == 2 ? isa::MemType::B64 : isa::MemType::None;
   cx.emit(Opcode::LDS, {old}, {ma.addr}, lm);

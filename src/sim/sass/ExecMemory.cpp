@@ -272,6 +272,16 @@ bool atomic(Exec &e) {
                                                                                  : nullptr;
   unsigned size = atomSize(t);
   bool shared = in.op == Opcode::ATOMS;
+  // CAST.SPIN reads compare and new as one aligned register pair (quad for .64), whatever its
+  // second register field says: ptxas never encodes anything else, and on an H200 our R7/R8
+  // (misaligned) lost updates. Refuse other allocations rather than model them.
+  if (op == AtomOp::CAST_SPIN && c) {
+    unsigned words = size / 4;
+    if (b.reg % (2 * words) != 0 || c->reg != b.reg + words) {
+      e.unsupported("ATOMS.CAST.SPIN needs compare and new in one aligned register pair (quad for .64)");
+      return true;
+    }
+  }
   Mem mem(e);
   e.forLanes([&](unsigned l) {
     if (e.faulted()) return;

@@ -275,8 +275,10 @@ void analyze(DInst &d) {
         }
       } else if (in.op == Opcode::IMAD && in.mods.variant == isa::Variant::HI &&
                  d.srcIdx.size() == 3) {
-        // IMAD.HI's register addend is a 64-bit pair.
-        read(RegFile::R, o.reg, std::max(width, 2u), rc);
+        // IMAD.HI's register addend is a 64-bit pair whose high half is read late, as IMAD.WIDE's
+        // (ptxas writes it two cycles before: simdiff.fuzz.ptxas seed 716).
+        read(RegFile::R, o.reg, 1, rc);
+        read(RegFile::R, o.reg + 1, std::max(width, 2u) - 1, RClass::WideCHi);
       } else if (wideC) {
         read(RegFile::R, o.reg, 1, RClass::WideCLo);
         if (width > 1) read(RegFile::R, o.reg + 1, width - 1, RClass::WideCHi);

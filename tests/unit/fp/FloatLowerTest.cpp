@@ -111,7 +111,7 @@ const Case kCases[] = {
      [](Modifiers &m) { m.floatType = FloatType::BF16; m.srcFloatType = FloatType::F32; m.pack = isa::PackMode::PACK_AB; m.round = Round::RZ; }},
     {"cvt.rn.relu.f16x2.f32 %r1, %f2, %f3;", Opcode::F2FP,
      [](Modifiers &m) { m.floatType = FloatType::F16; m.srcFloatType = FloatType::F32; m.pack = isa::PackMode::PACK_AB; m.relu = true; }},
-    {"cvt.f32.f16 %f1, %h2;", Opcode::HADD2, [](Modifiers &m) { m.floatType = FloatType::F32; },
+    {"cvt.f32.f16 %f1, %h2;", Opcode::HADD2, [](Modifiers &m) { m.floatType = FloatType::F32; m.pack = isa::PackMode::MERGE_C; },
      [](const ori::Instr &i) { EXPECT_TRUE(hasFlag(i.use(1), ori::OpH0H0)); }},
     {"cvt.f32.bf16 %f1, %h2;", Opcode::SHF, [](Modifiers &m) { m.shift = isa::ShiftDir::L; m.intType = IntType::U32; }},
     {"cvt.rni.s32.f32 %r1, %f2;", Opcode::F2I, [](Modifiers &m) { m.intType = IntType::S32; m.srcFloatType = FloatType::F32; m.ntz = true; }},
