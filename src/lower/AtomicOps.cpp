@@ -126,8 +126,9 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   } else {
     return cx.unsupported("this 64-bit shared-memory atomic");
   }
-  // The status is as wide as the data (ATOMS.CAST.SPIN.64 writes a pair: 1 = stored).
-  Operand ok = cx.tempOp(RegClass::R, words);
+  // The status is as wide as the data (ATOMS.CAST.SPIN.64 writes a pair: 1 = stored). It
+  // overwrites the new value's registers, as ptxas always allocates it.
+  Operand ok = nw;
   isa::Modifiers cm;
   cm.atom = isa::AtomOp::CAST_SPIN;
   if (words == 2) cm.atomType = isa::AtomType::U64;
