@@ -257,12 +257,19 @@ private:
       for (Instr *i : *bb)
         for (const Operand &d : i->defs())
           if (d.kind == OperandKind::Reg) ++loopWrites_[d.reg];
-    ori::Liveness lv(f_);
-    // Registers live into a block outside the loop that the loop branches to.
-    llvm::BitVector liveAtExit(f_.numVRegs());
-    for (BasicBlock *bb : l.blocks)
-      for (BasicBlock *s : bb->succs())
-        if (!l.contains(s)) liveAtExit |= lv.liveIn(s);
+    // Registers live into a block outside the loop that the loop branches to; whole-function
+    // liveness is computed only for a loop with a candidate (most loops have none).
+    std::optional<llvm::BitVector> liveAtExit;
+    auto liveAfterLoop = [&](VRegId r) {
+      if (!liveAtExit) {
+        ori::Liveness lv(f_);
+        liveAtExit.emplace(f_.numVRegs());
+        for (BasicBlock *bb : l.blocks)
+          for (BasicBlock *s : bb->succs())
+            if (!l.contains(s)) *liveAtExit |= lv.liveIn(s);
+      }
+      return liveAtExit->test(r);
+    };
 
     // Readers of each register inside the loop.
     std::vector<std::vector<Instr *>> readers(f_.numVRegs());
@@ -301,7 +308,7 @@ private:
           }
         }
         // The update reads i once; every other reader too (checked by the forms).
-        if (!ok || derived.empty() || accounted != readers[iv].size() || liveAtExit.test(iv)) continue;
+        if (!ok || derived.empty() || accounted != readers[iv].size() || liveAfterLoop(iv)) continue;
         // The exit is rewritten on the first derived value with an odd constant multiplier.
         const Derived *key = nullptr;
         if (exit) {
