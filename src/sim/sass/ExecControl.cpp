@@ -203,6 +203,8 @@ bool execControl(Exec &e) {
   }
   case Opcode::BAR: {
     // BAR.{SYNC|ARV|RED} id, count {, P}
+    w.barIssue = w.cycle;
+    w.barIssued = true;
     const Operand &idOp = in.ops[0];
     uint32_t lane0 = e.act ? unsigned(__builtin_ctz(e.act)) : 0;
     unsigned id = e.src(idOp, lane0) & 15;
@@ -232,6 +234,12 @@ bool execControl(Exec &e) {
     return true;
   }
   case Opcode::B2R:
+    // On an H200 a B2R.RESULT two cycles after BAR.RED read a stale result; ptxas always leaves
+    // six (docs/control-bits.md).
+    if (w.barIssued && w.cycle < w.barIssue + 6) {
+      e.unsupported("B2R.RESULT issued less than 6 cycles after BAR");
+      return true;
+    }
     e.forLanes([&](unsigned l) {
       e.setDst(in.ops[0], l, w.barResult);
       if (in.ops.size() > 1) e.setDst(in.ops[1], l, w.barPred);

@@ -109,6 +109,8 @@ struct Warp {
   std::vector<std::vector<uint32_t>> callStack;  // per lane: CALL (without .NOINC) returns
   uint32_t barResult = 0;                // BAR.RED result (B2R.RESULT)
   bool barPred = false;
+  uint64_t barIssue = 0;                 // issue cycle of the last BAR (B2R must come 6 later)
+  bool barIssued = false;
 
   // Timing.
   uint64_t cycle = 0;                    // issue cycle of the next instruction
