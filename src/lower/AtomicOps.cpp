@@ -195,7 +195,12 @@ bool halfCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, co
   if (shared) cx.emit(Opcode::LDS, {old}, {wordAddr});
   else cx.emit(global ? Opcode::LDG : Opcode::LD, {old}, {cx.memDescriptor(), wordAddr});
 
+  // The warp leaves the loop converged (BSSY/BSYNC, as ptxas): lanes that lose the CAS race
+  // lag behind, and a bar.sync reached by a diverged warp counts the whole warp at its first
+  // lanes (on the H200, atomics_half's shared counters lost the laggards' adds).
+  ori::BasicBlock *entry = cx.block();
   ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.markConvergentLoop(entry, loop, after);
   cx.setBlock(loop);
   Operand sum = cx.tempOp(), nw = cx.tempOp(), cur = cx.tempOp();
   isa::Modifiers hm;

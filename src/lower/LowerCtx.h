@@ -184,8 +184,9 @@ public:
   // Branches PTX marks .uni (never divergent: no reconvergence barrier).
   void markUniformBranch(const ori::Instr *i) { uniformBranches_.insert(i); }
   bool isUniformBranch(const ori::Instr *i) const { return uniformBranches_.count(i) != 0; }
-  // Loops the warp must enter and leave converged (a shared-memory CAS loop on ATOMS.CAST.SPIN:
-  // on an H200 it lost updates when diverged lanes ran it): `entry` falls into `loop`, whose
+  // Loops the warp must enter and leave converged (the CAS loops of emulated atomics: a later
+  // bar.sync reached by a diverged warp releases before its lagging lanes' updates, as the H200
+  // showed): `entry` falls into `loop`, whose
   // divergent back edge repeats it, and every lane leaves for `exit`. insertReconvergence puts
   // BSSY/BSYNC around them, as ptxas does.
   struct ConvergentLoop {
