@@ -73,15 +73,14 @@ ori::BasicBlock *branchAroundUnlessGuarded(LowerCtx &cx, const Operand &guard) {
   return after;
 }
 
-// Shared-memory atomics ATOMS lacks (f32/f64/f16x2/bf16x2 add, 64-bit add/min/max): a CAS loop
-//         old = LDS [a]
+// Shared-memory atomics ATOMS lacks (f32/f64/f16x2/bf16x2 add, 64-bit add/min/max), as ptxas does:
 //         BSSY Bn, after
-//   loop: new = old op v; cur = ATOMS.CAS{.64} [a], old, new; p = cur != old; old = cur; @p BRA loop
+//   loop: LDS old, [a]; new = old op v; ATOMS.CAST.SPIN ok, [a], old, new; ISETP.EQ.U32 p, ok, 1;
+//         @!p BRA loop
 //         BSYNC Bn
-// ptxas uses ATOMS.CAST.SPIN here (status 1 = stored). Ours in the same shape lost updates on an
-// H200 whenever lanes contended (tests/exec/atomics_half, the corpus's sharedAtomics), for a
-// reason not found yet, while the plain ATOMS.CAS loop of halfCasLoop below gave exact results
-// under the same contention; so optxas uses ATOMS.CAS (docs/device.md).
+// The warp runs the loop converged (BSSY/BSYNC). On an H200 an ATOMS.CAS loop retrying with the
+// returned value instead lost updates under inter-warp contention; this shape did not
+// (docs/device.md).
 bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, isa::AtomOp op, ptx::Type t,
                    const Operand &v, const Operand &d) {
   const unsigned words = LowerCtx::wordsOf(t);
@@ -94,16 +93,17 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   Operand guard = cx.guard();
   LowerCtx::GuardScope unguarded(cx, Operand{});
   ori::BasicBlock *after = branchAroundUnlessGuarded(cx, guard);
-  // Compare and new values in one aligned pair (quad for .64), as ptxas allocates them.
+  ori::BasicBlock *entry = cx.block();
+  ori::BasicBlock *loop = cx.newBlockAfterCurrent();
+  cx.markConvergentLoop(entry, loop, after);
+  cx.setBlock(loop);
+  // The compare and new values are one aligned register pair (a quad for .64), as ptxas always
+  // allocates them: on an H200 our CAST.SPIN with compare R7 and new R8 lost updates.
   Operand pack = cx.tempOp(RegClass::R, 2 * words);
   Operand old = cx.part(pack.reg, 0, words), nw = cx.part(pack.reg, words, words);
   isa::Modifiers lm;
   lm.memType = words == 2 ? isa::MemType::B64 : isa::MemType::None;
   cx.emit(Opcode::LDS, {old}, {ma.addr}, lm);
-  ori::BasicBlock *entry = cx.block();
-  ori::BasicBlock *loop = cx.newBlockAfterCurrent();
-  cx.markConvergentLoop(entry, loop, after);
-  cx.setBlock(loop);
   if (t == ptx::Type::F32) {
     cx.emit(Opcode::FADD, {nw}, {old, v}, {}, ori::DataType::F32);
   } else if (packedHalf) {
@@ -127,17 +127,18 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   } else {
     return cx.unsupported("this 64-bit shared-memory atomic");
   }
-  Operand cur = cx.tempOp(RegClass::R, words);
+  // The status is as wide as the data (ATOMS.CAST.SPIN.64 writes a pair: 1 = stored). It
+  // overwrites the new value's registers, as ptxas always allocates it.
+  Operand ok = nw;
   isa::Modifiers cm;
-  cm.atom = isa::AtomOp::CAS;
+  cm.atom = isa::AtomOp::CAST_SPIN;
   if (words == 2) cm.atomType = isa::AtomType::U64;
-  cx.emit(Opcode::ATOMS, {cur}, {ma.addr, old, nw}, cm);
+  cx.emit(Opcode::ATOMS, {ok}, {ma.addr, old, nw}, cm);
   Operand p = cx.tempOp(RegClass::P);
-  isetp(cx, p, Cmp::NE, true, cx.word(cur, 0), cx.word(old, 0));
-  if (words == 2) isetpEx(cx, p, Cmp::NE, true, cx.word(cur, 1), cx.word(old, 1), BoolOp::AND, PT(), p);
-  cx.copy(old, cur);
+  isetp(cx, p, Cmp::EQ, true, cx.word(ok, 0), imm(1));
+  if (words == 2) isetpEx(cx, p, Cmp::EQ, true, cx.word(ok, 1), RZ(), BoolOp::AND, PT(), p);
   ori::Instr *back = cx.emit(Opcode::BRA, {}, {Operand::label(loop)});
-  back->setGuard(p);
+  back->setGuard(Operand(p).setFlag(ori::OpNot));
   cx.fn().moveBlockAfter(after, cx.block());
   cx.setBlock(after);
   if (d.kind == ori::OperandKind::Reg) cx.copy(d, old);

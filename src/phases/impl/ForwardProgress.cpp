@@ -38,6 +38,9 @@ using ori::Instr;
 
 // True if `i` can observe a value another thread writes concurrently (see the criterion above).
 bool observesOtherThreads(const Instr &i) {
+  // The status of ATOMS.CAST.SPIN (lowering's CAS loop for shared atomics ATOMS lacks) waits on
+  // no other thread: some lane's store lands on every round. ptxas puts no YIELD there either.
+  if (i.opcode() == Opcode::ATOMS && i.mods().atom == isa::AtomOp::CAST_SPIN) return false;
   if (isa::hasFlag(i.opcode(), isa::Atomic)) return i.numDefs() > 0;
   if (!isa::hasFlag(i.opcode(), isa::Load)) return false;
   switch (i.mods().order) {
