@@ -194,6 +194,10 @@ do_from() {
   # there is no GPU and the harness stops right before the launch.
   local have_driver="" d
   ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && have_driver=1
+  # A driver on LD_LIBRARY_PATH counts too (a custom install; ctest device.verdicts' mock).
+  local IFS_=$IFS; IFS=:
+  for d in ${LD_LIBRARY_PATH:-}; do [ -n "$d" ] && [ -f "$d/libcuda.so.1" ] && have_driver=1; done
+  IFS=$IFS_
   for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64; do
     if [ -f "$d/libcuda.so.1" ]; then
       have_driver=1; export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
@@ -230,7 +234,7 @@ do_from() {
         if [ $rc -eq 0 ] && [[ "$result" == *"dry run ok"* ]]; then dryok=$((dryok + 1))
           echo "dry  $name$([[ "$result" == *"interpreter outputs loaded"* ]] && echo " (interpreter outputs loaded)")"
         elif [ $rc -eq 0 ]; then pass=$((pass + 1)); echo "ok   $name: $(printf '%s\n' "$result" | grep -m1 ': ok' | sed 's/^[^:]*: ok //')"
-          printf '%s\n' "$result" | grep -E '^\S+:   ' | sed 's/^/     /' 
+          printf '%s\n' "$result" | grep -E '^(\S+:   |    \[)' | sed 's/^/     /'
         else fail=$((fail + 1)); echo "FAIL $name: $result"; fi ;;
       auto)
         # A kernel that ran past the time limit (124) or poisoned the context (125) ends the

@@ -47,4 +47,28 @@ LD_LIBRARY_PATH="$build/device-mock" "$bin/gpu-run" --auto "$tmp/k.txt" --ref "$
   --test "$tmp/PLAIN" >/dev/null && { echo "FAIL auto without --expect: a difference from ptxas passed"; status=1; }
 # An expectation for another seed is refused before the launch.
 expect 1 "interpreter outputs for seed 1" auto PLAIN PLAIN PLAIN --seed 2
+
+# run.sh --from on a hand-made pack: its counts and exit status follow the verdicts.
+pack="$tmp/pack"; mkdir -p "$pack/bin" "$pack/lib" "$pack/cubins" "$pack/specs" "$pack/kernels" "$pack/expect"
+cp "$bin/gpu-run" "$pack/bin/"; cp "$here/mock/k.spec" "$pack/specs/"; cp "$tmp/k.txt" "$pack/kernels/"
+cp "$tmp/spec.bin" "$pack/expect/k.bin"; cp "$tmp"/k.0.expect "$pack/expect/corpus.k.0.expect"
+echo 1 >"$pack/seed"; echo "0 0" >"$pack/pack-counts"
+cubins() { cp "$tmp/$2" "$pack/cubins/$1.ptxas.cubin"; cp "$tmp/$3" "$pack/cubins/$1.optxas-O3.cubin"; cp "$tmp/$4" "$pack/cubins/$1.optxas-O0.cubin"; }
+cubins exec.k CORRUPT1 PLAIN PLAIN
+cubins corpus.k PLAIN PLAIN PLAIN
+cubins exec.bad PLAIN CORRUPT1 PLAIN
+printf '%s\n' "spec k specs/k.spec cubins/exec.k expect/k.bin" "auto corpus.k kernels/k.txt cubins/corpus.k expect/corpus.k" >"$pack/jobs.txt"
+out="$("$here/run.sh" --from "$pack" 2>&1)"; rc=$?
+if [ $rc -ne 0 ] || [[ "$out" != *"1 all agree, 1 ptxas wrong (ours right), 0 ptxas and ours agree"* ]]; then
+  echo "FAIL run.sh --from (exit $rc):"; echo "$out"; status=1
+else
+  echo "ok   run.sh --from: $(printf '%s\n' "$out" | tail -1)"
+fi
+echo "spec bad specs/k.spec cubins/exec.bad expect/k.bin" >>"$pack/jobs.txt"
+out="$("$here/run.sh" --from "$pack" 2>&1)"; rc=$?
+if [ $rc -ne 1 ] || [[ "$out" != *"ours wrong, ptxas right"* ]]; then
+  echo "FAIL run.sh --from with ours wrong (exit $rc):"; echo "$out"; status=1
+else
+  echo "ok   run.sh --from with ours wrong: exit 1"
+fi
 exit $status
