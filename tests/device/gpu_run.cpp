@@ -346,19 +346,14 @@ bool readSpecExpectation(const std::string &path, const sim::KernelSpec &spec,
   }
   out.assign(spec.params.size(), {});
   size_t pos = 0;
-  for (size_t i = 0; i < spec.params.size(); ++i) {
+  bool fits = true;
+  for (size_t i = 0; i < spec.params.size() && fits; ++i) {
     if (!spec.params[i].isBuffer || !spec.params[i].output) continue;
     size_t n = inputs[i].bytes.size();
-    if (bytes.size() - pos < n) break;
-    out[i].assign(bytes.begin() + pos, bytes.begin() + pos + n);
-    pos += n;
+    fits = bytes.size() - pos >= n;
+    if (fits) out[i].assign(bytes.begin() + pos, bytes.begin() + pos + n), pos += n;
   }
-  if (pos != bytes.size() ||
-      [&] {
-        for (size_t i = 0; i < spec.params.size(); ++i)
-          if (spec.params[i].isBuffer && spec.params[i].output && out[i].size() != inputs[i].bytes.size()) return true;
-        return false;
-      }()) {
+  if (!fits || pos != bytes.size()) {
     error = path + ": " + std::to_string(bytes.size()) + " bytes do not fit the spec's outputs";
     return false;
   }

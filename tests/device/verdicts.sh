@@ -47,6 +47,10 @@ LD_LIBRARY_PATH="$build/device-mock" "$bin/gpu-run" --auto "$tmp/k.txt" --ref "$
   --test "$tmp/PLAIN" >/dev/null && { echo "FAIL auto without --expect: a difference from ptxas passed"; status=1; }
 # An expectation for another seed is refused before the launch.
 expect 1 "interpreter outputs for seed 1" auto PLAIN PLAIN PLAIN --seed 2
+# Interpreter outputs that do not fit the spec are refused.
+head -c 20 "$tmp/spec.bin" >"$tmp/short.bin"
+out="$(cd "$tmp" && "$bin/gpu-run" --spec "$here/mock/k.spec" --expect "$tmp/short.bin" --ref PLAIN --test PLAIN 2>&1)"
+[ $? -eq 1 ] && [[ "$out" == *"do not fit the spec"* ]] || { echo "FAIL a short spec expectation: $out"; status=1; }
 
 # run.sh --from on a hand-made pack: its counts and exit status follow the verdicts.
 pack="$tmp/pack"; mkdir -p "$pack/bin" "$pack/lib" "$pack/cubins" "$pack/specs" "$pack/kernels" "$pack/expect"
