@@ -1,22 +1,34 @@
 // gpu-run: runs kernels of a reference cubin (ptxas's) and of one or more test cubins (ours, at
-// several -O levels) on the GPU with the same inputs, and compares the outputs.
+// several -O levels) on the GPU with the same inputs, and compares the outputs with the PTX
+// interpreter's for those inputs (computed when the pack was made: ptx-run for specs,
+// device-expect for --auto lists) and with each other. Per test cubin the verdict is: all agree
+// with the interpreter; ptxas wrong, ours right; ours wrong (fails); ptxas's and ours agree but
+// the interpreter differs (the model is suspect; reported, does not fail); both wrong and
+// different from each other (fails: ours is wrong whoever else is). Without interpreter outputs
+// ours must equal ptxas's.
 //
 //   gpu-run --spec S.spec --ref REF.cubin --test T.cubin [--test T2.cubin ...] [--seed N]
-//           [--kernel K] [--dry-run]
+//           [--kernel K] [--expect OUT.bin] [--dry-run]
 //       One kernel, inputs from a kernel test spec (the simulator's format, docs/simulation.md:
 //       the same spec and seed give the same bytes here, in the PTX interpreter and in the SASS
 //       simulator); outputs compared as the spec says (bitwise, ulp-bounded or tolerance).
+//       OUT.bin: ptx-run --dump of the same spec and seed.
 //   gpu-run --auto KERNELS.txt --ref REF.cubin --test T.cubin [--test ...] [--seed N]
-//           [--first I] [--timeout S] [--dry-run]
-//       Every kernel listed (one per line: NAME BX BY BZ DYNAMIC_SHARED) with generated inputs:
-//       every 8-byte parameter (and every 8-byte word of a by-value struct) points into a fresh
-//       buffer of random small integers and floats, 4-byte parameters are 256 (a typical count).
+//           [--first I] [--timeout S] [--expect PREFIX] [--dry-run]
+//       Every kernel listed (one per line: NAME BX BY BZ DYNAMIC_SHARED) with generated inputs
+//       (AutoInputs.h): every 8-byte parameter (and every 8-byte word of a by-value struct) points
+//       into a fresh buffer of random small integers and floats, 4-byte parameters are 256.
 //       The reference runs twice; a kernel whose two reference runs differ is reported as
-//       nondeterministic and not compared, one whose reference run faults is skipped. Every
+//       nondeterministic and not compared (unless ours give the interpreter's outputs: then
+//       ptxas's cubin is the wrong one), one whose reference run faults is skipped. Every
 //       buffer is compared bytewise. A launch that runs past --timeout seconds ends the process
 //       with status 124 after printing "TIMEOUT <index>"; run.sh resumes at the next kernel.
+//       PREFIX.I.expect / PREFIX.I.skip: device-expect's outputs for kernel I.
+//   gpu-run --auto KERNELS.txt --expect PREFIX --check-expect [--seed N]
+//       No GPU: checks that every expectation loads and was computed from the very inputs
+//       gpu-run generates (the digest of AutoInputs.h's plan for the layout it records).
 //
-// Exit status: 0 outputs equal, 1 mismatch or a test cubin's failure, 2 bad usage/spec,
+// Exit status: 0 outputs right, 1 ours wrong or a test cubin's failure, 2 bad usage/spec,
 // 3 no usable GPU (with --dry-run: everything up to the launch succeeded), 124 timeout.
 #include <cuda.h>
 
@@ -33,15 +45,21 @@
 #include <unistd.h>
 #include <vector>
 
+#include "AutoInputs.h"
 #include "optxas/sim/Random.h"
 #include "optxas/sim/Spec.h"
 
 using namespace optxas;
+using device::AutoKernel;
+using device::LaunchPlan;
+using device::readFile;
 
 namespace {
 
 struct Args {
   std::string spec, ref, kernel, autoList;
+  std::string expect;  // the interpreter's outputs: a file (--spec) or a file prefix (--auto)
+  bool checkOnly = false;
   std::vector<std::string> tests;
   uint64_t seed = 1;
   size_t first = 0;
@@ -49,13 +67,6 @@ struct Args {
   bool dryRun = false;
   bool dump = false;
 };
-
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), {});
-  return true;
-}
 
 const char *errName(CUresult r) {
   const char *s = nullptr;
@@ -92,25 +103,6 @@ public:
 private:
   CUdevice dev_ = 0;
   CUcontext ctx_ = nullptr;
-};
-
-// One launch: buffers to create (bytes to upload), the parameter block with holes where buffer
-// addresses go, and the launch shape.
-struct LaunchPlan {
-  struct Buffer {
-    std::vector<uint8_t> bytes;
-    bool readBack = true;
-  };
-  struct Pointer {
-    size_t paramOffset;  // where in the parameter block
-    size_t buffer;       // which buffer
-    size_t byteOffset;   // into it
-  };
-  std::vector<Buffer> buffers;
-  std::vector<Pointer> pointers;
-  std::vector<uint8_t> params;
-  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  unsigned dynamicShared = 0;
 };
 
 // Runs `plan` with kernel `fn`; returns the read-back buffers.
@@ -317,6 +309,78 @@ IsolatedRun runSpecIsolated(Module &m, const sim::KernelSpec &spec, const std::s
   return res;
 }
 
+// The three-way verdict on one test cubin, from whether ptxas's and our outputs equal the PTX
+// interpreter's and each other. Only "ours wrong" and "both wrong, differently" fail: when the
+// interpreter is the odd one out (both cubins agree) it is the model that is suspect, and when
+// only ptxas's output differs from it, ptxas's cubin is the wrong one.
+enum class Verdict { Agree, PtxasWrong, OursWrong, BothWrongAlike, BothWrongDiffer };
+
+Verdict judge(bool ptxasRight, bool oursRight, bool oursEqualPtxas) {
+  if (ptxasRight) return oursRight ? Verdict::Agree : Verdict::OursWrong;
+  if (oursRight) return Verdict::PtxasWrong;
+  return oursEqualPtxas ? Verdict::BothWrongAlike : Verdict::BothWrongDiffer;
+}
+
+bool fails(Verdict v) { return v == Verdict::OursWrong || v == Verdict::BothWrongDiffer; }
+
+const char *verdictText(Verdict v) {
+  switch (v) {
+  case Verdict::Agree: return "all agree with the interpreter";
+  case Verdict::PtxasWrong: return "ptxas wrong, ours right";
+  case Verdict::OursWrong: return "ours wrong, ptxas right";
+  case Verdict::BothWrongAlike: return "ptxas's and ours agree, the interpreter differs";
+  case Verdict::BothWrongDiffer: return "both wrong, differently";
+  }
+  return "?";
+}
+
+// The interpreter's outputs for a spec (ptx-run --dump: the output buffers' bytes concatenated in
+// parameter order), split per parameter; false with `error` set when they do not fit the spec.
+bool readSpecExpectation(const std::string &path, const sim::KernelSpec &spec,
+                         const std::vector<sim::ParamValue> &inputs,
+                         std::vector<std::vector<uint8_t>> &out, std::string &error) {
+  std::string bytes;
+  if (!readFile(path, bytes)) {
+    error = "cannot read " + path;
+    return false;
+  }
+  out.assign(spec.params.size(), {});
+  size_t pos = 0;
+  bool fits = true;
+  for (size_t i = 0; i < spec.params.size() && fits; ++i) {
+    if (!spec.params[i].isBuffer || !spec.params[i].output) continue;
+    size_t n = inputs[i].bytes.size();
+    fits = bytes.size() - pos >= n;
+    if (fits) out[i].assign(bytes.begin() + pos, bytes.begin() + pos + n), pos += n;
+  }
+  if (!fits || pos != bytes.size()) {
+    error = path + ": " + std::to_string(bytes.size()) + " bytes do not fit the spec's outputs";
+    return false;
+  }
+  return true;
+}
+
+// Compares every output of `actual` with `expected`; prints the mismatches when `label` is set.
+bool specOutputsEqual(const sim::KernelSpec &spec, const std::string &kernel,
+                      const std::vector<std::vector<uint8_t>> &expected,
+                      const std::vector<std::vector<uint8_t>> &actual, const char *label = nullptr,
+                      const char *expName = "", const char *actName = "") {
+  bool ok = true;
+  for (size_t i = 0; i < spec.params.size(); ++i) {
+    if (!spec.params[i].output) continue;
+    sim::CompareReport rep = sim::compareOutput(spec.params[i], expected[i], actual[i]);
+    if (rep.ok()) continue;
+    ok = false;
+    if (!label) continue;
+    std::printf("%s:   %s: %s: %llu mismatch(es)\n", kernel.c_str(), label, spec.params[i].name.c_str(),
+                static_cast<unsigned long long>(rep.mismatches));
+    for (const sim::Mismatch &m : rep.first)
+      std::printf("    [%llu] %s %s, %s %s\n", static_cast<unsigned long long>(m.index), expName,
+                  m.expected.c_str(), actName, m.actual.c_str());
+  }
+  return ok;
+}
+
 int specMode(const Args &a, std::vector<Module> &mods) {
   std::string text, err;
   if (!readFile(a.spec, text)) {
@@ -334,11 +398,22 @@ int specMode(const Args &a, std::vector<Module> &mods) {
     return 2;
   }
   std::vector<sim::ParamValue> inputs = sim::materialize(*spec, a.seed);
+  // The interpreter's outputs for the same spec and seed, computed when the pack was made.
+  std::vector<std::vector<uint8_t>> expected;
+  bool haveExpected = false;
+  if (!a.expect.empty()) {
+    if (!readSpecExpectation(a.expect, *spec, inputs, expected, err)) {
+      std::printf("%s: FAIL: %s\n", kernel.c_str(), err.c_str());
+      return 1;
+    }
+    haveExpected = true;
+  }
   // A kernel may fail on purpose (a trap, a failed assertion): then every cubin must fail the
   // same way.
   IsolatedRun ref = runSpecIsolated(mods[0], *spec, kernel, inputs);
   if (ref.noGpu) {
-    std::printf("%s: no usable GPU (%s)%s\n", kernel.c_str(), ref.error.c_str(), a.dryRun ? "; dry run ok" : "");
+    std::printf("%s: no usable GPU (%s)%s%s\n", kernel.c_str(), ref.error.c_str(),
+                haveExpected ? "; interpreter outputs loaded" : "", a.dryRun ? "; dry run ok" : "");
     return a.dryRun ? 0 : 3;
   }
   // --dump: the reference's outputs as 32-bit words (facts about the hardware, for the simulator).
@@ -354,10 +429,17 @@ int specMode(const Args &a, std::vector<Module> &mods) {
       std::printf("\n");
     }
   bool ok = true;
+  std::string notes;
+  bool ptxasRight = haveExpected && ref.ran && specOutputsEqual(*spec, kernel, expected, ref.outputs);
   for (size_t t = 1; t < mods.size(); ++t) {
     IsolatedRun test = runSpecIsolated(mods[t], *spec, kernel, inputs);
     if (!ref.ran) {
       if (!test.ran && test.error == ref.error) continue;
+      // ptxas's cubin failed where the interpreter ran: ours is right when it gives its outputs.
+      if (haveExpected && test.ran && specOutputsEqual(*spec, kernel, expected, test.outputs)) {
+        notes += "; " + mods[t].path + ": ptxas wrong (its cubin fails: " + ref.error + "), ours right";
+        continue;
+      }
       std::printf("%s: FAIL: ptxas's cubin failed (%s), %s %s\n", kernel.c_str(), ref.error.c_str(),
                   mods[t].path.c_str(), test.ran ? "ran" : ("failed otherwise: " + test.error).c_str());
       ok = false;
@@ -368,102 +450,39 @@ int specMode(const Args &a, std::vector<Module> &mods) {
       ok = false;
       continue;
     }
-    for (size_t i = 0; i < spec->params.size(); ++i) {
-      if (!spec->params[i].output) continue;
-      sim::CompareReport rep = sim::compareOutput(spec->params[i], ref.outputs[i], test.outputs[i]);
-      if (rep.ok()) continue;
+    bool same = specOutputsEqual(*spec, kernel, ref.outputs, test.outputs);
+    if (!haveExpected) {
+      if (same) continue;
       ok = false;
-      std::printf("%s: FAIL: %s: %s: %llu mismatch(es)\n", kernel.c_str(), mods[t].path.c_str(),
-                  spec->params[i].name.c_str(), static_cast<unsigned long long>(rep.mismatches));
-      for (const sim::Mismatch &m : rep.first)
-        std::printf("    [%llu] ptxas %s, optxas %s\n", static_cast<unsigned long long>(m.index),
-                    m.expected.c_str(), m.actual.c_str());
+      std::printf("%s: FAIL: %s differs from ptxas's (no interpreter outputs)\n", kernel.c_str(), mods[t].path.c_str());
+      specOutputsEqual(*spec, kernel, ref.outputs, test.outputs, mods[t].path.c_str(), "ptxas", "optxas");
+      continue;
+    }
+    Verdict v = judge(ptxasRight, specOutputsEqual(*spec, kernel, expected, test.outputs), same);
+    if (v == Verdict::Agree) continue;
+    if (fails(v)) {
+      ok = false;
+      std::printf("%s: FAIL: %s: %s\n", kernel.c_str(), mods[t].path.c_str(), verdictText(v));
+      specOutputsEqual(*spec, kernel, expected, test.outputs, "ours vs the interpreter", "interpreter", "optxas");
+      if (v == Verdict::BothWrongDiffer)
+        specOutputsEqual(*spec, kernel, ref.outputs, test.outputs, "ours vs ptxas's", "ptxas", "optxas");
+    } else {
+      notes += "; " + mods[t].path + ": " + verdictText(v);
     }
   }
+  // ptxas's cubin wrong or the interpreter the odd one out: say where.
+  if (haveExpected && ref.ran && !ptxasRight)
+    specOutputsEqual(*spec, kernel, expected, ref.outputs, "ptxas's vs the interpreter", "interpreter", "ptxas");
   if (ok)
-    std::printf("%s: ok%s\n", kernel.c_str(),
-                ref.ran ? "" : (" (every cubin fails alike: " + ref.error + ")").c_str());
+    std::printf("%s: ok (%s%s)\n", kernel.c_str(),
+                !ref.ran ? ("every cubin fails alike: " + ref.error).c_str()
+                : haveExpected ? (ptxasRight ? verdictText(Verdict::Agree) : "ptxas's output differs from the interpreter's")
+                               : "equal on every cubin; no interpreter outputs",
+                notes.c_str());
   return ok ? 0 : 1;
 }
 
 // ---- auto mode -----------------------------------------------------------------------------
-
-struct AutoKernel {
-  std::string name;
-  unsigned block[3] = {128, 1, 1};
-  unsigned dynamicShared = 0;
-};
-
-constexpr size_t kBufferBytes = 1 << 20;  // behind each pointer parameter
-constexpr size_t kPoolBytes = 4 << 20;    // behind the pointer words of by-value structs
-constexpr unsigned kGrid = 8;             // a multiple of every cluster size
-
-// Random words: three in four small integers (counts, indices, keys), one in four a float in
-// [-4, 4), so integer and float kernels both compute something non-trivial.
-std::vector<uint8_t> randomBytes(size_t n, sim::Rng rng) {
-  std::vector<uint8_t> bytes(n);
-  for (size_t i = 0; i + 4 <= n; i += 4) {
-    uint64_t r = rng.next();
-    uint32_t w;
-    if (r & 3) {
-      w = uint32_t((r >> 8) % 1024);
-    } else {
-      float f = float(rng.unit() * 8.0 - 4.0);
-      std::memcpy(&w, &f, 4);
-    }
-    std::memcpy(&bytes[i], &w, 4);
-  }
-  return bytes;
-}
-
-LaunchPlan planAuto(const AutoKernel &k, size_t kernelIndex, uint64_t seed,
-                    const std::vector<std::pair<size_t, size_t>> &slots) {
-  LaunchPlan plan;
-  plan.grid[0] = kGrid;
-  for (int d = 0; d < 3; ++d) plan.block[d] = k.block[d];
-  plan.dynamicShared = k.dynamicShared;
-  uint64_t stream = kernelIndex << 16;
-  plan.buffers.push_back({randomBytes(kPoolBytes, sim::Rng::forStream(seed, stream++)), true});
-  for (auto [off, size] : slots) {
-    if (plan.params.size() < off + size) plan.params.resize(off + size, 0);
-    if (size == 8) {
-      plan.pointers.push_back({off, plan.buffers.size(), 0});
-      plan.buffers.push_back({randomBytes(kBufferBytes, sim::Rng::forStream(seed, stream++)), true});
-    } else if (size == 4) {
-      uint32_t v = 256;
-      std::memcpy(plan.params.data() + off, &v, 4);
-    } else if (size < 4) {
-      plan.params[off] = 1;
-    } else {
-      // A struct by value: its 8-byte words point into the middle of the pool (iterators,
-      // pointers to temporary storage); the tail stays zero.
-      for (size_t w = 0; w + 8 <= size; w += 8) plan.pointers.push_back({off + w, 0, kPoolBytes / 2});
-    }
-  }
-  return plan;
-}
-
-std::vector<AutoKernel> readKernelList(const std::string &path, std::string &error) {
-  std::vector<AutoKernel> list;
-  std::string text;
-  if (!readFile(path, text)) {
-    error = "cannot read " + path;
-    return list;
-  }
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream f(line);
-    AutoKernel k;
-    if (!(f >> k.name >> k.block[0] >> k.block[1] >> k.block[2] >> k.dynamicShared)) {
-      error = path + ": bad line: " + line;
-      return {};
-    }
-    list.push_back(k);
-  }
-  return list;
-}
 
 std::atomic<int64_t> gDeadline{0};  // steady-clock milliseconds; 0 = no launch in flight
 std::atomic<size_t> gCurrent{0};
@@ -491,7 +510,7 @@ std::string runAuto(Module &m, const AutoKernel &k, size_t index, const Args &a,
   CUfunction fn;
   CUresult r = cuModuleGetFunction(&fn, m.mod, k.name.c_str());
   if (r != CUDA_SUCCESS) return std::string("cuModuleGetFunction: ") + errName(r);
-  LaunchPlan plan = planAuto(k, index, a.seed, paramSlots(fn));
+  LaunchPlan plan = device::planAuto(k, index, a.seed, paramSlots(fn));
   if (planOut) *planOut = plan;
   gDeadline = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::steady_clock::now().time_since_epoch())
@@ -522,18 +541,75 @@ std::string firstDifference(const std::vector<std::vector<uint8_t>> &x, const st
   return "";
 }
 
+// The interpreter's outputs for kernel `i` of an --auto list (device-expect), checked against
+// the inputs this program generates from the layout the interpreter saw: the digests must match,
+// or the two programs would be judging different runs. `why` says why there is none.
+struct AutoOracle {
+  bool have = false;
+  device::Expectation e;
+  std::string why;
+};
+
+AutoOracle loadOracle(const Args &a, const AutoKernel &k, size_t i) {
+  AutoOracle o;
+  if (a.expect.empty()) {
+    o.why = "no interpreter outputs in this run";
+    return o;
+  }
+  std::string skipText, err;
+  if (readFile(device::expectationPath(a.expect, i, ".skip"), skipText)) {
+    while (!skipText.empty() && skipText.back() == '\n') skipText.pop_back();
+    o.why = "no interpreter outputs: " + skipText;
+    return o;
+  }
+  if (!device::readExpectation(device::expectationPath(a.expect, i, ".expect"), o.e, err)) {
+    o.why = "ERROR " + err;
+    return o;
+  }
+  if (o.e.seed != a.seed || o.e.kernelIndex != i) {
+    o.why = "ERROR interpreter outputs for seed " + std::to_string(o.e.seed) + ", kernel #" +
+            std::to_string(o.e.kernelIndex) + "; this run: seed " + std::to_string(a.seed) + ", kernel #" +
+            std::to_string(i);
+    return o;
+  }
+  if (device::planDigest(device::planAuto(k, i, a.seed, o.e.slots)) != o.e.inputDigest) {
+    o.why = "ERROR the interpreter's inputs differ from gpu-run's for the same layout (AutoInputs.h)";
+    return o;
+  }
+  o.have = true;
+  return o;
+}
+
 int autoMode(const Args &a, std::vector<Module> &mods) {
   std::string err;
-  std::vector<AutoKernel> kernels = readKernelList(a.autoList, err);
+  std::vector<AutoKernel> kernels = device::readKernelList(a.autoList, err);
   if (!err.empty()) {
     std::fprintf(stderr, "gpu-run: %s\n", err.c_str());
     return 2;
   }
+  // Before any GPU work (a dry run and --check-expect stop after this): every expectation must
+  // load and be for the inputs generated here.
+  std::vector<AutoOracle> oracles;
+  size_t loaded = 0, bad = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    oracles.push_back(i < a.first ? AutoOracle{} : loadOracle(a, kernels[i], i));
+    loaded += oracles.back().have;
+    if (oracles.back().why.rfind("ERROR ", 0) == 0) {
+      std::printf("FAIL %s: %s\n", kernels[i].name.c_str(), oracles.back().why.c_str() + 6);
+      ++bad;
+    }
+  }
+  if (a.checkOnly) {
+    std::printf("%zu kernel(s): %zu interpreter expectation(s) match gpu-run's inputs, %zu bad\n",
+                kernels.size() - a.first, loaded, bad);
+    return bad ? 1 : 0;
+  }
   Gpu gpu;
   std::string why;
   if (!gpu.open(why)) {
-    std::printf("no usable GPU (%s)%s\n", why.c_str(), a.dryRun ? "; dry run ok" : "");
-    return a.dryRun ? 0 : 3;
+    std::printf("no usable GPU (%s); %zu interpreter expectation(s) loaded%s\n", why.c_str(), loaded,
+                a.dryRun && !bad ? "; dry run ok" : "");
+    return bad ? 1 : a.dryRun ? 0 : 3;
   }
   std::thread(watchdog).detach();
   // After a failure that poisoned the context, the process ends with 125 and run.sh starts a
@@ -544,9 +620,10 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
     std::fflush(stdout);
     _exit(125);
   };
-  bool allOk = true;
+  bool allOk = !bad;
   for (size_t i = a.first; i < kernels.size(); ++i) {
     const AutoKernel &k = kernels[i];
+    const AutoOracle &oracle = oracles[i];
     gCurrent = i;
     std::vector<std::vector<uint8_t>> ref, again;
     LaunchPlan inputs;
@@ -558,8 +635,15 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
       restartIfPoisoned(i);
       continue;
     }
+    // The interpreter's outputs, when it ran this kernel on exactly these inputs (the cubin's
+    // parameter layout agrees with the PTX's).
+    std::vector<std::vector<uint8_t>> expected;
+    std::string noOracle = oracle.why;
+    if (oracle.have && device::planDigest(inputs) == oracle.e.inputDigest) expected = oracle.e.outputs(inputs);
+    else if (oracle.have) noOracle = "the cubin's parameter layout differs from the interpreter's";
+    bool haveExpected = !expected.empty();
     std::string nondet = firstDifference(ref, again);
-    if (!nondet.empty()) {
+    if (!nondet.empty() && !haveExpected) {
       std::printf("skip %s: nondeterministic (two runs of ptxas's cubin differ: %s)\n", k.name.c_str(),
                   nondet.c_str());
       std::fflush(stdout);
@@ -570,6 +654,9 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
     for (size_t b = 0; b < ref.size() && b < inputs.buffers.size(); ++b)
       for (size_t j = 0; j + 4 <= ref[b].size(); j += 4) written += std::memcmp(&ref[b][j], &inputs.buffers[b].bytes[j], 4) != 0;
     bool ok = true;
+    std::string ptxasVsInterp = haveExpected ? firstDifference(expected, ref) : "";
+    std::string notes;
+    bool oursAllRight = true;
     for (size_t t = 1; t < mods.size(); ++t) {
       std::vector<std::vector<uint8_t>> test;
       std::string te = runAuto(mods[t], k, i, a, test);
@@ -581,12 +668,46 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
         continue;
       }
       std::string d = firstDifference(ref, test);
-      if (!d.empty()) {
-        std::printf("FAIL %s: %s differs from ptxas's: %s\n", k.name.c_str(), mods[t].path.c_str(), d.c_str());
+      if (!haveExpected) {
+        if (!d.empty()) {
+          std::printf("FAIL %s: %s differs from ptxas's (%s): %s\n", k.name.c_str(), mods[t].path.c_str(),
+                      noOracle.c_str(), d.c_str());
+          ok = false;
+        }
+        continue;
+      }
+      std::string oursVsInterp = firstDifference(expected, test);
+      oursAllRight &= oursVsInterp.empty();
+      if (!nondet.empty()) continue;  // judged below, over all our cubins
+      Verdict v = judge(ptxasVsInterp.empty(), oursVsInterp.empty(), d.empty());
+      if (fails(v)) {
+        std::printf("FAIL %s: %s: %s: interpreter vs ours: %s%s%s\n", k.name.c_str(), mods[t].path.c_str(),
+                    verdictText(v), oursVsInterp.c_str(), d.empty() ? "" : "; ptxas's vs ours: ", d.c_str());
         ok = false;
+      } else if (v != Verdict::Agree) {
+        notes += std::string("; ") + mods[t].path + ": " + verdictText(v);
       }
     }
-    if (ok) std::printf("ok   %s (%zu words written)\n", k.name.c_str(), written);
+    if (ok && !nondet.empty()) {
+      // ptxas's two runs differ: ours is right when every one of our cubins gives the
+      // interpreter's outputs (ptxas's cubin is wrong, or the kernel is nondeterministic and
+      // ours happened to give that result); otherwise nothing can be said.
+      if (oursAllRight)
+        std::printf("ok   %s (ptxas wrong, ours right: two runs of ptxas's cubin differ (%s), ours give the "
+                    "interpreter's outputs; %zu words written)\n",
+                    k.name.c_str(), nondet.c_str(), written);
+      else
+        std::printf("skip %s: nondeterministic (two runs of ptxas's cubin differ: %s; ours differ from the "
+                    "interpreter's outputs too)\n",
+                    k.name.c_str(), nondet.c_str());
+    } else if (ok && !haveExpected) {
+      std::printf("ok   %s (equal on all three cubins; %s; %zu words written)\n", k.name.c_str(), noOracle.c_str(),
+                  written);
+    } else if (ok) {
+      std::printf("ok   %s (%s%s%s; %zu words written)\n", k.name.c_str(),
+                  ptxasVsInterp.empty() ? verdictText(Verdict::Agree) : "ptxas's output differs from the interpreter's: ",
+                  ptxasVsInterp.c_str(), notes.c_str(), written);
+    }
     std::fflush(stdout);
     allOk &= ok;
   }
@@ -596,9 +717,10 @@ int autoMode(const Args &a, std::vector<Module> &mods) {
 int usage() {
   std::fprintf(stderr,
                "usage: gpu-run --spec S.spec --ref REF.cubin --test T.cubin [--test ...] [--seed N] "
-               "[--kernel K] [--dry-run]\n"
+               "[--kernel K] [--expect OUT.bin] [--dry-run]\n"
                "       gpu-run --auto KERNELS.txt --ref REF.cubin --test T.cubin [--test ...] [--seed N] "
-               "[--first I] [--timeout S] [--dry-run]\n");
+               "[--first I] [--timeout S] [--expect PREFIX] [--dry-run]\n"
+               "       gpu-run --auto KERNELS.txt --expect PREFIX --check-expect [--seed N]\n");
   return 2;
 }
 
@@ -617,9 +739,16 @@ int main(int argc, char **argv) {
     else if (s == "--seed") a.seed = std::stoull(next());
     else if (s == "--first") a.first = std::stoull(next());
     else if (s == "--timeout") a.timeoutSeconds = std::stoi(next());
+    else if (s == "--expect") a.expect = next();
+    else if (s == "--check-expect") a.checkOnly = true;
     else if (s == "--dry-run") a.dryRun = true;
     else if (s == "--dump") a.dump = true;
     else return usage();
+  }
+  if (a.checkOnly) {
+    if (a.autoList.empty() || a.expect.empty()) return usage();
+    std::vector<Module> none;
+    return autoMode(a, none);
   }
   if ((a.spec.empty() == a.autoList.empty()) || a.ref.empty() || a.tests.empty()) return usage();
   std::vector<Module> mods;

@@ -21,7 +21,11 @@
 # lists, the toolchain program); --from runs DIR on the GPU with nothing but bash and the driver.
 # Without options it does both. Without a GPU (or with --dry-run) everything up to the launch
 # runs: gpu-run stops right before it.
-# Exit status: 0 all outputs equal; 1 a mismatch, a launch failure of ours or a missing tool.
+# Three-way: --pack also runs every input in the PTX interpreter on the very inputs the GPU run
+# generates (ptx-run for specs, device-expect for corpus kernels; bounded, a kernel it cannot
+# run says why), so that a difference between ptxas's and our outputs says which one is wrong.
+# Exit status: 0 our outputs right (equal to the interpreter's, or to ptxas's where there is no
+# interpreter result); 1 ours wrong, a launch failure of ours or a missing tool.
 # Inputs optxas cannot assemble yet are listed ("nyi") but do not fail the run.
 set -u -o pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -55,9 +59,9 @@ do_pack() {
   if [ ! -f "$build/build.ninja" ]; then
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || return 1
   fi
-  ninja -C "$build" -j "$jobs" optxas gpu-run >/dev/null || { echo "FAIL: build"; return 1; }
+  ninja -C "$build" -j "$jobs" optxas gpu-run ptx-run device-expect >/dev/null || { echo "FAIL: build"; return 1; }
   local optxas="$build/bin/optxas"
-  rm -rf "$dir"; mkdir -p "$dir/bin" "$dir/lib" "$dir/cubins" "$dir/specs" "$dir/kernels"
+  rm -rf "$dir"; mkdir -p "$dir/bin" "$dir/lib" "$dir/cubins" "$dir/specs" "$dir/kernels" "$dir/expect"
   cp "$build/bin/gpu-run" "$dir/bin/"
   # Libraries a bare CUDA machine may lack (everything but libc, libstdc++, libgcc, libm and the
   # driver itself).
@@ -66,7 +70,7 @@ do_pack() {
     while read -r lib; do cp -L "$lib" "$dir/lib/"; done
   local jobsfile="$dir/jobs.txt"
   : >"$jobsfile"
-  local nyi=0 skipped=0 listed=0
+  local nyi=0 skipped=0 listed=0 oracles=0 nooracle=0
 
   # Three cubins per input: ptxas's, ours at -O3 (the default) and ours at -O0.
   # assemble NAME PTX ARCH [FLAGS...] -> 0 when all three exist
@@ -108,7 +112,17 @@ do_pack() {
     [ -f "$dir/cubins/exec.$stem.failed" ] && continue
     cp "$spec" "$dir/specs/$base.spec"
     local tag=""; [ "$(dirname "$spec")" = "$here/specs" ] && tag="dev."
-    echo "spec $tag$base specs/$base.spec cubins/exec.$stem" >>"$jobsfile"; listed=$((listed + 1))
+    # The interpreter's outputs for the same spec and seed (a kernel that traps on purpose has
+    # none: every cubin must then fail alike).
+    local expect="expect/$base.bin" why
+    if ! why="$(timeout 120 "$build/bin/ptx-run" "$ptx" --spec "$spec" --seed "$seed" --quiet \
+                 --dump "$dir/$expect" 2>&1 >/dev/null)"; then
+      echo "note $tag$base: no interpreter outputs ($(printf '%s' "${why:-timed out}" | head -1 | cut -c1-160))"
+      rm -f "$dir/$expect"; expect="-"; nooracle=$((nooracle + 1))
+    else
+      oracles=$((oracles + 1))
+    fi
+    echo "spec $tag$base specs/$base.spec cubins/exec.$stem $expect" >>"$jobsfile"; listed=$((listed + 1))
   done
   rm -f "$dir"/cubins/*.failed
 
@@ -130,7 +144,21 @@ do_pack() {
       # shellcheck disable=SC2086
       assemble "corpus.$name" "$f" "$arch" $flags || continue
       python3 "$here/corpus_kernels.py" "$f" >"$dir/kernels/$name.txt" || return 1
-      echo "auto corpus.$name kernels/$name.txt cubins/corpus.$name" >>"$jobsfile"; listed=$((listed + 1))
+      # The interpreter's outputs for every kernel (expect/corpus.NAME.I.expect, or .skip with
+      # the reason); a file that runs past the bound leaves the rest of its kernels unjudged.
+      local pre="$dir/expect/corpus.$name" i=0 k
+      timeout 300 "$build/bin/device-expect" "$f" "$dir/kernels/$name.txt" --out "$pre" --seed "$seed" \
+        >"$dir/expect/corpus.$name.log" 2>&1
+      while read -r k _; do
+        if [ ! -f "$pre.$i.expect" ] && [ ! -f "$pre.$i.skip" ]; then
+          echo "device-expect did not finish this file within 300 s" >"$pre.$i.skip"
+        fi
+        if [ -f "$pre.$i.expect" ]; then oracles=$((oracles + 1)); else nooracle=$((nooracle + 1)); fi
+        i=$((i + 1))
+      done <"$dir/kernels/$name.txt"
+      sed -n "s/^skip   /note corpus.$name: no interpreter outputs for /p" "$dir/expect/corpus.$name.log" | cut -c1-220
+      rm -f "$dir/expect/corpus.$name.log"
+      echo "auto corpus.$name kernels/$name.txt cubins/corpus.$name expect/corpus.$name" >>"$jobsfile"; listed=$((listed + 1))
     done
     # The whole-program path through nvcc; the program itself runs on the GPU in --from. A dry
     # run leaves it out (ctest toolchain.nvcc_shadow builds and checks it).
@@ -146,6 +174,7 @@ do_pack() {
   fi
   echo "$seed" >"$dir/seed"
   echo "pack: $listed job(s) in $dir ($(du -sh "$dir" | cut -f1)), $nyi not assembled by optxas yet, $skipped skipped"
+  echo "pack: interpreter outputs for $oracles spec(s)/kernel(s), none for $nooracle"
   echo "$nyi $skipped" >"$dir/pack-counts"
 }
 
@@ -153,13 +182,22 @@ do_pack() {
 do_from() {
   local dir; dir="$(cd "$1" && pwd)"
   local gpurun="$dir/bin/gpu-run"
-  local pseed; pseed="$(cat "$dir/seed" 2>/dev/null || echo 1)"
+  local pseed packseed; packseed="$(cat "$dir/seed" 2>/dev/null || echo 1)"; pseed="$packseed"
   [ "$seed" != 1 ] && pseed="$seed"
+  # The interpreter's outputs were computed for the pack's seed only.
+  local useexpect=1
+  if [ "$pseed" != "$packseed" ]; then
+    useexpect=""; echo "note: seed $pseed is not the pack's ($packseed): ptxas's outputs are the only reference"
+  fi
   export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   # Without a driver (no libcuda.so.1), run against the toolkit's stub: cuInit then reports that
   # there is no GPU and the harness stops right before the launch.
   local have_driver="" d
   ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && have_driver=1
+  # A driver on LD_LIBRARY_PATH counts too (a custom install; ctest device.verdicts' mock).
+  local IFS_=$IFS; IFS=:
+  for d in ${LD_LIBRARY_PATH:-}; do [ -n "$d" ] && [ -f "$d/libcuda.so.1" ] && have_driver=1; done
+  IFS=$IFS_
   for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/x86_64-linux-gnu /usr/lib64; do
     if [ -f "$d/libcuda.so.1" ]; then
       have_driver=1; export LD_LIBRARY_PATH="$LD_LIBRARY_PATH:$d"
@@ -174,20 +212,29 @@ do_from() {
     done
     export LD_LIBRARY_PATH="$stub:$LD_LIBRARY_PATH"
   fi
-  local pass=0 fail=0 skipped=0 dryok=0 kpass=0 kskip=0 nondet=0
+  local pass=0 fail=0 skipped=0 dryok=0 kpass=0 kskip=0 nondet=0 agree=0 ptxaswrong=0 interpodd=0
   read -r nyi pskipped <"$dir/pack-counts" 2>/dev/null || { nyi=0; pskipped=0; }
   skipped=$pskipped
-  local kind name a b result rc
-  while read -r kind name a b; do
+  local kind name a b c result rc
+  while read -r kind name a b c; do
+    local expect=()
+    [ -n "$useexpect" ] && [ -n "$c" ] && [ "$c" != "-" ] && expect=(--expect "$c")
     case "$kind" in
       spec)
         # Specs under tests/device/specs also print ptxas's outputs (hardware facts for the simulator).
         local dump=""; [[ "$name" == dev.* ]] && dump="--dump"
         result="$(cd "$dir" && "$gpurun" --spec "$a" --ref "$b.ptxas.cubin" --test "$b.optxas-O3.cubin" \
-                   --test "$b.optxas-O0.cubin" --seed "$pseed" $dump $dry 2>&1 </dev/null)"; rc=$?
-        [ -n "$dump" ] && printf '%s\n' "$result" | grep -A40 ': ptxas ' | grep -v ': ok$' 
-        if [ $rc -eq 0 ] && [[ "$result" == *"dry run ok"* ]]; then dryok=$((dryok + 1)); echo "dry  $name"
-        elif [ $rc -eq 0 ]; then pass=$((pass + 1)); echo "ok   $name"
+                   --test "$b.optxas-O0.cubin" --seed "$pseed" ${expect[@]+"${expect[@]}"} $dump $dry 2>&1 </dev/null)"; rc=$?
+        [ -n "$dump" ] && printf '%s\n' "$result" | grep -A40 ': ptxas ' | grep -Ev ': ok( |$)'
+        case "$result" in
+          *"all agree with the interpreter"*) agree=$((agree + 1)) ;;
+        esac
+        [[ "$result" == *"ptxas wrong, ours right"* ]] && ptxaswrong=$((ptxaswrong + 1))
+        [[ "$result" == *"the interpreter differs"* ]] && interpodd=$((interpodd + 1))
+        if [ $rc -eq 0 ] && [[ "$result" == *"dry run ok"* ]]; then dryok=$((dryok + 1))
+          echo "dry  $name$([[ "$result" == *"interpreter outputs loaded"* ]] && echo " (interpreter outputs loaded)")"
+        elif [ $rc -eq 0 ]; then pass=$((pass + 1)); echo "ok   $name: $(printf '%s\n' "$result" | grep -m1 ': ok' | sed 's/^[^:]*: ok //')"
+          printf '%s\n' "$result" | grep -E '^(\S+:   |    \[)' | sed 's/^/     /'
         else fail=$((fail + 1)); echo "FAIL $name: $result"; fi ;;
       auto)
         # A kernel that ran past the time limit (124) or poisoned the context (125) ends the
@@ -195,12 +242,16 @@ do_from() {
         local first=0 log filefails=0 runs=0
         while :; do
           log="$(cd "$dir" && "$gpurun" --auto "$a" --ref "$b.ptxas.cubin" --test "$b.optxas-O3.cubin" \
-                   --test "$b.optxas-O0.cubin" --seed "$pseed" --first "$first" --timeout 10 $dry 2>&1 </dev/null)"; rc=$?
+                   --test "$b.optxas-O0.cubin" --seed "$pseed" --first "$first" --timeout 10 ${expect[@]+"${expect[@]}"} \
+                   $dry 2>&1 </dev/null)"; rc=$?
           runs=$((runs + 1))
           printf '%s\n' "$log" | grep -Ev '^(TIMEOUT|RESTART) ' | sed "s/^/  [$name] /"
           kpass=$((kpass + $(printf '%s\n' "$log" | grep -c '^ok ')))
           kskip=$((kskip + $(printf '%s\n' "$log" | grep -c '^skip ')))
           nondet=$((nondet + $(printf '%s\n' "$log" | grep -c 'nondeterministic')))
+          agree=$((agree + $(printf '%s\n' "$log" | grep -c '^ok .*all agree with the interpreter')))
+          ptxaswrong=$((ptxaswrong + $(printf '%s\n' "$log" | grep -c '^ok .*ptxas wrong, ours right')))
+          interpodd=$((interpodd + $(printf '%s\n' "$log" | grep -c '^ok .*the interpreter differs')))
           filefails=$((filefails + $(printf '%s\n' "$log" | grep -c '^FAIL ')))
           if [ $rc -eq 124 ] || [ $rc -eq 125 ]; then
             local t; t="$(printf '%s\n' "$log" | sed -n 's/^\(TIMEOUT\|RESTART\) //p' | tail -1)"
@@ -232,7 +283,8 @@ do_from() {
     esac
   done <"$dir/jobs.txt"
   echo "device: $pass passed, $fail failed, $nyi not assembled by optxas yet, $skipped skipped, $dryok prepared without a GPU"
-  echo "device: corpus kernels: $kpass equal on ptxas's, our -O3 and our -O0 cubins, $kskip skipped ($nondet nondeterministic)"
+  echo "device: corpus kernels: $kpass passed, $kskip skipped ($nondet nondeterministic)"
+  echo "device: against the interpreter (specs and kernels): $agree all agree, $ptxaswrong ptxas wrong (ours right), $interpodd ptxas and ours agree but the interpreter differs; the rest had no interpreter outputs"
   [ "$fail" -eq 0 ]
 }
 
