@@ -377,11 +377,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
         kp.ordinal = static_cast<uint16_t>(p);
         kp.offset = static_cast<uint16_t>(pi.offset);
         kp.size = static_cast<uint16_t>(pi.size);
-        // A `.ptr` parameter: ptxas records space 5 for a generic pointer (4 for .ptr.global) and
-        // the pointee's log2 alignment. ParamInfo keeps only the .ptr flag, so this writes the
-        // generic, unaligned case (what nvcc emits: .ptr .align 1); .ptr.global and .align > 1
-        // still differ from ptxas.
-        if (pi.isPointer) kp.space = 5;
+        // A `.ptr` parameter: the pointee's space and log2 alignment, as ptxas records them.
+        if (pi.isPointer) {
+          kp.space = pi.pointeeSpace;
+          kp.logAlign = pi.pointeeLogAlign;
+        }
         ef.params.push_back(kp);
       }
       // ptxas lists the parameters last to first.

@@ -77,6 +77,17 @@ void setupParams(LowerCtx &cx) {
       p.size = static_cast<uint32_t>(v->sizeInBytes());
       p.align = align;
       p.isPointer = v->isPtr;
+      if (v->isPtr) {
+        switch (v->ptrSpace) {
+        case ptx::StateSpace::Global:
+        case ptx::StateSpace::Const: p.pointeeSpace = 4; break;
+        case ptx::StateSpace::Shared:
+        case ptx::StateSpace::SharedCta: p.pointeeSpace = 2; break;
+        case ptx::StateSpace::Local: p.pointeeSpace = 1; break;
+        default: p.pointeeSpace = 5; break;
+        }
+        for (uint32_t a = v->ptrAlign; a > 1; a >>= 1) ++p.pointeeLogAlign;
+      }
       a.params.push_back(p);
       ParamHome h;
       h.kind = ParamHome::KernelCBank;

@@ -19,6 +19,10 @@ struct ParamInfo {
   uint32_t size = 0;       // bytes
   uint32_t align = 1;
   bool isPointer = false;  // `.ptr` attribute or a .u64 the program uses as an address
+  // A `.ptr` parameter's KPARAM_INFO pointee: ptxas's space code (5 generic, 4 .global/.const,
+  // 2 .shared, 1 .local) and log2 of its `.align N` (0 without).
+  uint8_t pointeeSpace = 5;
+  uint8_t pointeeLogAlign = 0;
 };
 
 // Module-scope texture, sampler and surface references (.texref/.samplerref/.surfref).
