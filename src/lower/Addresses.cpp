@@ -1,6 +1,6 @@
 // Addresses: the address of a variable or function, and conversions between state-space and
 // generic addresses (cvta), as ptxas does them on sm_90:
-//   shared  address = (SR_CgaCtaId << 24) + symbol offset           (32 bits)
+//   shared  address = (SR_CgaCtaId << 24) + symbol offset           (32 bits; sm_8x: the offset)
 //   shared  -> generic: { shared address, SR_SWINHI }               (the shared window)
 //   local   address = R1 + frame offset                             (32 bits)
 //   local   <-> generic: +/- c[0x0][0x20] (64-bit local window base)
@@ -70,10 +70,15 @@ Operand symbolAddress(LowerCtx &cx, const ptx::Decl *sym, int64_t offset, unsign
       return Operand::zero();
     }
     if (isShared(v->space)) {
-      Operand t = cx.tempOp(), cta = cx.tempOp(), a = cx.tempOp();
+      Operand t = cx.tempOp();
       cx.emit(Opcode::MOV, {t}, {Operand::symbol(static_cast<uint32_t>(s))});
-      cx.emit(Opcode::S2R, {cta}, {Operand::sreg(ori::SpecialReg::CGACTAID)});
-      cx.emit(Opcode::LEA, {a}, {cta, t, Operand::imm(0x18)});
+      Operand a = t;   // sm_8x: no CTA id in shared addresses (SR_CgaCtaId does not exist there)
+      if (cx.features().clusters) {
+        Operand cta = cx.tempOp();
+        a = cx.tempOp();
+        cx.emit(Opcode::S2R, {cta}, {Operand::sreg(ori::SpecialReg::CGACTAID)});
+        cx.emit(Opcode::LEA, {a}, {cta, t, Operand::imm(0x18)});
+      }
       if (offset) {
         Operand b = cx.tempOp();
         cx.emit(Opcode::IADD3, {b}, {a, LowerCtx::imm32(static_cast<uint64_t>(offset)), Operand::zero()});

@@ -3,7 +3,8 @@
 //   same float type: .rni/.rzi/.rmi/.rpi -> FRND{.F64|.F16}{.FTZ}{.TRUNC|.FLOOR|.CEIL};
 //     .ftz -> FADD.FTZ d, -RZ, a; .sat -> FADD.SAT d, RZ, a; neither -> a copy
 //   f32 -> f64: F2F.F64.F32 (.ftz: input flushed by FMUL.FTZ a, 1)
-//   f64 -> f32: F2F.F32.F64{.rnd} (.ftz: FMUL.FTZ r, 1; .sat: FADD.SAT)
+//   f64 -> f32: F2F.F32.F64{.rnd} (.ftz: FMUL.FTZ r, 1, or on Ampere/Ada for .rn ptxas's
+//     DSETP.GEU |x|, bound + FMUL r, 2^-126 + FSEL; .sat: FADD.SAT)
 //   f32 -> f16/bf16: F2FP.{F16,BF16}.F32.PACK_AB{.RZ} d, RZ, a (.rn/.rz); .relu/.satfinite:
 //     F2FP...MERGE_C d, a, RZ; .rm/.rp: F2F.{F16,BF16}.F32.{RM,RP}{.FTZ}; .sat: + HADD2.SAT
 //   f16 -> f32: HADD2.F32 d, -RZ, a.H0_H0;  bf16 -> f32: SHF.L.U32 d, a, 16, RZ (.ftz: F2F.FTZ)
@@ -84,6 +85,23 @@ void saturateF64(LowerCtx &cx, const Operand &d, const Operand &x) {
   sel(cx, hi1, cx.inReg(imm(0x3ff00000)), hi, big);
   sel(cx, cx.word(d, 0), RZ(), lo, big);
   cx.copy(cx.word(d, 1), hi1);
+}
+
+// cvt.rn.ftz.f32.f64 on Ampere/Ada as ptxas writes it (its bound is read from constant bank 2,
+// which then has ptxas's size): r = F2F(x) becomes a signed zero (r * 2^-126 rounds to +-0)
+// unless |x| >= 2^-126 - 2^-151 (0x380ffffff0000000), i.e. tininess after rounding to 24 bits
+// with an unbounded exponent; NaN passes (GEU is unordered). FMUL.FTZ r, 1 (sm_90) flushes after
+// rounding to the subnormal grid instead: the two differ for |x| in
+// [0x380fffffe0000000, 0x380ffffff0000000), which round to FLT_MIN (kept there, flushed here).
+void flushTinyF32OfF64(LowerCtx &cx, const Operand &d, const Operand &r, const Operand &x) {
+  Operand p = cx.tempOp(RegClass::P), tiny = cx.tempOp();
+  isa::Modifiers m;
+  m.cmp = isa::Cmp::GEU;
+  m.boolOp = isa::BoolOp::AND;
+  cx.emit(Opcode::DSETP, {p, PT()}, {Operand(x).setFlag(ori::OpAbs),
+                                     Operand::fimmBits(isa::FloatType::F64, 0x380ffffff0000000ull), PT()}, m);
+  fmul(cx, tiny, r, Operand::fimmBits(isa::FloatType::F32, 0x00800000u));
+  fsel(cx, d, r, tiny, p);
 }
 
 // An f32 result r (in a temporary) finished into d with .sat (FADD.SAT) or copied.
@@ -192,7 +210,10 @@ bool floatToFloat(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::T
       cx.emit(Opcode::F2F, {t}, {a}, m, ori::DataType::F32);
       if (st == ptx::Type::F64 && ftz) {
         Operand f = cx.tempOp();
-        fmul(cx, f, t, Operand::f32(1.0f), Round::None, true);
+        if (cx.features().f64LiteralsInBank2 && r == Round::RN)
+          flushTinyF32OfF64(cx, f, t, a);
+        else
+          fmul(cx, f, t, Operand::f32(1.0f), Round::None, true);
         t = f;
       }
     }

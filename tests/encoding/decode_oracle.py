@@ -3,10 +3,13 @@
 print exactly as nvdisasm prints it, and re-encode to the same 128 bits.
 
 usage: decode_oracle.py --codec PATH/sass-codec [--ptxas ptxas] [--min-coverage 0.0]
-                        [--show N] [--keep DIR] [--arch SM90|SM100|SM120] [--inputs GLOB]
+                        [--show N] [--keep DIR] [--arch SM80|SM86|SM89|SM90|SM100|SM120]
+                        [--inputs GLOB] [--input-dir DIR]
 
 --arch SM100/SM120 compiles the inputs for sm_100a/sm_120a and decodes with the Blackwell
-tables (--inputs restricts the files, e.g. atomics.ptx, to the families the tables model).
+tables (--inputs restricts the files, e.g. atomics.ptx, to the families the tables model);
+SM80/SM86/SM89 compile for sm_80/86/89 with the Ampere/Ada tables (the inputs' .target must allow
+it: --input-dir picks another folder, e.g. tests/corpus/ptx for atomics.sm_80.ptx).
 
 An instruction our table does not decode counts as unsupported (reported, lowers coverage);
 one we decode but print or re-encode differently is a FAILURE. ptxas and nvdisasm are oracles:
@@ -44,10 +47,12 @@ def main():
     ap.add_argument('--min-coverage', type=float, default=0.0)
     ap.add_argument('--show', type=int, default=10)
     ap.add_argument('--keep')
-    ap.add_argument('--arch', default='SM90', choices=['SM90', 'SM100', 'SM120'])
+    ap.add_argument('--arch', default='SM90', choices=['SM80', 'SM86', 'SM89', 'SM90', 'SM100', 'SM120'])
     ap.add_argument('--inputs', default='*.ptx')
+    ap.add_argument('--input-dir', default=os.path.join(HERE, 'inputs'))
     a = ap.parse_args()
-    ptxas_arch = {'SM90': 'sm_90', 'SM100': 'sm_100a', 'SM120': 'sm_120a'}[a.arch]
+    ptxas_arch = {'SM80': 'sm_80', 'SM86': 'sm_86', 'SM89': 'sm_89', 'SM90': 'sm_90',
+                  'SM100': 'sm_100a', 'SM120': 'sm_120a'}[a.arch]
     if not os.access(a.ptxas, os.X_OK):
         sys.exit('FAIL: ptxas not found (set PTXAS)')
     nvd = nvdis.find_nvdisasm()
@@ -57,7 +62,7 @@ def main():
     os.makedirs(tmp, exist_ok=True)
     blob = bytearray()
     origin = []  # (offset, file, section)
-    inputs = sorted(glob.glob(os.path.join(HERE, 'inputs', a.inputs)))
+    inputs = sorted(glob.glob(os.path.join(a.input_dir, a.inputs)))
     if not inputs:
         sys.exit('FAIL: no inputs')
     for ptx in inputs:

@@ -11,15 +11,21 @@
 //  - branch and call targets have no low byte at bit 16: the offset is bits 34..81 alone;
 //    absolute ones (JMP/JMX/CALL.ABS/RET.ABS) likewise (a 48-bit address);
 //  - WARPSYNC's mask register is at bit 32; WARPSYNC.ALL is WARPSYNC 0xffffffff (imm at 32);
-//  - REDG is spelled RED; BAR.SYNC/BAR.RED print their (RZ) thread count; P2R's mask is signed;
-//  - no float or 64-bit-signed/128-bit ATOMG/ATOM/REDG/ATOMS forms of sm_90's layout;
-//  - no BF16_V2 HADD2/HMUL2/HSETP2/HSET2/HFMA2.MMA, no MUFU.F16/.BF16, no BF16 F2I/I2F/F2F, no
-//    FP8 F2FP; F2FP.PACK_AB spells no source type (F2FP.PACK_AB, F2FP.BF16.PACK_AB);
+//  - REDG is spelled RED; BAR.SYNC/BAR.RED print their thread-count register (RZ); P2R's mask
+//    is signed;
+//  - no 128-bit atomics; float adds are the integer ATOMG/ATOM/REDG forms' .ADD with their own
+//    type values, and .S64 is 5 (rewriteAtomics);
+//  - no BF16_V2 HADD2/HMUL2/HSETP2/HSET2/HFMA2.MMA (HFMA2.BF16_V2 and HMNMX2.BF16_V2 exist), no
+//    MUFU.F16/.BF16, no BF16 F2I/I2F/F2F; FP8 F2FP on sm_89 only; F2FP.PACK_AB spells no source
+//    type on sm_80/86 (F2FP.PACK_AB, F2FP.BF16.PACK_AB);
+//  - Hopper's cluster/warpgroup special registers print as SRnnn;
 //  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it;
 //  - the tensor-core (HMMA/IMMA/DMMA, LDSM) and texture forms are sm_90's (DMMA spelled .884,
 //    LDSM's absolute address printed signed); Hopper's asynchronous units are not.
 // Everything else the sm_90 table encodes is bit for bit the same on all three.
 #include "sm90/Sm90.h"
+
+#include <algorithm>
 
 namespace optxas::sass {
 
@@ -51,14 +57,15 @@ const std::vector<O> kHopperOnly = {
     O::UBLKCP, O::UTMACCTL, O::UTMACMDFLUSH, O::UTMALDG, O::ELECT, O::STSM, O::LDGMC};
 const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::MUFU, ".F16"},     {O::MUFU, ".BF16"},    {O::HADD2, ".BF16_V2"}, {O::HMUL2, ".BF16_V2"},
-    {O::HSETP2, ".BF16_V2"}, {O::HSET2, ".BF16_V2"}, {O::HFMA2, ".BF16_V2"}, {O::F2I, ".BF16"},
-    {O::I2F, ".BF16"},     {O::F2F, ".BF16"},     {O::F2FP, ".E4M3"},
-    {O::F2FP, ".E5M2"}, {O::QSPC, ".D"}, {O::ATOMG, ".S64"}, {O::ATOMG, ".128"}, {O::ATOM, ".S64"},
+    {O::HSETP2, ".BF16_V2"}, {O::HSET2, ".BF16_V2"}, {O::F2I, ".BF16"},
+    {O::I2F, ".BF16"},     {O::F2F, ".BF16"}, {O::QSPC, ".D"}, {O::ATOMG, ".128"},
     {O::ATOM, ".128"}, {O::ATOMS, ".128"}, {O::ATOMG, ".F32.FTZ.RN"}, {O::ATOMG, ".F16x2.RN"},
     {O::ATOMG, ".BF16x2.RN"}, {O::ATOMG, ".F32x2.FTZ.RN"}, {O::ATOMG, ".F64.RN"}, {O::ATOM, ".F32.FTZ.RN"},
     {O::ATOM, ".F16x2.RN"}, {O::ATOM, ".BF16x2.RN"}, {O::ATOM, ".F32x2.FTZ.RN"}, {O::ATOM, ".F64.RN"},
     {O::REDG, ".F32.FTZ.RN"}, {O::REDG, ".F16x2.RN"}, {O::REDG, ".BF16x2.RN"}, {O::REDG, ".F32x2.FTZ.RN"},
-    {O::REDG, ".F64.RN"}, {O::REDG, ".S64"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}};
+    {O::REDG, ".F64.RN"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}};
+// Ada (sm_89) has the FP8 F2FP forms; Ampere does not.
+const std::vector<std::pair<O, std::string_view>> kNoFp8 = {{O::F2FP, ".E4M3"}, {O::F2FP, ".E5M2"}};
 const std::vector<EncodingDelta::Respell> kPackSpelling = {
     {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"}};
 
@@ -66,11 +73,16 @@ template <class T> std::vector<T> with(std::vector<T> v, std::initializer_list<T
   v.insert(v.end(), more.begin(), more.end());
   return v;
 }
+template <class T> std::vector<T> with(std::vector<T> v, const std::vector<T> &more) {
+  v.insert(v.end(), more.begin(), more.end());
+  return v;
+}
 
 // sm_80 also lacks I2FP and the .XORSIGN min/max; sm_89 (Ada) spells F2FP.PACK_AB as sm_90 does.
-const EncodingDelta kSm80 = {Target::SM80, with(kHopperOnly, {O::I2FP}),
-                             with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kPackSpelling};
-const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, kNoBf16, kPackSpelling};
+const EncodingDelta kSm80 = {
+    Target::SM80, with(kHopperOnly, {O::I2FP}),
+    with(with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kNoFp8), kPackSpelling};
+const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, with(kNoBf16, kNoFp8), kPackSpelling};
 const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}}};
 
 // Whether a form keeps an element that can only spell a dropped value.
@@ -82,6 +94,18 @@ bool fixesDropped(const Form &f, const EncodingDelta &d) {
         return true;
   }
   return false;
+}
+
+// HFMA2.MMA.BF16_V2: sm_90's only (nvdisasm -b SM8x prints plain HFMA2.MMA); Ampere's bf16 FMA is
+// the FMA-pipe HFMA2.BF16_V2 (ptxas's fma.rn.bf16x2 on sm_80).
+bool isMmaBf16(const Form &f) {
+  bool mma = false, bf = false;
+  for (const Elem &e : f.elems) {
+    if (e.kind != ElemKind::Mod || e.field.valid() || e.values.empty()) continue;
+    mma |= e.slot == S::mmaPipe;
+    bf |= e.slot == S::floatType && e.values[0].text == ".BF16_V2";
+  }
+  return mma && bf;
 }
 
 // WARPSYNC 0xffffffff: the full-warp form (sm_90's WARPSYNC.ALL; the mask register form keeps
@@ -105,6 +129,43 @@ void addImnmx(FormTable &t) {
          P(87).inv(90)});
 }
 
+// Ampere's global/generic atomics (ATOMG, ATOM, REDG) have no float opcodes: a float add is the
+// integer form's .ADD with the type field (73..75) at 3 (.F32.FTZ.RN), 4 (.F16x2.RN) or 6
+// (.F64.RN), and .S64 is 5 (sm_90: 3); no BF16x2, F32x2 or float min/max. (ptxas 13.0's sm_80
+// code for atom/red.add.f32/.f64/.noftz.f16x2 and .min.s64, read back with nvdisasm -b SM80.)
+void rewriteAtomics(FormTable &t) {
+  std::vector<Form> floats;
+  for (size_t i = 0; i < t.forms().size(); ++i) {
+    Form &f = t.formAt(i);
+    if (f.op != O::ATOMG && f.op != O::ATOM && f.op != O::REDG) continue;
+    Elem *type = nullptr;
+    int opIdx = -1;
+    for (size_t k = 0; k < f.elems.size(); ++k) {
+      Elem &e = f.elems[k];
+      if (e.kind != ElemKind::Mod || !e.field.valid()) continue;
+      if (e.slot == S::atomType && std::any_of(e.values.begin(), e.values.end(),
+                                               [](const ModValue &v) { return v.text == ".S64"; }))
+        type = &e;
+      if (e.slot == S::atom && e.field.pos == 87) opIdx = static_cast<int>(k);
+    }
+    if (!type || opIdx < 0) continue;   // (the float and compare-and-swap forms)
+    for (ModValue &v : type->values)
+      if (v.text == ".S64") v.raw = 5;
+    Form g = f;
+    Elem &op = g.elems[opIdx];
+    setField(g.fixedMask, op.field, ~0ull);
+    setField(g.fixedBits, op.field, 0);
+    op = fixed(S::atom, static_cast<uint8_t>(isa::AtomOp::ADD), ".ADD");
+    for (Elem &e : g.elems)
+      if (e.kind == ElemKind::Mod && e.slot == S::atomType)
+        e.values = {ModValue{3, static_cast<uint8_t>(isa::AtomType::F32), ".F32.FTZ.RN"},
+                    ModValue{4, static_cast<uint8_t>(isa::AtomType::F16x2), ".F16x2.RN"},
+                    ModValue{6, static_cast<uint8_t>(isa::AtomType::F64), ".F64.RN"}};
+    floats.push_back(std::move(g));
+  }
+  for (Form &g : floats) t.add(std::move(g));
+}
+
 const FormTable *build(const EncodingDelta &d) {
   auto *t = new FormTable(d.target);
   sm90::addAllForms(*t);
@@ -116,20 +177,29 @@ const FormTable *build(const EncodingDelta &d) {
     t->spacingOps_ = {O::HMMA, O::IMMA};
   }
   t->removeForms([&](const Form &f) {
+    if (f.op == O::HFMA2 && isMmaBf16(f)) return true;
     for (O op : d.droppedOpcodes)
       if (f.op == op) return true;
     return fixesDropped(f, d);
   });
   addImnmx(*t);
   addWarpsyncAll(*t);
-  std::erase_if(t->specialRegs, [](const auto &r) { return r.first == 0x86; });   // SR_WARPGROUP_INFO
+  // Hopper's cluster/warpgroup special registers have no name here (nvdisasm -b SM8x prints SR65,
+  // SR134..SR137, SR139).
+  std::erase_if(t->specialRegs, [](const auto &r) {
+    return r.first == 0x41 || (r.first >= 0x86 && r.first <= 0x89) || r.first == 0x8b;
+  });
   std::vector<bool> emptied(t->forms().size());
   for (size_t i = 0; i < t->forms().size(); ++i) {
     Form &f = t->formAt(i);
     if (f.op == O::REDG) f.mnemonic = "RED";
     for (Elem &e : f.elems)
       if (f.op == O::WARPSYNC && e.kind == ElemKind::Opd && e.type == OpdType::Gpr) e.field = bits(32, 8);
-    if (f.op == O::BAR) f.printsOptional = true;   // BAR.SYNC 0x1, RZ
+    // BAR.SYNC 0x1, RZ: an optional count register prints (an immediate count of 0 does not).
+    if (f.op == O::BAR)
+      f.printsOptional = std::any_of(f.elems.begin(), f.elems.end(), [](const Elem &e) {
+        return e.kind == ElemKind::Opd && e.group != 0 && e.type == OpdType::Gpr;
+      });
     for (Elem &e : f.elems)   // P2R's mask prints signed
       if (f.op == O::P2R && e.kind == ElemKind::Opd && e.type == OpdType::Imm) e.fmt = ImmFmt::SHex;
     for (Elem &e : f.elems) {
@@ -162,6 +232,7 @@ const FormTable *build(const EncodingDelta &d) {
   // A modifier field left without values spells nothing that exists here.
   size_t k = 0;
   t->removeForms([&](const Form &) { return emptied[k++]; });
+  rewriteAtomics(*t);
   t->finalize();
   return t;
 }
