@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "optxas/codegen/CubinAssembly.h"
+#include "optxas/knobs/Knobs.h"
 #include "optxas/lower/Lower.h"
 #include "optxas/ori/Module.h"
 #include "optxas/target/MachineModel.h"
@@ -270,6 +271,16 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
   lo.deviceDebug = o.deviceDebug;
   lo.lineInfo = opts.lineInfo;
   lo.compileOnly = opts.compileOnly;
+  {
+    // Testing knob read before the back end applies (and reports) the knobs.
+    DiagEngine quiet([](Severity, const std::string &) {});
+    knobs::KnobRegistry ks;
+    for (const Knob &k : opts.knobs) k.file.empty() ? ks.set(k.name, k.value, quiet) : ks.loadFile(k.file, quiet);
+    for (const std::string &what : ks.getList(knobs::Knob::OptxasNoReconvergence)) {
+      if (what == "cas") lo.casLoopRegions = false;
+      if (what == "loops") lo.loopRegions = false;
+    }
+  }
   std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);
   if (!mod || diags.errorCount() != errorsBefore) return false;
   codegen::PtxDeclarations decls = declarationsOf(modules);

@@ -7,9 +7,12 @@
 //   J:    ...                   (the reconvergence point; BSSY names it)
 //
 // Candidates are conditional forward branches not marked .uni whose immediate post-dominator J
-// is in the same loop and whose region has the branch block as its only entry. Nested regions
-// use B(depth). If J's layout predecessor falls into J from outside the region, J' goes at the
-// end of the function and ends with BRA J.
+// is in the same loop and whose region has the branch block as its only entry; the CAS loops of
+// emulated atomics (LowerCtx::markConvergentLoop); and loops whose exits all enter one block J in
+// the enclosing loop, unless their exit branches are provably warp-uniform (addDivergentLoops:
+// the region is the loop with its preheader, BSSY at the preheader's end). Nested regions use
+// B(depth). If J's layout predecessor falls into J from outside the region, J' goes at the end of
+// the function and ends with BRA J.
 #include "Reconvergence.h"
 
 #include <algorithm>
@@ -90,6 +93,164 @@ bool fallsThrough(const ori::BasicBlock *bb) {
   return !t || t->isPredicated();
 }
 
+// Opcodes whose results are the same in every thread when their register sources are (and for
+// S2R, when the special register is per CTA or per warp). Loads, atomics, shuffles, votes and
+// clocks may differ.
+bool sameForSameSources(const ori::Instr &i) {
+  switch (i.opcode()) {
+  case Opcode::S2R: case Opcode::CS2R: {
+    if (i.numUses() != 1 || i.use(0).kind != ori::OperandKind::SReg) return false;
+    switch (i.use(0).specialReg()) {
+    case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
+    case ori::SpecialReg::NTID: case ori::SpecialReg::CLUSTERID_X: case ori::SpecialReg::CLUSTERID_Y:
+    case ori::SpecialReg::CLUSTERID_Z: case ori::SpecialReg::CGACTAID: case ori::SpecialReg::SWINHI:
+    case ori::SpecialReg::SWINLO: case ori::SpecialReg::SMEMSZ: case ori::SpecialReg::GRIDID:
+      return true;
+    default:
+      return false;
+    }
+  }
+  case Opcode::IADD3: case Opcode::IMAD: case Opcode::IMNMX: case Opcode::VIMNMX: case Opcode::VIADD:
+  case Opcode::IABS: case Opcode::ISETP: case Opcode::LOP3: case Opcode::SHF: case Opcode::LEA:
+  case Opcode::PRMT: case Opcode::SGXT: case Opcode::BMSK: case Opcode::POPC: case Opcode::FLO:
+  case Opcode::BREV: case Opcode::SEL: case Opcode::MOV: case Opcode::PLOP3: case Opcode::P2R:
+  case Opcode::R2P: case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FMNMX:
+  case Opcode::FSETP: case Opcode::FSET: case Opcode::FSEL: case Opcode::DADD: case Opcode::DMUL:
+  case Opcode::DFMA: case Opcode::DSETP: case Opcode::F2F: case Opcode::F2I: case Opcode::I2F:
+  case Opcode::I2I: case Opcode::I2FP: case Opcode::F2IP: case Opcode::LDC: case Opcode::ULDC:
+  case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::UISETP: case Opcode::ULOP3: case Opcode::USHF:
+  case Opcode::ULEA: case Opcode::UPRMT: case Opcode::USEL: case Opcode::UMOV: case Opcode::UPLOP3:
+  case Opcode::S2UR: case Opcode::PSEUDO_COPY: case Opcode::PSEUDO_MACRO:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Whether every exit decision of `lp` comes out the same in all threads that enter it together,
+// so that they leave together (no reconvergence needed; ptxas brackets no such loop). Optimistic
+// induction over the iterations: each exit is a guarded branch in a block run on every
+// iteration, and its predicate is computed, through registers, only by sameForSameSources
+// instructions from immediates and constants. Each definition on the way must run once per
+// iteration of `lp` itself (its block in `lp`, outside inner loops, dominating the latches) or
+// before `lp` (its block dominates the header, outside loops that `lp` is not in): a value
+// computed under a divergent branch, or counted in an earlier loop, may differ between threads.
+using DefSite = std::pair<const ori::Instr *, ori::BasicBlock *>;
+
+// The definitions of `v` that reach the read by `at` in block `b` (PTX reuses registers, so a
+// register may have other definitions elsewhere). A guarded or partial definition does not hide
+// earlier ones.
+std::vector<DefSite> reachingDefs(ori::VRegId v, ori::BasicBlock *b, const ori::Instr *at) {
+  std::vector<DefSite> out;
+  std::set<ori::BasicBlock *> seen;
+  std::vector<std::pair<ori::BasicBlock *, const ori::Instr *>> work{{b, at}};
+  while (!work.empty()) {
+    auto [bb, stop] = work.back();
+    work.pop_back();
+    std::vector<DefSite> here;
+    bool killed = false;
+    for (const ori::Instr *i : *bb) {
+      if (i == stop) break;
+      for (const ori::Operand &d : i->defs()) {
+        if (!d.isReg() || d.reg != v) continue;
+        bool whole = !i->isPredicated() && d.isWholeReg();
+        if (whole) here.clear();
+        killed |= whole;
+        here.push_back({i, bb});
+      }
+    }
+    out.insert(out.end(), here.begin(), here.end());
+    if (killed) continue;
+    for (ori::BasicBlock *p : bb->preds())
+      if (seen.insert(p).second) work.push_back({p, nullptr});
+  }
+  return out;
+}
+
+// Whether every exit decision of `lp` comes out the same in all threads that enter it together,
+// so that they leave together (ptxas brackets no such loop). Induction over the iterations: each
+// exit is a guarded branch in a block run on every iteration, and its predicate is computed,
+// through registers, only by sameForSameSources instructions from immediates and constants.
+// Each definition on the way runs once per iteration of `lp` itself (its block in `lp`, outside
+// inner loops, dominating the latches) or before `lp` (its block dominates the header, outside
+// loops that `lp` is not in): a value computed under a divergent branch, or counted in an
+// earlier loop, may differ between threads.
+bool uniformExits(ori::ControlFlowInfo &cfg, const ori::Loop &lp, const std::vector<DefSite> &exits) {
+  auto everyIteration = [&](ori::BasicBlock *b) {
+    if (cfg.loopFor(b) != &lp) return false;
+    for (ori::BasicBlock *l : lp.latches)
+      if (!cfg.dominates(b, l)) return false;
+    return true;
+  };
+  auto before = [&](ori::BasicBlock *b) {
+    const ori::Loop *around = cfg.loopFor(b);
+    return !lp.contains(b) && cfg.dominates(b, lp.header) && (!around || around->contains(lp.header));
+  };
+  std::vector<DefSite> work;   // reads to follow: (reader, its block)
+  std::set<const ori::Instr *> seen;
+  for (const DefSite &e : exits) work.push_back(e);
+  while (!work.empty()) {
+    auto [reader, rb] = work.back();
+    work.pop_back();
+    if (!seen.insert(reader).second) continue;
+    std::vector<ori::Operand> reads(reader->uses().begin(), reader->uses().end());
+    if (reader->isPredicated()) reads.push_back(reader->guard());
+    for (const ori::Operand &u : reads) {
+      if (!u.refersToVReg()) continue;
+      for (const DefSite &d : reachingDefs(u.reg, rb, reader)) {
+        if (!sameForSameSources(*d.first) || !(everyIteration(d.second) || before(d.second))) return false;
+        work.push_back(d);
+      }
+    }
+  }
+  return true;
+}
+
+// Divergent loops followed by code: lanes leave such a loop after different iterations, and
+// nothing reconverges them (on an H200 a later bar.sync reached by the diverged warp released
+// early). The region is the loop with its preheader P (BSSY at P's end), joined at the single
+// block J every exit edge enters, in the loop around the loop (J in the same outer loop, as for
+// forward regions). Loops with a guard branch (P ends `@p BRA J`) are in the guard's region
+// already; a loop left only by EXIT has no J. A loop is divergent unless each exit decision is
+// a branch PTX marked .uni or one uniformExits proves warp-uniform (counted loops).
+void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Region> &regions) {
+  for (const auto &lp : cfg.loops()) {
+    ori::BasicBlock *join = nullptr;
+    bool single = true, divergent = false;
+    std::vector<DefSite> exits;   // the exit branches, whose guards are checked
+    for (ori::BasicBlock *x : lp->blocks)
+      for (ori::BasicBlock *s : x->succs()) {
+        if (lp->contains(s)) continue;
+        single &= !join || join == s;
+        join = s;
+        const ori::Instr *t = x->terminator();
+        if (t && cx.isUniformBranch(t)) continue;
+        bool everyIteration = cfg.loopFor(x) == lp.get();
+        for (ori::BasicBlock *l : lp->latches) everyIteration &= cfg.dominates(x, l);
+        // A guarded BRA in a block of every iteration (the latch's back edge, a break test).
+        if (t && t->opcode() == Opcode::BRA && t->isPredicated() && everyIteration) exits.push_back({t, x});
+        else divergent = true;
+      }
+    if (!join || !single || cfg.loopFor(join) != lp->parent) continue;
+    if (!divergent && uniformExits(cfg, *lp, exits)) continue;
+    ori::BasicBlock *pre = nullptr;
+    unsigned entries = 0;
+    for (ori::BasicBlock *p : lp->header->preds())
+      if (!lp->contains(p) && p->reachable()) pre = p, ++entries;
+    if (entries != 1 || pre->succs().size() != 1) continue;
+    // A region around it that joins at J already (the loop's guard branch) reconverges it.
+    bool known = false;
+    for (const Region &o : regions) known |= o.join == join && o.blocks.count(pre);
+    if (known) continue;
+    Region r;
+    r.branch = pre;
+    r.join = join;
+    r.blocks.insert(pre);
+    r.blocks.insert(lp->blocks.begin(), lp->blocks.end());
+    regions.push_back(std::move(r));
+  }
+}
+
 } // namespace
 
 void insertReconvergence(LowerCtx &cx) {
@@ -140,7 +301,8 @@ void insertReconvergence(LowerCtx &cx) {
   }
   // Loops that must run converged: the region is the loop with its entry block (BSSY before the
   // entry's terminator, if any: a guard's branch around the loop then reconverges too).
-  for (const LowerCtx::ConvergentLoop &l : cx.convergentLoops()) {
+  for (const LowerCtx::ConvergentLoop &l : cx.options().casLoopRegions ? cx.convergentLoops()
+                                                                         : std::vector<LowerCtx::ConvergentLoop>{}) {
     if (!l.entry->reachable() || !l.loop->reachable()) continue;
     bool known = false;
     for (const Region &o : regions) known |= o.branch == l.entry && o.join == l.exit;
@@ -151,6 +313,7 @@ void insertReconvergence(LowerCtx &cx) {
     r.blocks = {l.entry, l.loop};
     regions.push_back(std::move(r));
   }
+  if (cx.options().loopRegions) addDivergentLoops(cx, cfg, regions);
   if (regions.empty()) return;
   for (Region &r : regions)
     for (const Region &o : regions)

@@ -33,6 +33,10 @@ struct LowerOptions {
   bool compileOnly = false;  // -c: relocatable; .extern functions/variables stay unresolved
   // Verify every lowered function with ori::verifyFunction (reported as internal errors).
   bool verify = true;
+  // Testing only (knob OptxasNoReconvergence): leave out the BSSY/BSYNC regions of the CAS
+  // loops of emulated atomics / of divergent loops (src/lower/Reconvergence.cpp).
+  bool casLoopRegions = true;
+  bool loopRegions = true;
 };
 
 // Lowers one checked module. Returns nullptr after reporting at least one error.

@@ -44,6 +44,7 @@ enum class FaultKind : uint8_t {
   BadTarget,       // brx.idx index out of range, call through a non-function address
   Unsupported,     // an instruction the executor does not implement was reached
   InvalidLaunch,   // bad grid/block dimensions, parameter block, unknown kernel
+  Diverged,        // a CTA barrier reached by a warp whose live threads are not converged
 };
 std::string_view faultKindName(FaultKind k);
 

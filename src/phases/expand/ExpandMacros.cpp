@@ -3,6 +3,7 @@
 // sequences).
 #include "optxas/phases/ExpandMacros.h"
 
+#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -26,6 +27,8 @@ bool macroIsWide(ori::MacroKind k) {
 }
 
 Site::Site(Emitter &e, Instr *macro, bool generalOnly) : E(e), macro_(macro), generalOnly_(generalOnly) {
+  startBlock_ = macro->parent();
+  startPrev_ = macro->prev();
   E.setLoc(macro->loc());
   E.clearGuard();
   if (macro->isPredicated()) {
@@ -98,6 +101,32 @@ void Site::backToJoin() { E.bra(join()); }
 
 void Site::finish() { macro_->eraseFromParent(); }
 
+// The branches of an expansion with blocks (a guarded macro, a slow path) may be divergent, and
+// a warp must leave it converged (a later bar.sync reached by a diverged warp releases early,
+// docs/simulation.md): BSSY Bn before the expansion, and a new block with BSYNC Bn that every
+// edge into the join now enters, as ptxas brackets its slow-path calls. Bn is one above every
+// barrier of the function's other regions, which may enclose the site; expansions never nest.
+void reconverge(ori::Function &f, const Site &s, unsigned barrier) {
+  BasicBlock *join = s.joinBlock();
+  auto pos = std::find(f.blocks().begin(), f.blocks().end(), join);
+  if (!join || pos == f.blocks().begin() || pos == f.blocks().end()) return;
+  BasicBlock *sync = f.createBlockAfter(*(pos - 1));
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb)
+      for (Operand &o : i->operands())
+        if (o.kind == ori::OperandKind::Label && o.block == join) o.block = sync;
+  isa::Modifiers m;
+  m.barrierId = static_cast<uint8_t>(barrier);
+  ori::Builder b(f);
+  b.setInsertPoint(sync);
+  if (!join->empty()) b.setLoc(join->front()->loc());
+  b.create(Opcode::BSYNC, {}, {}, m);
+  if (s.startPrev()) b.setInsertPointAfter(s.startPrev());
+  else if (!s.startBlock()->empty()) b.setInsertPoint(s.startBlock()->front());
+  else b.setInsertPoint(s.startBlock());
+  b.create(Opcode::BSSY, {}, {Operand::label(join)}, m);
+}
+
 } // namespace expand
 
 MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &opts) {
@@ -109,6 +138,12 @@ MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &
   if (macros.empty()) return stats;
   expand::Emitter E(f);
   bool addedBlocks = false;
+  // A free convergence barrier for the expansions (a .func's would be its callers' too: none).
+  unsigned barrier = 0;
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb)
+      if (i->opcode() == isa::Opcode::BSSY) barrier = std::max(barrier, i->mods().barrierId + 1u);
+  const bool bracket = f.isEntry() && barrier < 16;
   for (ori::Instr *m : macros) {
     expand::Site s(E, m, opts.generalPathOnly);
     switch (m->macro()) {
@@ -132,6 +167,7 @@ MacroExpansionStats expandMacros(ori::Function &f, const MacroExpansionOptions &
     addedBlocks |= s.addedBlocks();
     if (s.hasSlowPath()) ++stats.slowPaths;
     s.finish();
+    if (bracket && s.addedBlocks()) expand::reconverge(f, s, barrier);
     ++stats.expanded;
   }
   if (addedBlocks) f.invalidateCFG();

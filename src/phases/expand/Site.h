@@ -5,7 +5,8 @@
 // right after it), the fast path is appended to the macro's block, and slowBlock() makes blocks at
 // the end of the function's layout that end with `BRA join`. A guarded macro is always expanded
 // in its own block behind `@!guard BRA join`. A slow block usually holds just the CALL of the
-// slow-path subroutine (callSlowPath, SlowPaths.cpp).
+// slow-path subroutine (callSlowPath, SlowPaths.cpp). In a kernel, expandMacros then brackets an
+// expansion that added blocks with BSSY/BSYNC, as ptxas does: the branches may be divergent.
 #pragma once
 
 #include <vector>
@@ -43,9 +44,15 @@ public:
   void finish();
   bool addedBlocks() const { return addedBlocks_; }
   bool hasSlowPath() const { return slowPath_; }
+  // Where the expansion starts: after startPrev() in startBlock() (its front when null).
+  BasicBlock *startBlock() const { return startBlock_; }
+  Instr *startPrev() const { return startPrev_; }
+  BasicBlock *joinBlock() const { return join_; }
 
 private:
   Instr *macro_;
+  BasicBlock *startBlock_ = nullptr;
+  Instr *startPrev_ = nullptr;
   Operand def_;
   std::vector<Operand> uses_;
   BasicBlock *join_ = nullptr;

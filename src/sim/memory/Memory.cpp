@@ -34,6 +34,7 @@ std::string_view faultKindName(FaultKind k) {
   case FaultKind::BadTarget: return "invalid branch or call target";
   case FaultKind::Unsupported: return "unsupported instruction";
   case FaultKind::InvalidLaunch: return "invalid launch";
+  case FaultKind::Diverged: return "barrier reached by a diverged warp";
   }
   return "?";
 }

@@ -58,6 +58,15 @@ void waitLanes(Exec &e, uint32_t lanes, LaneState s, uint32_t arg) {
 
 bool runtimeCall(Exec &e, uint32_t lanes, uint64_t target);
 
+// The lanes of `group` with the convergence tag of its first lane.
+uint32_t convergedWith(const Warp &w, uint32_t group) {
+  uint32_t tag = w.conv[__builtin_ctz(group)], m = 0;
+  for (uint32_t g = group; g; g &= g - 1)
+    if (w.conv[__builtin_ctz(g)] == tag) m |= 1u << __builtin_ctz(g);
+  return m;
+}
+bool oneTag(const Warp &w, uint32_t group) { return convergedWith(w, group) == group; }
+
 // A call or jump to an absolute code address (runtime functions live at kRuntimeBase).
 void absoluteTransfer(Exec &e, uint32_t lanes, uint64_t target, bool call, bool push) {
   if (target >= kRuntimeBase) {
@@ -203,6 +212,14 @@ bool execControl(Exec &e) {
   }
   case Opcode::BAR: {
     // BAR.{SYNC|ARV|RED} id, count {, P}
+    // .aligned: every live lane of the warp arrives here at once, converged (one tag). On an
+    // H200 a BAR.SYNC reached by a diverged warp counted the whole warp at its first lanes and
+    // released before the others' stores (atomics_half's shared CAS loop without BSSY/BSYNC).
+    if (uint32_t live = ~w.exited(); (live & ~e.group) || !oneTag(w, e.group)) {
+      e.fault(FaultKind::Diverged, fmt::format("lanes {:08x} of the live {:08x} arrive converged",
+                                               convergedWith(w, e.group), live));
+      return true;
+    }
     w.barIssue = w.cycle;
     w.barIssued = true;
     const Operand &idOp = in.ops[0];

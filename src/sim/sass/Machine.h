@@ -102,6 +102,12 @@ struct Warp {
   std::array<uint32_t, 64> ur{};         // UR0..UR62, UR63 = URZ
   uint8_t up = 0x80;                     // UP0..UP6 bits, bit 7 = UPT
   std::array<uint32_t, 16> bar{};        // convergence barrier masks B0..B15
+  // Convergence tag per lane: lanes with one tag are one converged group. A branch that splits
+  // a group gives each part a new tag; only a BSYNC or WARPSYNC release joins lanes again (the
+  // scheduler may issue lanes of different tags together when their PCs meet, but the hardware
+  // does not promise that: a BAR reached by lanes of several tags faults).
+  std::array<uint32_t, kWarpSize> conv{};
+  uint32_t convNext = 1;
   uint32_t yielded = 0;                  // lanes that ran YIELD since the warp last switched paths
   std::array<uint32_t, kWarpSize> pc{};
   std::array<LaneState, kWarpSize> state{};

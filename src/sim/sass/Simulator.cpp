@@ -142,12 +142,46 @@ private:
         uint32_t need = w.bar[b] & live, there = 0;
         for (unsigned k = 0; k < kWarpSize; ++k)
           if (w.state[k] == LaneState::Bsync && w.waitArg[k] == b) there |= 1u << k;
-        if ((need & ~there) == 0)
-          for (uint32_t m = there; m; m &= m - 1) w.state[__builtin_ctz(m)] = LaneState::Ready;
+        if ((need & ~there) == 0) release(w, there);
       } else if (w.state[l] == LaneState::Warpsync) {
         uint32_t need = w.waitArg[l] & live, there = w.lanesIn(LaneState::Warpsync);
-        if ((need & ~there) == 0)
-          for (uint32_t m = need; m; m &= m - 1) w.state[__builtin_ctz(m)] = LaneState::Ready;
+        if ((need & ~there) == 0) release(w, need);
+      }
+    }
+  }
+
+  // Lanes leaving a BSYNC or WARPSYNC together run converged: one new tag.
+  static void release(Warp &w, uint32_t lanes) {
+    uint32_t tag = w.convNext++;
+    for (uint32_t m = lanes; m; m &= m - 1) {
+      w.state[__builtin_ctz(m)] = LaneState::Ready;
+      w.conv[__builtin_ctz(m)] = tag;
+    }
+  }
+
+  // After `group` issued: the live lanes of each of its tags that no longer share PC and state
+  // (a divergent branch, a guarded BAR/BSYNC) get a new tag per (PC, state).
+  static void splitDiverged(Warp &w, uint32_t group) {
+    uint32_t live = ~w.exited();
+    for (uint32_t todo = group & live; todo;) {
+      unsigned a = unsigned(__builtin_ctz(todo));
+      uint32_t tag = w.conv[a], same = 0;
+      bool split = false;
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (!(live >> l & 1) || w.conv[l] != tag) continue;
+        same |= 1u << l;
+        split |= w.pc[l] != w.pc[a] || w.state[l] != w.state[a];
+      }
+      todo &= ~same;
+      while (split && same) {
+        unsigned b = unsigned(__builtin_ctz(same));
+        uint32_t t = w.convNext++;
+        for (uint32_t m = same; m; m &= m - 1) {
+          unsigned l = unsigned(__builtin_ctz(m));
+          if (w.pc[l] != w.pc[b] || w.state[l] != w.state[b]) continue;
+          w.conv[l] = t;
+          same &= ~(1u << l);
+        }
       }
     }
   }
@@ -221,6 +255,7 @@ private:
       unsigned l = unsigned(__builtin_ctz(m));
       w.pc[l] = e.next[l];
     }
+    splitDiverged(w, group);
     return true;
   }
 

@@ -565,6 +565,7 @@ bool IrEval::exec(const ori::Instr &i, const ori::BasicBlock *&jump, bool &exit)
     return true;
   case Opcode::EXIT: exit = true; return true;
   case Opcode::NOP: return true;
+  case Opcode::BSSY: case Opcode::BSYNC: return true;   // one thread: always converged
   default:
     error_ = "unsupported opcode " + std::string(isa::opcodeName(i.opcode()));
     return false;

@@ -53,8 +53,11 @@ TEST(MacroPhase, RunsAsPhaseNineAndLeavesValidIR) {
   EXPECT_EQ(Lowered::find(*f, isa::Opcode::FCHK).size(), 1u);
   EXPECT_GE(Lowered::find(*f, isa::Opcode::MUFU).size(), 3u);   // RCP, RSQ64H, the divisions' RCP
   // Three slow paths (f32 division, f64 square root, 64-bit division) and one join block each,
-  // plus the block the guarded macro is expanded in.
-  EXPECT_EQ(f->blocks().size(), blocksBefore + 3 + 3 + 1);
+  // plus the block the guarded macro is expanded in, and per expansion the block of the BSYNC
+  // that ends its BSSY region (a kernel's expansions with branches reconverge).
+  EXPECT_EQ(f->blocks().size(), blocksBefore + 3 + 3 + 1 + 3);
+  EXPECT_EQ(Lowered::find(*f, isa::Opcode::BSSY).size(), 3u);
+  EXPECT_EQ(Lowered::find(*f, isa::Opcode::BSYNC).size(), 3u);
   // The kernel's EXIT comes before every slow-path block; each slow path ends with a BRA back.
   size_t exitIndex = 0, idx = 0;
   for (ori::BasicBlock *bb : f->blocks()) {

@@ -146,6 +146,33 @@ TEST(SassControl, BarrierWithExitedThreadsAndDeadlock) {
   EXPECT_EQ(bad.result.fault.kind, FaultKind::Deadlock) << bad.result.fault.describe();
 }
 
+TEST(SassControl, BarrierReachedByDivergedWarpFaults) {
+  // Lanes 0..15 run a block the others skip; the paths meet again at the BAR (same PC), but only
+  // a BSYNC reconverges them: without BSSY/BSYNC the BAR faults, with them it does not.
+  auto kernel = [](bool reconverge) {
+    SassKernel k;
+    k.lines = perThreadPrologue();
+    k.sharedBytes = 256;
+    std::vector<const char *> body = {"ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;"};
+    if (reconverge) body.push_back("BSSY B0, %join ;");
+    for (const char *l : {"@P0 BRA %skip ;", "IADD3 R0, R0, 0x1, RZ ;", "skip:"}) body.push_back(l);
+    if (reconverge) body.push_back("BSYNC B0 ;");
+    for (const char *l : {"join:", "BAR.SYNC.DEFER_BLOCKING 0x0 ;", "STG.E desc[UR4][R10.64], R0 ;",
+                          "EXIT ;"})
+      body.push_back(l);
+    k.lines.insert(k.lines.end(), body.begin(), body.end());
+    return runSass(k, 64, {64, 1, 1});
+  };
+  SassRun bad = kernel(false);
+  ASSERT_EQ(bad.error, "");
+  EXPECT_EQ(bad.result.fault.kind, FaultKind::Diverged) << bad.result.fault.describe();
+  SassRun ok = kernel(true);
+  ASSERT_EQ(ok.error, "");
+  ASSERT_TRUE(ok.result.ok()) << ok.result.fault.describe();
+  EXPECT_EQ(ok.out[3], 4u);
+  EXPECT_EQ(ok.out[40], 40u);
+}
+
 TEST(SassControl, SpecialRegistersAndCtaIds) {
   SassKernel k;
   k.lines = {"S2R R0, SR_TID.X ;",          "S2R R1, SR_CTAID.X ;",
