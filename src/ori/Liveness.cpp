@@ -282,6 +282,10 @@ void Liveness::walkBlockUnits(const BasicBlock *bb,
 
 unsigned maxPressure(Function &f, RegClass c) {
   Liveness lv(f);
+  return maxPressure(lv, f, c);
+}
+
+unsigned maxPressure(const Liveness &lv, const Function &f, RegClass c) {
   unsigned best = 0;
   auto weigh = [&](const llvm::BitVector &set) {
     unsigned w = 0;
@@ -293,9 +297,18 @@ unsigned maxPressure(Function &f, RegClass c) {
     if (!bb->reachable()) continue;
     best = std::max(best, weigh(lv.liveIn(bb)));
     lv.walkBlock(bb, [&](const Instr &i, const llvm::BitVector &after) {
-      llvm::BitVector point = after;
-      Liveness::forEachDef(i, [&](VRegId r) { point.set(r); });   // a dead def still needs a register
-      best = std::max(best, weigh(point));
+      // A dead def still needs a register: add the written registers not live after i (each
+      // once), rather than copying the set.
+      unsigned w = weigh(after);
+      const auto defs = i.defs();
+      for (size_t k = 0; k < defs.size(); ++k) {
+        const Operand &o = defs[k];
+        if (o.kind != OperandKind::Reg || after.test(o.reg) || f.vreg(o.reg).cls != c) continue;
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; ++j) seen = defs[j].kind == OperandKind::Reg && defs[j].reg == o.reg;
+        if (!seen) w += f.vreg(o.reg).width;
+      }
+      best = std::max(best, w);
     });
   }
   return best;

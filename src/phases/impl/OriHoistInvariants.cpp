@@ -88,14 +88,16 @@ bool indexedConstantRead(const Instr &i) {
 
 class Hoister {
 public:
-  Hoister(ori::Function &f, const std::array<unsigned, ori::kNumRegClasses> &limits, bool keepConstants)
-      : f_(f), comps_(f), limits_(limits), keepConstants_(keepConstants) {}
+  // lv: the liveness of f as it is now (the phase measured its pressure with it).
+  Hoister(ori::Function &f, const std::array<unsigned, ori::kNumRegClasses> &limits, bool keepConstants,
+          std::unique_ptr<ori::Liveness> lv)
+      : f_(f), comps_(f), limits_(limits), keepConstants_(keepConstants), lv_(std::move(lv)) {}
 
   // Returns true when something moved.
   bool run() {
     bool any = false;
     for (unsigned round = 0; round < 32; ++round) {
-      lv_.reset();
+      if (round > 0) lv_.reset();   // round 0 starts from the phase's liveness (nothing moved yet)
       ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f_);
       std::vector<Loop *> loops;
       for (const auto &l : cfg.loops()) loops.push_back(l.get());
@@ -294,14 +296,19 @@ protected:
       in.maxrregcount = ctx.options().maxrregcount;
       rLimit = regalloc::registerLimit(f, *m, in);
     }
-    unsigned rCap = std::max(ori::maxPressure(f, RegClass::R), kFreeRegisters);
+    // Without loops there is nothing to hoist: skip the liveness and pressure (the walk below
+    // would only have recomputed the control flow, as done here).
+    if (ori::analyzeControlFlow(f).loops().empty()) return;
+    // One liveness gives the peak pressure and serves the first loops (until something moves).
+    auto lv = std::make_unique<ori::Liveness>(f);
+    unsigned rCap = std::max(ori::maxPressure(*lv, f, RegClass::R), kFreeRegisters);
     limits[static_cast<unsigned>(RegClass::R)] = std::min(rLimit > kRegisterMargin ? rLimit - kRegisterMargin : 0, rCap);
     limits[static_cast<unsigned>(RegClass::UR)] = kUniformLimit;
     limits[static_cast<unsigned>(RegClass::P)] = kPredicateLimit;
     limits[static_cast<unsigned>(RegClass::UP)] = kPredicateLimit;
     // After OriDoRemat (phase 80), constants stay where it put them.
     const bool keepConstants = id() > 80;
-    Hoister(f, limits, keepConstants).run();
+    Hoister(f, limits, keepConstants, std::move(lv)).run();
   }
 };
 
