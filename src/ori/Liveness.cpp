@@ -57,8 +57,9 @@ void Liveness::forEachKilledUnit(const Function &f, const Instr &i, const std::f
 }
 
 namespace {
-// Every component i writes, guarded or not.
-void forEachWrittenUnit(const Function &f, const Instr &i, const std::function<void(VRegId, unsigned, unsigned)> &fn) {
+// Every component i writes, guarded or not (a template: the walks call it for every instruction).
+template <class Fn>
+void forEachWrittenUnit(const Function &f, const Instr &i, Fn &&fn) {
   for (const Operand &o : i.defs())
     if (o.kind == OperandKind::Reg) {
       auto [off, n] = unitRange(f, o);
@@ -91,7 +92,7 @@ void stepDefs(const Function &f, const std::vector<unsigned> &base, const Instr 
   forEachWrittenUnit(f, i, [&](VRegId r, unsigned off, unsigned cnt) {
     for (unsigned u = base[r] + off; u < base[r] + off + cnt; ++u) {
       if (!live.test(u)) continue;
-      auto it = under.find(u);
+      auto it = under.empty() ? under.end() : under.find(u);
       if (!guarded || (it != under.end() && it->second == g)) {
         live.reset(u);
         if (it != under.end()) under.erase(it);
@@ -115,6 +116,7 @@ void stepUses(const Function &f, const std::vector<unsigned> &base, const Instr 
       if (conditional) under.emplace(u, g);
       return;
     }
+    if (under.empty()) return;
     auto it = under.find(u);
     if (it != under.end() && (!conditional || it->second != g)) under.erase(it);
   };
@@ -157,16 +159,18 @@ Liveness::Liveness(Function &f) : f_(f) {
       });
   mayIn_.assign(nb, precolored);
   std::vector<llvm::BitVector> mayOut(nb, precolored);
+  // Scratch sets reused across blocks and rounds (swapped with a block's sets when they change).
+  llvm::BitVector in(nu), out(nu);
   for (bool changed = true; changed;) {
     changed = false;
     for (BasicBlock *bb : rpo) {
-      llvm::BitVector in = precolored;
+      in = precolored;
       for (BasicBlock *p : bb->preds()) in |= mayOut[p->id()];
-      llvm::BitVector out = in;
+      out = in;
       out |= written[bb->id()];
       if (in != mayIn_[bb->id()] || out != mayOut[bb->id()]) {
-        mayIn_[bb->id()] = std::move(in);
-        mayOut[bb->id()] = std::move(out);
+        std::swap(mayIn_[bb->id()], in);
+        std::swap(mayOut[bb->id()], out);
         changed = true;
       }
     }
@@ -204,16 +208,16 @@ Liveness::Liveness(Function &f) : f_(f) {
     changed = false;
     for (auto it = rpo.rbegin(); it != rpo.rend(); ++it) {
       BasicBlock *bb = *it;
-      llvm::BitVector out(nu);
+      out.reset();
       for (BasicBlock *s : bb->succs()) out |= unitIn_[s->id()];
       out &= mayOut[bb->id()];
-      llvm::BitVector in = out;
+      in = out;
       in.reset(kill[bb->id()]);
       in |= gen[bb->id()];
       in &= mayIn_[bb->id()];
       if (out != unitOut_[bb->id()] || in != unitIn_[bb->id()]) {
-        unitOut_[bb->id()] = std::move(out);
-        unitIn_[bb->id()] = std::move(in);
+        std::swap(unitOut_[bb->id()], out);
+        std::swap(unitIn_[bb->id()], in);
         changed = true;
       }
     }
@@ -282,6 +286,10 @@ void Liveness::walkBlockUnits(const BasicBlock *bb,
 
 unsigned maxPressure(Function &f, RegClass c) {
   Liveness lv(f);
+  return maxPressure(lv, f, c);
+}
+
+unsigned maxPressure(const Liveness &lv, const Function &f, RegClass c) {
   unsigned best = 0;
   auto weigh = [&](const llvm::BitVector &set) {
     unsigned w = 0;
@@ -293,9 +301,18 @@ unsigned maxPressure(Function &f, RegClass c) {
     if (!bb->reachable()) continue;
     best = std::max(best, weigh(lv.liveIn(bb)));
     lv.walkBlock(bb, [&](const Instr &i, const llvm::BitVector &after) {
-      llvm::BitVector point = after;
-      Liveness::forEachDef(i, [&](VRegId r) { point.set(r); });   // a dead def still needs a register
-      best = std::max(best, weigh(point));
+      // A dead def still needs a register: add the written registers not live after i (each
+      // once), rather than copying the set.
+      unsigned w = weigh(after);
+      const auto defs = i.defs();
+      for (size_t k = 0; k < defs.size(); ++k) {
+        const Operand &o = defs[k];
+        if (o.kind != OperandKind::Reg || after.test(o.reg) || f.vreg(o.reg).cls != c) continue;
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; ++j) seen = defs[j].kind == OperandKind::Reg && defs[j].reg == o.reg;
+        if (!seen) w += f.vreg(o.reg).width;
+      }
+      best = std::max(best, w);
     });
   }
   return best;

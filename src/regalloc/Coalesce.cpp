@@ -70,9 +70,25 @@ public:
 private:
   unsigned unit(VRegId v, unsigned comp) const { return lv_.unitBase(v) + comp; }
 
+  // Interference between the components of registers that some copy names: canPlace only ever
+  // asks about members of two classes, and a register named by no copy stays alone in its own.
   void buildUnitGraph() {
     adj_.assign(lv_.numUnits(), {});
+    std::vector<bool> named(f_.numVRegs(), false);
+    llvm::BitVector namedUnits(lv_.numUnits());
+    for (BasicBlock *bb : f_.blocks())
+      for (const Instr *i : *bb) {
+        CopyCandidate c;
+        if (!asCopy(f_, *i, c)) continue;
+        for (VRegId r : {c.dst, c.src})
+          if (!named[r]) {
+            named[r] = true;
+            namedUnits.set(lv_.unitBase(r), lv_.unitBase(r + 1));
+          }
+      }
+    if (namedUnits.none()) return;
     std::vector<std::pair<VRegId, std::pair<unsigned, unsigned>>> defs;
+    llvm::BitVector liveNamed;
     for (BasicBlock *bb : f_.blocks()) {
       lv_.walkBlockUnits(bb, [&](const Instr &i, const llvm::BitVector &liveAfter) {
         CopyCandidate c;
@@ -83,17 +99,20 @@ private:
         }
         defs.clear();
         for (const Operand &o : i.defs())
-          if (o.kind == OperandKind::Reg) {
+          if (o.kind == OperandKind::Reg && named[o.reg]) {
             unsigned w = f_.vreg(o.reg).width;
             unsigned off = std::min<unsigned>(o.subOff, w);
             unsigned cnt = o.subWidth ? std::min<unsigned>(o.subWidth, w - off) : w - off;
             defs.push_back({o.reg, {off, cnt}});
           }
+        if (defs.empty()) return;
+        liveNamed = liveAfter;
+        liveNamed &= namedUnits;
         for (auto &[d, range] : defs) {
           RegClass cls = f_.vreg(d).cls;
           for (unsigned k = range.first; k < range.first + range.second; ++k) {
             unsigned du = unit(d, k);
-            for (unsigned lu : liveAfter.set_bits()) {
+            for (unsigned lu : liveNamed.set_bits()) {
               VRegId r = lv_.unitOwner(lu);
               if (r == d || f_.vreg(r).cls != cls) continue;
               // The copy's source component may share the register of the one it is copied to.

@@ -29,6 +29,10 @@ InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f
   firstPos_.assign(n, kUnseen);
   occurrences_.assign(n, 0);
   acrossCall_.assign(n, false);
+  if (n <= kMatrixLimit) {
+    matrixWords_ = (n + 63) / 64;
+    matrix_.assign(n * matrixWords_, 0);
+  }
 
   uint32_t pos = 0;
   for (BasicBlock *bb : f.blocks())
@@ -80,9 +84,20 @@ InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f
           if (defs[a] != defs[b] && f.vreg(defs[a]).cls == f.vreg(defs[b]).cls) addEdge(defs[a], defs[b]);
     });
   }
-  for (auto &list : adj_) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
+  if (!matrix_.empty()) {
+    for (VRegId v = 0; v < n; ++v) {
+      const uint64_t *row = &matrix_[v * matrixWords_];
+      for (size_t w = 0; w < matrixWords_; ++w)
+        for (uint64_t bits = row[w]; bits; bits &= bits - 1)
+          adj_[v].push_back(static_cast<VRegId>(w * 64 + static_cast<unsigned>(__builtin_ctzll(bits))));
+    }
+    matrix_.clear();
+    matrix_.shrink_to_fit();
+  } else {
+    for (auto &list : adj_) {
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+    }
   }
   for (auto &list : copies_) {
     std::sort(list.begin(), list.end());
@@ -91,6 +106,11 @@ InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f
 }
 
 void InterferenceGraph::addEdge(VRegId a, VRegId b) {
+  if (!matrix_.empty()) {
+    matrix_[a * matrixWords_ + b / 64] |= uint64_t{1} << (b % 64);
+    matrix_[b * matrixWords_ + a / 64] |= uint64_t{1} << (a % 64);
+    return;
+  }
   adj_[a].push_back(b);
   adj_[b].push_back(a);
 }

@@ -4,6 +4,7 @@
 // first appearance in the layout.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "optxas/ori/Function.h"
@@ -39,6 +40,11 @@ public:
 private:
   void addEdge(ori::VRegId a, ori::VRegId b);
   std::vector<std::vector<ori::VRegId>> adj_, copies_;
+  // While building, for functions of up to kMatrixLimit vregs: the edges as a bit matrix (rows
+  // of matrixWords_ words), read out into adj_ sorted and without duplicates at the end.
+  static constexpr size_t kMatrixLimit = 4096;
+  std::vector<uint64_t> matrix_;
+  size_t matrixWords_ = 0;
   std::vector<uint32_t> firstPos_, occurrences_;
   std::vector<bool> acrossCall_;
   std::vector<RegisterMask> acrossMask_;   // per vreg, sized only when the function has calls

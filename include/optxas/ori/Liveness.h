@@ -70,5 +70,7 @@ private:
 
 // Largest number of 32-bit registers of class c live at once (defs count at their def point).
 unsigned maxPressure(Function &f, RegClass c);
+// The same from a liveness already computed for f as it is now (saves recomputing it).
+unsigned maxPressure(const Liveness &lv, const Function &f, RegClass c);
 
 } // namespace optxas::ori

@@ -17,7 +17,9 @@
 //
 // Optimizing: consults the OptBudget gate once per run. With OptxasBreakPhase naming the phase,
 // immediates are left out of the key, so x+1 and x+2 are "equal" (a deliberate miscompile).
+#include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "../opt/Opt.h"
@@ -52,6 +54,14 @@ public:
 
 private:
   using Key = std::vector<int64_t>;
+  // The tables are only probed, never walked in order: hashed (std::map compared whole keys).
+  struct KeyHash {
+    size_t operator()(const Key &k) const {
+      uint64_t h = 0xcbf29ce484222325ull ^ k.size();
+      for (int64_t v : k) h = (h ^ static_cast<uint64_t>(v)) * 0x100000001b3ull;
+      return static_cast<size_t>(h ^ (h >> 32));
+    }
+  };
 
   bool precolored(ori::VRegId r) const { return f_.vreg(r).phys >= 0; }
 
@@ -155,7 +165,7 @@ private:
   }
 
   void walk(ori::BasicBlock *bb) {
-    std::map<Key, Local> local;
+    std::unordered_map<Key, Local, KeyHash> local;
     std::vector<Key> added;
     std::vector<unsigned> defined;
     std::vector<Instr *> doomed;
@@ -167,8 +177,10 @@ private:
       if (candidate) {
         lk = key(*i, true);
         bool stable = stableSources(*i) && singleResults(*i);
+        Key gk;
         if (stable) {
-          auto it = global_.find(key(*i, false));
+          gk = key(*i, false);
+          auto it = global_.find(gk);
           if (it != global_.end()) {
             replace(*i, *it->second, true);
             doomed.push_back(i);
@@ -184,7 +196,6 @@ private:
           }
         }
         if (!done && stable) {
-          Key gk = key(*i, false);
           if (global_.emplace(gk, i).second) added.push_back(gk);
         }
       }
@@ -237,7 +248,7 @@ private:
   std::vector<uint32_t> version_;
   std::vector<bool> definedOnPath_;
   std::vector<std::vector<ori::BasicBlock *>> children_;
-  std::map<Key, Instr *> global_;
+  std::unordered_map<Key, Instr *, KeyHash> global_;
   unsigned replaced_ = 0;
 };
 

@@ -103,15 +103,27 @@ protected:
   }
 
 private:
-  std::unordered_map<const BasicBlock *, unsigned> refs_;
+  std::vector<unsigned> refs_;   // by block id
 
-  static std::unordered_map<const BasicBlock *, unsigned> labelReferences(const ori::Function &f) {
-    std::unordered_map<const BasicBlock *, unsigned> refs;
+  // Label operands naming each block, by block id (a flat table: this runs after every
+  // conversion, over the whole function).
+  static std::vector<unsigned> labelReferences(const ori::Function &f) {
+    std::vector<unsigned> refs(f.blockIdLimit(), 0);
     for (BasicBlock *bb : f.blocks())
       for (Instr *i : *bb)
         for (const Operand &o : i->operands())
-          if (o.kind == OperandKind::Label && o.block) ++refs[o.block];
+          if (o.kind == OperandKind::Label && o.block) ++refs[o.block->id()];
     return refs;
+  }
+  unsigned refsOf(const BasicBlock *b) const { return b->id() < refs_.size() ? refs_[b->id()] : 0u; }
+
+  // Whether some label operand names b.
+  static bool labelled(const ori::Function &f, const BasicBlock *b) {
+    for (BasicBlock *bb : f.blocks())
+      for (Instr *i : *bb)
+        for (const Operand &o : i->operands())
+          if (o.kind == OperandKind::Label && o.block == b) return true;
+    return false;
   }
 
   static BasicBlock *layoutNext(const ori::Function &f, const BasicBlock *bb) {
@@ -129,8 +141,7 @@ private:
   // naming it, from b's branch) that continues to a single block; nullptr otherwise.
   BasicBlock *sideJoin(const ori::Function &f, BasicBlock *b, BasicBlock *s, unsigned labels) const {
     if (s == f.entry() || s->preds().size() != 1 || s->preds()[0] != b || s->succs().size() != 1) return nullptr;
-    auto r = refs_.find(s);
-    if ((r == refs_.end() ? 0u : r->second) != labels) return nullptr;
+    if (refsOf(s) != labels) return nullptr;
     BasicBlock *j = s->succs()[0];
     if (j == s || j == b) return nullptr;
     const Instr *t = s->terminator();
@@ -251,7 +262,7 @@ private:
   static void mergeFallThroughs(ori::Function &f, BasicBlock *b) {
     for (;;) {
       BasicBlock *n = layoutNext(f, b);
-      if (!n || b->terminator() || labelReferences(f).count(n)) return;
+      if (!n || b->terminator() || labelled(f, n)) return;
       while (Instr *i = n->front()) {
         i->removeFromParent();
         b->append(i);

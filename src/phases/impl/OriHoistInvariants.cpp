@@ -88,14 +88,36 @@ bool indexedConstantRead(const Instr &i) {
 
 class Hoister {
 public:
-  Hoister(ori::Function &f, const std::array<unsigned, ori::kNumRegClasses> &limits, bool keepConstants)
-      : f_(f), comps_(f), limits_(limits), keepConstants_(keepConstants) {}
+  Hoister(ori::Function &f, bool keepConstants) : f_(f), comps_(f), keepConstants_(keepConstants) {}
 
-  // Returns true when something moved.
-  bool run() {
+  // Whether some instruction of a loop with a preheader passes every test but those that need
+  // liveness (registers live into the header, pressure). When none does nothing can move, and
+  // the phase skips the liveness. cfg: f's control flow, just computed.
+  bool anyCandidate(const ori::ControlFlowInfo &cfg) const {
+    for (const auto &l : cfg.loops()) {
+      bool create = false;
+      if (!preheader(*l, create)) continue;
+      std::vector<unsigned> writes;
+      if (!loopWrites(l->blocks, writes)) continue;
+      for (BasicBlock *bb : l->blocks)
+        for (Instr *i : *bb) {
+          std::array<unsigned, ori::kNumRegClasses> grow{};
+          if (!invariant(*i, writes, nullptr, grow)) continue;
+          if (bb != l->header && indexedConstantRead(*i)) continue;
+          return true;
+        }
+    }
+    return false;
+  }
+
+  // Returns true when something moved. lv: the liveness of f as it is now (the phase measured
+  // its pressure with it).
+  bool run(const std::array<unsigned, ori::kNumRegClasses> &limits, std::unique_ptr<ori::Liveness> lv) {
+    limits_ = limits;
+    lv_ = std::move(lv);
     bool any = false;
     for (unsigned round = 0; round < 32; ++round) {
-      lv_.reset();
+      if (round > 0) lv_.reset();   // round 0 starts from the phase's liveness (nothing moved yet)
       ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f_);
       std::vector<Loop *> loops;
       for (const auto &l : cfg.loops()) loops.push_back(l.get());
@@ -150,18 +172,8 @@ private:
     // Making a block drops the function's loop facts (and `l`): keep what is needed.
     const std::vector<BasicBlock *> blocks = l.blocks;
     BasicBlock *const header = l.header;
-    // Writes of each component inside the loop; calls may write anything.
-    std::vector<unsigned> writes(comps_.size(), 0);
-    for (BasicBlock *bb : blocks)
-      for (Instr *i : *bb) {
-        if (isa::hasFlag(i->opcode(), isa::Call)) return res;
-        for (const Operand &d : i->defs()) {
-          if (!d.refersToVReg() || d.kind != OperandKind::Reg) continue;
-          unsigned first, n;
-          comps_.range(f_, d, first, n);
-          for (unsigned k = 0; k < n; ++k) ++writes[first + k];
-        }
-      }
+    std::vector<unsigned> writes;
+    if (!loopWrites(blocks, writes)) return res;
     // One liveness serves every loop until something moves (most loops have nothing to hoist).
     if (!lv_) lv_ = std::make_unique<ori::Liveness>(f_);
     const ori::Liveness &lv = *lv_;
@@ -200,7 +212,7 @@ private:
           Instr *i = *it;
           ++it;
           std::array<unsigned, ori::kNumRegClasses> grow{};
-          if (!invariant(*i, writes, liveIntoHeader, grow)) continue;
+          if (!invariant(*i, writes, &liveIntoHeader, grow)) continue;
           // A constant-bank read at a register index runs early only where it ran anyway on
           // entering the loop (an index valid on some paths only must not be read on others).
           if (bb != header && indexedConstantRead(*i)) continue;
@@ -243,7 +255,24 @@ private:
     return res;
   }
 
-  bool invariant(const Instr &i, const std::vector<unsigned> &writes, const llvm::BitVector &liveIntoHeader,
+  // Writes of each component inside the loop; false when it calls (calls may write anything).
+  bool loopWrites(const std::vector<BasicBlock *> &blocks, std::vector<unsigned> &writes) const {
+    writes.assign(comps_.size(), 0);
+    for (BasicBlock *bb : blocks)
+      for (Instr *i : *bb) {
+        if (isa::hasFlag(i->opcode(), isa::Call)) return false;
+        for (const Operand &d : i->defs()) {
+          if (!d.refersToVReg() || d.kind != OperandKind::Reg) continue;
+          unsigned first, n;
+          comps_.range(f_, d, first, n);
+          for (unsigned k = 0; k < n; ++k) ++writes[first + k];
+        }
+      }
+    return true;
+  }
+
+  // liveIntoHeader: null skips that test (anyCandidate).
+  bool invariant(const Instr &i, const std::vector<unsigned> &writes, const llvm::BitVector *liveIntoHeader,
                  std::array<unsigned, ori::kNumRegClasses> &grow) const {
     if (i.isPredicated() || i.numDefs() == 0 || i.hasSideEffects() || !valueOnly(i)) return false;
     if (keepConstants_ && writesConstant(i)) return false;
@@ -262,7 +291,7 @@ private:
       if (d.kind == OperandKind::Zero || d.kind == OperandKind::True) continue;
       if (d.kind != OperandKind::Reg) return false;
       const ori::VReg &v = f_.vreg(d.reg);
-      if (v.phys >= 0 || liveIntoHeader.test(d.reg)) return false;
+      if (v.phys >= 0 || (liveIntoHeader && liveIntoHeader->test(d.reg))) return false;
       unsigned first, n;
       comps_.range(f_, d, first, n);
       for (unsigned k = 0; k < n; ++k)
@@ -294,14 +323,20 @@ protected:
       in.maxrregcount = ctx.options().maxrregcount;
       rLimit = regalloc::registerLimit(f, *m, in);
     }
-    unsigned rCap = std::max(ori::maxPressure(f, RegClass::R), kFreeRegisters);
+    // After OriDoRemat (phase 80), constants stay where it put them.
+    const bool keepConstants = id() > 80;
+    Hoister hoister(f, keepConstants);
+    // Without a candidate in any loop nothing moves: skip the liveness and pressure (the walk
+    // would only have recomputed the control flow, as done here).
+    if (!hoister.anyCandidate(ori::analyzeControlFlow(f))) return;
+    // One liveness gives the peak pressure and serves the first loops (until something moves).
+    auto lv = std::make_unique<ori::Liveness>(f);
+    unsigned rCap = std::max(ori::maxPressure(*lv, f, RegClass::R), kFreeRegisters);
     limits[static_cast<unsigned>(RegClass::R)] = std::min(rLimit > kRegisterMargin ? rLimit - kRegisterMargin : 0, rCap);
     limits[static_cast<unsigned>(RegClass::UR)] = kUniformLimit;
     limits[static_cast<unsigned>(RegClass::P)] = kPredicateLimit;
     limits[static_cast<unsigned>(RegClass::UP)] = kPredicateLimit;
-    // After OriDoRemat (phase 80), constants stay where it put them.
-    const bool keepConstants = id() > 80;
-    Hoister(f, limits, keepConstants).run();
+    hoister.run(limits, std::move(lv));
   }
 };
 

@@ -649,8 +649,9 @@ private:
       in.maxrregcount = ctx.options().maxrregcount;
       rLimit = regalloc::registerLimit(f, *m, in);
     }
-    return ori::maxPressure(f, ori::RegClass::R) + kPartialRegRoom <= rLimit &&
-           ori::maxPressure(f, ori::RegClass::P) + kPartialPredRoom <= kPredicateLimit;
+    const ori::Liveness lv(f);   // one liveness for both classes
+    return ori::maxPressure(lv, f, ori::RegClass::R) + kPartialRegRoom <= rLimit &&
+           ori::maxPressure(lv, f, ori::RegClass::P) + kPartialPredRoom <= kPredicateLimit;
   }
 
 protected:
