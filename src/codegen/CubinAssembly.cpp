@@ -551,11 +551,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   return true;
 }
 
-// What sm_8x cubins do differently (ptxas 13.0): no reserved shared memory or its symbols, REL
-// entries where the addend is zero (the debug frame's, the calls'), and .nv.rel.action in
-// executables.
+// What sm_8x cubins do differently (ptxas 13.0): no reserved shared memory or its symbols (the
+// descriptor sizes stay), REL entries where the addend is zero (the debug frame's, the calls',
+// the descriptor sizes'), and .nv.rel.action in executables.
 void legacyLayout(elf::Cubin &c, bool relocatable) {
-  c.reservedSymbols.clear();
+  std::erase_if(c.reservedSymbols, [](const elf::ReservedSymbol &s) {
+    return s.name != ".nv.unified.texrefDescSize" && s.name != ".nv.surfrefDescSize";
+  });
   c.reservedSharedSize.reset();
   auto rel = [](std::vector<elf::Relocation> &rs) {
     for (elf::Relocation &r : rs)
