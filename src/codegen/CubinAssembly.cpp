@@ -1,6 +1,7 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/AsyncAttributes.h"
+#include "optxas/codegen/DriverRelocations.h"
 #include "optxas/codegen/ConvergenceAttributes.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
@@ -39,6 +40,13 @@ elf::Attribute sized(NvInfoKind k, std::vector<uint32_t> words) {
   a.format = NvInfoFormat::Sized;
   a.words = std::move(words);
   return a;
+}
+
+bool hasOpcode(const ori::Function &f, isa::Opcode op) {
+  for (const ori::BasicBlock *bb : f.blocks())
+    for (const ori::Instr *i : *bb)
+      if (i->opcode() == op) return true;
+  return false;
 }
 
 // Whether a function uses wmma (its tensor instructions carry isa::kMmaFromWmma).
@@ -170,6 +178,7 @@ void addTextureRefSymbols(const ori::Module &m, elf::Cubin &c) {
   for (const auto &t : m.textureRefs())
     if (done.insert(t.name).second) c.textureRefs.push_back({t.name, kindOf(t.kind), t.samplerInit});
   c.texmodeIndependent = m.texmodeIndependent();
+  c.istypepUsed = m.usesIstypep();
 }
 
 // The module's .global and .const variables (SymbolLayout.h): .nv.global (.nv.global.init for
@@ -459,6 +468,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
       if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
     addTextureRefSlots(f, c.target.sm, ef);
+    if ((f.isEntry() && addDriverRelocations(f, model->instrBytes(), ef, c, m)) || hasOpcode(f, isa::Opcode::TXQ)) {
+      ef.queriesTextures = true;
+      ef.maxStackSize = 0;
+      c.callGraphSection = false;
+    }
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
     if (f.sharedBytes || (opts.sm < 90 && ff.namesShared)) {
@@ -537,11 +551,13 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
   return true;
 }
 
-// What sm_8x cubins do differently (ptxas 13.0): no reserved shared memory or its symbols, REL
-// entries where the addend is zero (the debug frame's, the calls'), and .nv.rel.action in
-// executables.
+// What sm_8x cubins do differently (ptxas 13.0): no reserved shared memory or its symbols (the
+// descriptor sizes stay), REL entries where the addend is zero (the debug frame's, the calls',
+// the descriptor sizes'), and .nv.rel.action in executables.
 void legacyLayout(elf::Cubin &c, bool relocatable) {
-  c.reservedSymbols.clear();
+  std::erase_if(c.reservedSymbols, [](const elf::ReservedSymbol &s) {
+    return s.name != ".nv.unified.texrefDescSize" && s.name != ".nv.surfrefDescSize";
+  });
   c.reservedSharedSize.reset();
   auto rel = [](std::vector<elf::Relocation> &rs) {
     for (elf::Relocation &r : rs)

@@ -1,5 +1,6 @@
 // One Ori instruction -> one sass::Inst (see Emit.h for the conventions).
 #include "optxas/codegen/Emit.h"
+#include "optxas/isa/Bpt.h"
 #include "optxas/isa/Mma.h"
 
 #include <fmt/format.h>
@@ -340,6 +341,7 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   if (out.op == Opcode::HMMA || out.op == Opcode::IMMA || out.op == Opcode::DMMA)
     out.mods.extra &= static_cast<uint8_t>(~isa::kMmaFromWmma);
   if (out.op == Opcode::STS) out.mods.extra &= static_cast<uint8_t>(~isa::kStsTensormapReplace);
+  if (out.op == Opcode::BPT) out.mods.extra &= static_cast<uint8_t>(~isa::kBptResumes);   // brkpt: the CFG's
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).
   if (out.op == Opcode::MATCH && out.mods.match == isa::MatchMode::ANY && out.ops.size() == 3 &&
       out.ops[0].kind == sass::OperandKind::Pred && out.ops[0].reg == sass::PT)

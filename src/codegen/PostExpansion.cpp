@@ -119,6 +119,19 @@ VRegId stackPointer(Function &f) {
   return sp;
 }
 
+// R1 written with a value other than itself plus a constant (alloca, stackrestore).
+bool movesStackPointer(Function &f) {
+  VRegId sp = stackPointer(f);
+  for (BasicBlock *bb : f.blocks())
+    for (Instr *i : *bb)
+      for (const Operand &d : i->defs())
+        if (d.isReg() && d.reg == sp &&
+            (i->opcode() == Opcode::LOP3 || i->opcode() == Opcode::MOV ||
+             (i->opcode() == Opcode::IADD3 && i->numUses() > 1 && i->use(1).kind != OperandKind::Imm)))
+          return true;
+  return false;
+}
+
 bool isStackPointerLoad(const Function &f, const Instr &i, uint32_t initOffset) {
   return i.opcode() == Opcode::LDC && i.numDefs() == 1 && i.def(0).isReg() &&
          f.vreg(i.def(0).reg).phys == 1 && i.numUses() == 1 && i.use(0).kind == OperandKind::CBank &&
@@ -264,6 +277,13 @@ bool expandAfterAllocation(Function &f, const target::MachineModel &m, DiagEngin
       i = next;
     }
   expandCalls(f);
+  // alloca/stackrestore move R1 at run time (lower/StackOps.cpp); spill slots are R1-relative.
+  if (f.spillBytes && movesStackPointer(f)) {
+    diags.report(Severity::Error, fmt::format("register spills in '{}', which uses alloca or stackrestore: not "
+                                              "supported by optxas yet",
+                                              f.name()));
+    return false;
+  }
   setUpFrame(f, m);
   return true;
 }

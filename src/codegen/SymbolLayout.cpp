@@ -56,6 +56,7 @@ bool layoutFunction(Module &m, Function &f, const VariableLayout &vars, uint32_t
           continue;
         }
         if (s.kind == SymbolKind::Function && i.opcode() == isa::Opcode::CALL) continue;   // calls report themselves
+        if (s.kind == SymbolKind::Extern) continue;   // a driver value by relocation (DriverRelocations.cpp)
         uint32_t sym = static_cast<uint32_t>(o.value);
         // MOV lo/hi of an address that the cubin writer fills in: a function's offset in its
         // kernel's section, or (relocatable output) a relocation against a .global variable.

@@ -269,8 +269,13 @@ void Reader::readModuleInfo() {
   if (auto err = decodeNvInfo(s.data, recs)) fail(".nv.info: {}", *err);
   // GEN_ERRBAR_AT_EXIT follows the FRAME_SIZE of the function it belongs to.
   std::string last;
+  std::set<std::string> framed;   // functions whose FRAME_SIZE came already
   for (const auto &r : recs) {
     auto kind = static_cast<NvInfoKind>(r.kind);
+    if (kind == NvInfoKind::ISTYPEP_USED && r.format == NvInfoFormat::None) {
+      out_.istypepUsed = true;
+      continue;
+    }
     if (kind == NvInfoKind::GEN_ERRBAR_AT_EXIT && r.format == NvInfoFormat::None) {
       Function *f = out_.findFunction(last);
       if (!f) fail(".nv.info: GEN_ERRBAR_AT_EXIT without a preceding function attribute");
@@ -294,12 +299,14 @@ void Reader::readModuleInfo() {
       f->registerCount = w[1];
       break;
     case NvInfoKind::FRAME_SIZE:
+      if (f) framed.insert(sym);
       if (f) f->frameSize = w[1];
       else sub->frameSize = w[1];
       break;
     case NvInfoKind::MIN_STACK_SIZE:
       if (!f) fail(".nv.info: MIN_STACK_SIZE for subroutine {}", sym);
       f->minStackSize = w[1];
+      f->queriesTextures = !framed.count(sym);   // ptxas's order for texture queries
       break;
     case NvInfoKind::MAX_STACK_SIZE:
       if (!f) fail(".nv.info: MAX_STACK_SIZE for subroutine {}", sym);
@@ -550,7 +557,10 @@ void Reader::readReservedSymbols() {
 
 void Reader::readCallGraph() {
   int i = img_.findSection(".nv.callgraph");
-  if (i < 0) return;
+  if (i < 0) {
+    out_.callGraphSection = false;
+    return;
+  }
   use(i);
   const auto &s = section(i);
   ByteReader r(s.data);

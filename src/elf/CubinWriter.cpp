@@ -146,6 +146,7 @@ void Creator::run() {
   b_.section(w_.callgraph).entsize = 8;
   b_.section(w_.callgraph).linkSection = w_.symtab;
   b_.addSectionSymbol(w_.callgraph);
+  if (!c_.callGraphSection) b_.section(w_.callgraph).dropped = true;
   w_.prototype = b_.addSection(".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, SectionGroup::Prototype);
   b_.section(w_.prototype).entsize = 8;
   b_.section(w_.prototype).linkSection = w_.symtab;

@@ -59,6 +59,7 @@ std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
   std::vector<NvInfoRecord> recs;
   const auto &fns = w.cubin.functions;
   auto sym = [&](const std::string &n) { return static_cast<uint32_t>(w.symbolIndex(n)); };
+  if (w.cubin.istypepUsed) recs.push_back(NvInfoRecord::flag(k(NvInfoKind::ISTYPEP_USED)));
   for (auto it = fns.rbegin(); it != fns.rend(); ++it) {
     const Function &f = *it;
     uint32_t s = sym(f.name);
@@ -71,6 +72,8 @@ std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
           recs.push_back(NvInfoRecord::sized(k(NvInfoKind::SAMPLER_INIT), std::vector<uint32_t>{sym(t->name), t->samplerInit}));
     if (f.maxStackSize)
       recs.push_back(NvInfoRecord::sized(k(NvInfoKind::MAX_STACK_SIZE), std::vector<uint32_t>{s, *f.maxStackSize}));
+    if (f.queriesTextures && f.minStackSize)
+      recs.push_back(NvInfoRecord::sized(k(NvInfoKind::MIN_STACK_SIZE), std::vector<uint32_t>{s, *f.minStackSize}));
     for (auto sub = f.subroutines.rbegin(); sub != f.subroutines.rend(); ++sub)
       recs.push_back(
           NvInfoRecord::sized(k(NvInfoKind::FRAME_SIZE), std::vector<uint32_t>{sym(sub->name), sub->frameSize}));
@@ -81,7 +84,7 @@ std::vector<NvInfoRecord> moduleInfo(const WriterState &w) {
   // Minimum stack sizes follow in symbol-table order.
   std::vector<std::pair<uint32_t, uint32_t>> minStacks;
   for (const auto &f : fns)
-    if (f.minStackSize) minStacks.push_back({sym(f.name), *f.minStackSize});
+    if (f.minStackSize && !f.queriesTextures) minStacks.push_back({sym(f.name), *f.minStackSize});
   std::sort(minStacks.begin(), minStacks.end());
   for (auto [s, v] : minStacks)
     recs.push_back(NvInfoRecord::sized(k(NvInfoKind::MIN_STACK_SIZE), std::vector<uint32_t>{s, v}));

@@ -57,7 +57,7 @@ Operand symbolAddress(LowerCtx &cx, const ptx::Decl *sym, int64_t offset, unsign
     if (v->space == ptx::StateSpace::Local) {
       Operand a = cx.tempOp();
       int64_t off = cx.localOffset(v) + offset;
-      cx.emit(Opcode::IADD3, {a}, {cx.whole(cx.stackPointer()), LowerCtx::imm32(static_cast<uint64_t>(off)), Operand::zero()});
+      cx.emit(Opcode::IADD3, {a}, {cx.whole(cx.framePointer()), LowerCtx::imm32(static_cast<uint64_t>(off)), Operand::zero()});
       return words == 2 ? pairOf(cx, a, Operand::zero()) : a;
     }
     if (v->space == ptx::StateSpace::Param) {

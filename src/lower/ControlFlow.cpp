@@ -1,5 +1,6 @@
 // Control flow: bra, ret, exit, trap, brkpt (calls are in Calls.cpp).
 #include "Passes.h"
+#include "optxas/isa/Bpt.h"
 #include "Registry.h"
 
 namespace optxas::lower {
@@ -83,11 +84,24 @@ bool lowerExit(LowerCtx &cx, const ptx::Instruction &) {
   return true;
 }
 
-bool lowerTrap(LowerCtx &cx, const ptx::Instruction &) {
-  // BPT.TRAP 0x1 (BPT is a terminator: the block ends here).
+bool lowerTrap(LowerCtx &cx, const ptx::Instruction &in) {
+  // BPT.TRAP 0x1 (BPT is a terminator: the block ends here). brkpt is the same instruction
+  // (ptxas), but the thread may resume after it: its block falls through (kBptResumes).
   isa::Modifiers m;
   m.bpt = isa::BptMode::TRAP;
+  if (in.op == ptx::Opcode::Brkpt) m.extra = isa::kBptResumes;
   cx.emit(Opcode::BPT, {}, {Operand::imm(1)}, m);
+  return true;
+}
+
+// pmevent a -> PMTRIG (1 << a); pmevent.mask m -> PMTRIG m (ptxas 13.0, sm_86 and sm_90).
+bool lowerPmevent(LowerCtx &cx, const ptx::Instruction &in) {
+  if (in.operands.size() != 1 || in.operands[0].kind != ptx::OperandKind::ImmInt)
+    return cx.unsupported("pmevent without an immediate operand");
+  uint64_t v = in.operands[0].bits;
+  uint64_t mask = in.has(ptx::Mod::Mask) ? v : v < 16 ? uint64_t{1} << v : 0;
+  if (mask == 0 || mask > 0xffff) return cx.unsupported("this pmevent operand");
+  cx.emit(Opcode::PMTRIG, {}, {Operand::imm(static_cast<int64_t>(mask))});
   return true;
 }
 
@@ -99,6 +113,8 @@ void registerControlFlow(Registry &r) {
   r.add(ptx::Opcode::Ret, lowerRet);
   r.add(ptx::Opcode::Exit, lowerExit);
   r.add(ptx::Opcode::Trap, lowerTrap);
+  r.add(ptx::Opcode::Brkpt, lowerTrap);
+  r.add(ptx::Opcode::Pmevent, lowerPmevent);
 }
 
 } // namespace optxas::lower

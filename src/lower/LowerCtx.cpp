@@ -260,6 +260,17 @@ void LowerCtx::prologue() {
   sp_ = f_.newVReg(RegClass::R, 1);
   f_.vreg(sp_).phys = 1;
   if (pf_.isEntry) prologueEnd_ = b_.create(Opcode::LDC, {whole(sp_)}, {Operand::cbank(0, bank().stackInit)});
+  if (pf_.isEntry) {
+    bool movesSp = false, hasLocals = false;
+    for (const ptx::Instruction *i : pf_.instructions)
+      movesSp |= i->op == ptx::Opcode::Alloca || i->op == ptx::Opcode::Stackrestore;
+    for (const ptx::Variable *v : pf_.locals) hasLocals |= v->space == ptx::StateSpace::Local;
+    if (movesSp && hasLocals) {
+      // The frame subtraction (PostExpansion) goes right after the LDC, before this copy.
+      fp_ = f_.newVReg(RegClass::R, 1);
+      prologueEnd_ = b_.create(Opcode::MOV, {whole(fp_)}, {whole(sp_)});
+    }
+  }
   setupParams(*this);
   // The function's own shared variables get their symbols in declaration order, the order in
   // which ptxas lays them out (the layout follows symbol indices; unused ones are not placed).

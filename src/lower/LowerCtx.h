@@ -160,6 +160,9 @@ public:
   // ---- frame, parameters, well-known registers ----
   // The stack pointer (R1), precolored.
   VRegId stackPointer() const { return sp_; }
+  // What .local variables are addressed from: R1, or in a kernel that moves R1 (alloca,
+  // stackrestore) a copy of R1 taken below the frame at entry, as ptxas does.
+  VRegId framePointer() const { return fp_ != ori::kNoVReg ? fp_ : sp_; }
   // The global-memory descriptor desc[URx] of LDG/STG/ATOMG/...: c[0x0][0x208] loaded with
   // ULDC.64 once in the entry block (created on first use).
   Operand memDescriptor();
@@ -241,6 +244,7 @@ private:
   std::unordered_set<const ori::Instr *> uniformBranches_;
   std::vector<ConvergentLoop> convergentLoops_;
   VRegId sp_ = ori::kNoVReg;
+  VRegId fp_ = ori::kNoVReg;
   VRegId cc_ = ori::kNoVReg;
   VRegId argp_ = ori::kNoVReg;
   VRegId desc_ = ori::kNoVReg;

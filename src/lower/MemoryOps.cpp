@@ -118,7 +118,7 @@ bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemA
     if (!sym || sym->kind != ptx::DeclKind::Variable) return cx.error("memory operand must name a variable");
     const auto *v = static_cast<const ptx::Variable *>(sym);
     if (v->space == ptx::StateSpace::Local && out.unit == MemUnit::Local) {
-      out.addr = withOffset(cx, cx.whole(cx.stackPointer()), cx.localOffset(v) + off, 1, offsetBits);
+      out.addr = withOffset(cx, cx.whole(cx.framePointer()), cx.localOffset(v) + off, 1, offsetBits);
       return true;
     }
     if (v->space == ptx::StateSpace::Param) return cx.unsupported("a .param variable accessed outside the .param space");

@@ -43,6 +43,19 @@ public:
   // Symbol index of a variable/function, creating the symbol of a function-scope .shared/.const
   // variable on first use; -1 if it has none.
   int symbolOf(const ptx::Decl *d);
+  // Symbol index of a 4-byte value the driver supplies by relocation (".nv.unified.texrefDescSize"),
+  // created on first use (an extern symbol of kind Extern).
+  int driverSymbol(const std::string &name) {
+    for (uint32_t k = 0; k < m_.symbols().size(); ++k)
+      if (m_.symbol(k).kind == ori::SymbolKind::Extern && m_.symbol(k).name == name) return static_cast<int>(k);
+    ori::Symbol s;
+    s.name = name;
+    s.kind = ori::SymbolKind::Extern;
+    s.size = 4;
+    s.align = 4;
+    s.isExtern = true;
+    return static_cast<int>(m_.addSymbol(std::move(s)));
+  }
   // The calling convention of a .func (computed on first use), or of a call prototype.
   const CallLayout &callLayout(const ptx::Function *f);
   // The largest kernel parameter block of the module: ptxas places every kernel's

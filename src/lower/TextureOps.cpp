@@ -14,13 +14,16 @@
 // uniform register (surfaces). When the handle register is only ever loaded from a kernel
 // parameter, the handle is read straight from the constant bank with ULDC, as ptxas does;
 // otherwise its low word is moved into a uniform register (R2UR).
-//   txq.{width,height,depth}                               TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0, 1/2/4
+//   txq/suq.{width,height,depth}                           TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0, 1/2/4
+//   txq/suq other queries                                  LDG.E.CONSTANT of the driver's descriptor table
+//   istypep.{texref,samplerref,surfref}                    LOP3 + ISETP of the handle's type bit
 //
 // Module-scope .texref/.surfref operands read their header index from a bank-0 slot after the
 // parameters (refSlotOffset), like a parameter handle; in the independent texture mode the
 // high word of a texture handle is a .samplerref's slot instead of zero.
 //
-// Not lowered yet (reported as unsupported): other txq queries, suq/istypep, tex.grad other than 2d,
+// Not lowered yet (reported as unsupported): txq.level, txq.force_unnormalized_coords, descriptor
+// queries in the independent texture mode or outside a kernel, tex.grad other than 2d,
 // tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
 // vector surface formats.
 #include "Emit.h"
@@ -410,17 +413,80 @@ bool lowerSured(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
-// txq.{width,height,depth}.b32 d, [handle] -> TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh, 0x0,
-// mask 1/2/4 (as ptxas; the level register holds zero).
+// The field of the driver's texture (tex) or surface descriptor a txq/suq query reads, or -1.
+int descriptorField(const ptx::Instruction &in, bool surface) {
+  struct Field {
+    ptx::Mod mod;
+    int tex, surf;
+  };
+  static const Field fields[] = {
+      {ptx::Mod::AddrMode0, 0xc, -1},        {ptx::Mod::AddrMode1, 0x10, -1},
+      {ptx::Mod::AddrMode2, 0x14, -1},       {ptx::Mod::FilterMode, 0x18, -1},
+      {ptx::Mod::NormalizedCoords, 0x1c, -1}, {ptx::Mod::ChannelDataType, 0x20, 0xc},
+      {ptx::Mod::ChannelOrder, 0x24, 0x10},  {ptx::Mod::ArraySize, 0x28, 0x1c},
+      {ptx::Mod::NumMipmapLevels, 0x2c, -1}, {ptx::Mod::NumSamples, 0x30, -1},
+  };
+  for (const Field &f : fields)
+    if (in.has(f.mod)) return surface ? f.surf : f.tex;
+  return -1;
+}
+
+// A query of the descriptor table: LDG.E.CONSTANT d, [table + index * descSize + field], where
+// the table's base is a driver bank slot, the index the handle's header index, and descSize a
+// 4-byte value the driver fills in by relocation (R_CUDA_ABS32_32 against
+// .nv.unified.texrefDescSize / .nv.surfrefDescSize, as ptxas 13.0 writes it).
+bool descriptorQuery(LowerCtx &cx, const ptx::Instruction &in, const ptx::Operand &h, bool surface, int field) {
+  const target::DriverBank &bank = cx.bank();
+  const uint32_t table = surface ? bank.surfDescTable : bank.texDescTable;
+  if (table == target::kNoSlot || !cx.isKernel() || cx.moduleLowering().module().texmodeIndependent())
+    return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " query");
+  Operand ur;
+  if (!handleOperand(cx, h, 1, ur)) return false;
+  Operand index = cx.tempOp();
+  cx.copy(index, ur);
+  if (bank.descIndexMask) lop3(cx, index, index, imm(bank.descIndexMask), RZ(), 0xc0);
+  Operand size = cx.tempOp();
+  const char *sym = surface ? ".nv.surfrefDescSize" : ".nv.unified.texrefDescSize";
+  cx.emit(Opcode::MOV, {size}, {Operand::symbol(static_cast<uint32_t>(cx.moduleLowering().driverSymbol(sym)))});
+  Operand off = cx.tempOp();
+  imad(cx, off, index, size, imm(field));
+  Operand base = cx.tempOp(RegClass::R, 2);
+  isa::Modifiers lm;
+  lm.memType = isa::MemType::B64;
+  cx.emit(Opcode::LDC, {base}, {Operand::cbank(0, table)}, lm);
+  Operand addr = cx.tempOp(RegClass::R, 2), carry = cx.tempOp(RegClass::P);
+  iadd3co(cx, cx.word(addr, 0), carry, off, cx.word(base, 0));
+  iadd3x(cx, cx.word(addr, 1), RZ(), cx.word(base, 1), RZ(), carry);
+  isa::Modifiers m;
+  m.wide = true;
+  m.memType = isa::MemType::B32;
+  m.order = isa::MemOrder::CONSTANT;
+  Operand d = cx.tempOp();
+  Operand at = Operand::addr(addr.reg, addr.cls, 0);
+  at.subOff = addr.subOff;
+  at.subWidth = addr.subWidth;
+  cx.emit(Opcode::LDG, {d}, {cx.memDescriptor(), at}, m);
+  cx.copy(cx.dst(in.operands[0], ptx::Type::B32), d);
+  return true;
+}
+
+// txq/suq.{width,height,depth}.b32 d, [handle] -> TXQ d2, d, level 0, TEX_HEADER_DIMENSION, URh,
+// 0x0, mask 1/2/4 (as ptxas; the level register holds zero; surfaces too); the other queries read
+// the descriptor table (descriptorQuery).
 bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
+  const bool surface = in.op == ptx::Opcode::Suq;
   if (ops.size() != 2 || ops[1].kind != ptx::OperandKind::Address || ops[1].base == ptx::BaseKind::None ||
-      ops[1].offset != 0)
-    return cx.unsupported("this txq operand");
-  const unsigned mask = in.has(ptx::Mod::Width) ? 1 : in.has(ptx::Mod::Height) ? 2 : in.has(ptx::Mod::Depth) ? 4 : 0;
-  if (mask == 0) return cx.unsupported("this txq query");
+      ops[1].offset != 0 || in.has(ptx::Mod::Level))
+    return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " operand");
   ptx::Operand h = ops[1];
   h.kind = ops[1].base == ptx::BaseKind::Reg ? ptx::OperandKind::Reg : ptx::OperandKind::Symbol;
+  const unsigned mask = in.has(ptx::Mod::Width) ? 1 : in.has(ptx::Mod::Height) ? 2 : in.has(ptx::Mod::Depth) ? 4 : 0;
+  if (mask == 0) {
+    int field = descriptorField(in, surface);
+    if (field < 0) return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " query");
+    return descriptorQuery(cx, in, h, surface, field);
+  }
   Operand ur;
   if (!handleOperand(cx, h, 2, ur)) return false;
   Operand level = cx.tempOp();
@@ -433,10 +499,30 @@ bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// istypep.{texref,samplerref,surfref} p, a: the handle's type bit (bit 61, 63 or 62 of the
+// 64-bit handle, as ptxas tests it).
+bool lowerIstypep(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  if (ops.size() != 2) return cx.unsupported("this istypep form");
+  const ptx::Type t = in.type(0);
+  const uint32_t bit = t == ptx::Type::TexRef ? 0x20000000u : t == ptx::Type::SurfRef ? 0x40000000u
+                       : t == ptx::Type::SamplerRef                                   ? 0x80000000u
+                                                                                      : 0;
+  if (!bit) return cx.unsupported("istypep of this type");
+  cx.moduleLowering().module().setUsesIstypep();
+  Operand a = cx.srcWide(ops[1], ptx::Type::U64, 2);
+  Operand hi = cx.tempOp();
+  lop3(cx, hi, cx.word(a, 1), imm(bit), RZ(), 0xc0);
+  isetp(cx, cx.dstPred(ops[0]), Cmp::EQ, true, hi, imm(bit));
+  return true;
+}
+
 } // namespace
 
 void registerTextureOps(Registry &r) {
   r.add(ptx::Opcode::Txq, lowerTxq);
+  r.add(ptx::Opcode::Suq, lowerTxq);
+  r.add(ptx::Opcode::Istypep, lowerIstypep);
   r.add(ptx::Opcode::Tex, lowerTex);
   r.add(ptx::Opcode::Tld4, lowerTex);
   r.add(ptx::Opcode::Suld, lowerSuld);

@@ -1,4 +1,5 @@
 #include "optxas/ori/CFG.h"
+#include "optxas/isa/Bpt.h"
 
 #include <algorithm>
 
@@ -34,8 +35,10 @@ std::vector<BasicBlock *> successorsWith(const BasicBlock *bb, BasicBlock *fallt
   }
   for (const Operand &o : t->uses())
     if (o.kind == OperandKind::Label) add(o.block);
-  // A guarded terminator may not be taken; then control falls through.
-  if (t->isPredicated()) add(fallthrough);
+  // A guarded terminator may not be taken; then control falls through. So does a breakpoint
+  // the debugger resumes from (brkpt: BPT with extra = isa::kBptResumes).
+  if (t->isPredicated() || (t->opcode() == isa::Opcode::BPT && (t->mods().extra & isa::kBptResumes)))
+    add(fallthrough);
   return out;
 }
 } // namespace

@@ -61,7 +61,7 @@ def queue_of(base):
     return base
 NO_DEF = {"STG", "STS", "STL", "ST", "RED", "REDG", "BRA", "BRX", "JMP", "JMX", "EXIT", "RET",
           "CALL", "BAR", "BSSY", "BSYNC", "WARPSYNC", "NOP", "MEMBAR", "FENCE", "ERRBAR", "CCTL",
-          "DEPBAR", "YIELD", "BREAK", "NANOSLEEP", "KILL", "BPT", "PREEXIT", "CGAERRBAR",
+          "DEPBAR", "YIELD", "BREAK", "NANOSLEEP", "PMTRIG", "KILL", "BPT", "PREEXIT", "CGAERRBAR",
           "ENDCOLLECTIVE", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK", "LDGDEPBAR", "WARPGROUP",
           "SYNCS", "UTMACCTL", "UBLKCP", "UTMASTG", "UTMALDG", "SUST", "SURED", "UBLKPF",
           "UBLKRED", "UTMAPF", "STAS", "REDAS", "STSM"}

@@ -9,8 +9,9 @@ checks that
     (mnemonic with modifiers, and the dimension operand of TEX/TLD/TLD4/TXD). Registers, write
     masks and order are free (ptxas narrows masks to the components used; optxas writes all four).
 
-Then compiles tests/codegen/texture/texref.ptx (module-scope .texref/.surfref used by name) and
-independent.ptx (the independent texture mode: .texref with .samplerref) the same way and also
+Then compiles tests/codegen/texture/texref.ptx (module-scope .texref/.surfref used by name),
+independent.ptx (the independent texture mode: .texref with .samplerref) and queries.ptx
+(txq/suq through TXQ and the descriptor table, istypep) the same way and also
 compares the ELF with ptxas's (elfcompare.py: sections, symbols with their
 STT_CUDA_TEXTURE/SURFACE types, the R_CUDA_*_HEADER_INDEX relocations on the bank-0 slots after
 the parameters, .nv.info attributes; with --values their values, so SAMPLER_INIT's too).
@@ -55,7 +56,7 @@ def main():
             return 1
     fails = 0
     for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True),
-                                         ("independent.ptx", 2, True)):
+                                         ("independent.ptx", 2, True), ("queries.ptx", 3, True)):
         fails += check(a.optxas, os.path.join(HERE, "texture", name), min_count, compare_elf)
     return 1 if fails else 0
 

@@ -152,6 +152,24 @@ TEST(Exec, LocalArray) {
   }
 }
 
+TEST(Exec, DynStack) {
+  for (uint64_t seed : kSeeds) {
+    EXEC_RUN(r, "dyn_stack", seed);
+    auto in = r.in<int>(0);
+    int n = r.scalar<int>(3);
+    std::vector<int> out(128, 0), flags(128, 0);
+    for (int i = 0; i < n; ++i) {
+      unsigned a = unsigned(in[i]), cnt = (a & 7) + 1, sum = 0;
+      for (unsigned k = 0; k < cnt; ++k) sum += a + 3 * k;
+      sum += a * 5 + (a - 1) + (a ^ (a & 3));
+      out[i] = int(sum);
+      flags[i] = 3;   // aligned, restored
+    }
+    exectest::expectOutput(r, 1, out);
+    exectest::expectOutput(r, 2, flags);
+  }
+}
+
 TEST(Exec, Transpose) {
   for (uint64_t seed : kSeeds) {
     EXEC_RUN(r, "transpose", seed);

@@ -148,6 +148,9 @@ struct Function {
   std::optional<uint32_t> minStackSize; // EXEC outputs
   std::optional<uint32_t> maxStackSize; // relocatable outputs
   bool genErrbarAtExit = false;         // -g
+  // The code queries textures or surfaces (TXQ, or descriptor sizes by relocation): ptxas then
+  // writes MAX_STACK_SIZE 0 and MIN_STACK_SIZE before FRAME_SIZE in the module .nv.info.
+  bool queriesTextures = false;
 
   // Kernel parameters; CBANK_PARAM_SIZE and PARAM_CBANK are derived from them.
   std::vector<KernelParam> params;
@@ -258,6 +261,7 @@ struct Cubin {
   std::vector<ExternalSymbol> externals;
   std::vector<TextureReference> textureRefs; // symbols after the global ones, in this order
   bool texmodeIndependent = false;           // module EIATTR_TEXMODE_INDEPENDENT
+  bool istypepUsed = false;                  // module EIATTR_ISTYPEP_USED (first record)
   std::vector<ConstantBank> constantBanks;
   // ptxas's reserved-shared-memory protocol: weak symbols such as ".nv.reservedSmem.offset0"
   // (undefined), "__nv_reservedSMEM_offset_0_alias" and, on some targets, ".nv.reservedSmem.cap"
@@ -275,6 +279,7 @@ struct Cubin {
   std::vector<Relocation> globalInitRelocations;
   ResolvedRelocations globalInitResolved;
   CallGraph callGraph;
+  bool callGraphSection = true;  // ptxas writes no .nv.callgraph for a module that uses txq
   std::vector<Prototype> prototypes;
   // .nv.rel.action (sm_8x executables): how the driver applies relocation types newer than it.
   std::optional<std::vector<uint8_t>> relocationActions;

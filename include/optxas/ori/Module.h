@@ -69,6 +69,9 @@ public:
   // `.target ..., texmode_independent`: separate texture and sampler references.
   bool texmodeIndependent() const { return texmodeIndependent_; }
   void setTexmodeIndependent(bool b) { texmodeIndependent_ = b; }
+  // istypep reads a handle's type bits (the module attribute EIATTR_ISTYPEP_USED).
+  bool usesIstypep() const { return usesIstypep_; }
+  void setUsesIstypep() { usesIstypep_ = true; }
   std::vector<TextureRef> &textureRefs() { return textureRefs_; }
   const std::vector<TextureRef> &textureRefs() const { return textureRefs_; }
 
@@ -82,6 +85,7 @@ private:
   std::vector<Symbol> symbols_;
   std::vector<TextureRef> textureRefs_;
   bool texmodeIndependent_ = false;
+  bool usesIstypep_ = false;
 };
 
 } // namespace optxas::ori

@@ -67,6 +67,10 @@ struct DriverBank {
   uint32_t localWindow;        // 64-bit base of the local window in the generic space
   uint32_t constWindow;        // 64-bit base of the constant window in the generic space
   uint32_t reservedSmemOffset0; // the value of %reserved_smem_offset_0 (a constant)
+  // 64-bit bases of the driver's texture and surface descriptor tables in global memory (txq /
+  // suq queries other than the dimensions read them: header index * descriptor size + field).
+  uint32_t texDescTable = kNoSlot, surfDescTable = kNoSlot;
+  uint32_t descIndexMask = 0;  // the header-index bits of a handle (0: the whole low word)
 };
 
 // The instruction families an architecture has, for the choices lowering and selection make

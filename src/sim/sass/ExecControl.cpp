@@ -271,7 +271,7 @@ bool execControl(Exec &e) {
     // thread scheduling): the scheduler prefers lanes that have not yielded (Simulator.cpp).
     e.w.yielded |= predicated(e);
     return true;
-  case Opcode::NOP: case Opcode::NANOSLEEP: case Opcode::PREEXIT:
+  case Opcode::NOP: case Opcode::NANOSLEEP: case Opcode::PMTRIG: case Opcode::PREEXIT:
   case Opcode::ENDCOLLECTIVE:
   case Opcode::UCGABAR_ARV: case Opcode::UCGABAR_WAIT:
     return true;

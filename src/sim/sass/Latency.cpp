@@ -231,7 +231,7 @@ InstTiming classify(const sass::Inst &in) {
     decoupled(RClass::Guard);   // the mask register: see kGpr
     break;
   case Opcode::NOP: case Opcode::BSSY: case Opcode::BSYNC: case Opcode::BREAK:
-  case Opcode::YIELD: case Opcode::NANOSLEEP: case Opcode::EXIT:
+  case Opcode::YIELD: case Opcode::NANOSLEEP: case Opcode::PMTRIG: case Opcode::EXIT:
   case Opcode::BRA: case Opcode::BRX: case Opcode::JMP: case Opcode::JMX: case Opcode::CALL:
   case Opcode::RET: case Opcode::BPT: case Opcode::KILL: case Opcode::MEMBAR: case Opcode::FENCE:
   case Opcode::ERRBAR: case Opcode::CGAERRBAR: case Opcode::ACQBULK: case Opcode::PREEXIT:

@@ -25,6 +25,7 @@ constexpr DriverBank kBlackwellBank = {
     .clusterNctarank = kNoSlot,
     .reservedSmemEnd = kNoSlot, .reservedSmem1 = kNoSlot,
     .localWindow = 0x2f8, .constWindow = 0x120, .reservedSmemOffset0 = 0x40,
+    .texDescTable = 0x150, .surfDescTable = 0x160,
 };
 } // namespace
 

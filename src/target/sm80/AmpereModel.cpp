@@ -27,6 +27,7 @@ constexpr DriverBank kAmpereBank = {
     .clusterNctarank = kNoSlot,
     .reservedSmemEnd = 0x120, .reservedSmem1 = kNoSlot,
     .localWindow = 0x20, .constWindow = 0x50, .reservedSmemOffset0 = 0,
+    .texDescTable = 0x70, .surfDescTable = 0x80, .descIndexMask = 0xfffff,
 };
 const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DADD, Pipe::Variable}, {Opcode::DMUL, Pipe::Variable}, {Opcode::DFMA, Pipe::Variable},

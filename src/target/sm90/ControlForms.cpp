@@ -102,6 +102,10 @@ void addBranches(Builder &b) {
   b.fix(bits(84, 3), 0);
   b.form(Op::NANOSLEEP, 0x35d, {optPred(), R(32)});
   b.fix(bits(84, 3), 0);
+  // PMTRIG [P,] imm16   (pmevent: the event mask, bit n for pmevent n)
+  b.form(Op::PMTRIG, 0x801, {optPred(), Imm(bits(32, 16))});
+  b.fix(bits(48, 16), 0);
+  b.fix(bits(84, 3), 0);
   // BPT.{TRAP|INT} [imm]
   b.form(Op::BPT, 0x95c,
          {mod(S::bpt, bits(84, 3), {V(3, isa::BptMode::TRAP, ".TRAP"), V(4, isa::BptMode::INT, ".INT")}),
@@ -215,7 +219,7 @@ void addControlForms(Builder &b) {
   // Scoreboard rules (nvdisasm rejects the others): branches release none, fences no write
   // scoreboard, FENCE no read scoreboard.
   for (Op op : {Op::BRA, Op::BRX, Op::CALL, Op::RET, Op::EXIT, Op::BSSY, Op::BSYNC, Op::WARPSYNC,
-                Op::NANOSLEEP, Op::BPT, Op::BREAK, Op::YIELD, Op::KILL, Op::JMP, Op::JMX})
+                Op::NANOSLEEP, Op::PMTRIG, Op::BPT, Op::BREAK, Op::YIELD, Op::KILL, Op::JMP, Op::JMX})
     b.scoreboardsOf(op, false, false);
   b.scoreboardsOf(Op::MEMBAR, false, true);
   b.scoreboardsOf(Op::BAR, false, true);

@@ -36,6 +36,7 @@ const ArchTables &hopperTables() {
           .clusterNctaid = {0x144, 0x148, 0x14c}, .nclusterid = {0x15c, 0x160, 0x164}, .clusterNctarank = 0x188,
           .reservedSmemEnd = 0x68, .reservedSmem1 = 0x6c,
           .localWindow = 0x20, .constWindow = 0xd0, .reservedSmemOffset0 = 0,
+          .texDescTable = 0xf0, .surfDescTable = 0x100,
       },
       {},
   };
