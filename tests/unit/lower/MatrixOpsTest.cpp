@@ -101,6 +101,25 @@ TEST(MatrixOps, WmmaRowMajorBGathersHalves) {
   for (auto *i : l.find(Opcode::LDG)) EXPECT_EQ(i->mods().memType, isa::MemType::U16);
 }
 
+// Without a stride the matrix is packed: its row length (16 for row-major A, 8 for a row-major
+// m8n8k4 C), which IMAD multiplies the row index by.
+TEST(MatrixOps, WmmaWithoutStrideUsesThePackedStride) {
+  Lowered l(kernel(".param .u64 p",
+                   "  .reg .f64 %fd<4>;\n  ld.param.u64 %rd1, [p];\n"
+                   "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1];\n"
+                   "  st.global.v4.u32 [%rd1], {%r2,%r3,%r4,%r5};\n  mov.f64 %fd1, 0d3ff0000000000000;\n"
+                   "  wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%rd1], {%fd1,%fd1};"));
+  unsigned by16 = 0, by8 = 0;
+  for (auto *i : l.find(Opcode::IMAD)) {
+    by16 += isImm(i->use(1), 16);
+    by8 += isImm(i->use(1), 8);
+  }
+  EXPECT_EQ(by16, 4u) << l.text();   // one row index per distinct A register
+  EXPECT_GE(by8, 2u) << l.text();
+  EXPECT_EQ(l.count(Opcode::LDG), 4u);
+  EXPECT_EQ(l.count(Opcode::STG), 3u);   // the v4 store and two f64 elements
+}
+
 TEST(MatrixOps, StmatrixAndMovmatrix) {
   Lowered l(kernel(".param .u64 p",
                    "  .shared .align 16 .b8 sm[256];\n  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, sm;\n"
