@@ -113,7 +113,7 @@ const FormTable *build(const EncodingDelta &d) {
     Builder b(*t);
     sm90::addTensorForms(b);
     sm90::addTextureForms(b);
-    t->spacingOps_ = {O::HMMA, O::IMMA};
+    t->spacingOps_ = {O::HMMA, O::IMMA, O::BMMA};
   }
   t->removeForms([&](const Form &f) {
     for (O op : d.droppedOpcodes)
