@@ -30,7 +30,9 @@ uint8_t isaClassOf(const ori::Module &m) {
       break;
     case Opcode::WARPGROUP: c = std::max<uint8_t>(c, 3); break;
     case Opcode::HGMMA: c = std::max<uint8_t>(c, 4); break;
-    // IMMA.8816 (mma.m8n8k16 on 8-bit integers) is class 4 too; the other tensor forms leave it.
+    // IMMA.8816 (mma.m8n8k16 on 8-bit integers) and BMMA (mma .b1) are class 4 too; the other
+    // tensor forms (HMMA.SP included) leave it.
+    case Opcode::BMMA: c = std::max<uint8_t>(c, 4); break;
     case Opcode::IMMA:
       if ((i.mods().extra & ~isa::kMmaFromWmma) == static_cast<uint8_t>(isa::MmaShape::M8N8K16)) c = std::max<uint8_t>(c, 4);
       break;

@@ -59,6 +59,15 @@ bool usesWmma(const ori::Function &f) {
   return false;
 }
 
+// Whether a function uses a sparse mma (HMMA.SP, isa::kMmaSparse): ptxas then sets
+// EIATTR_SPARSE_MMA_MASK to 0x10 on sm_90 (whatever the shape, type or selector).
+bool usesSparseMma(const ori::Function &f) {
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb)
+      if (i->opcode() == isa::Opcode::HMMA && (i->mods().extra & isa::kMmaSparse)) return true;
+  return false;
+}
+
 // Whether the code has an instruction that makes ptxas clear bit 3 of the sm_100
 // CAN_FASTPATH_FINALIZE word (9 -> 1). Observed (docs/elf.md): f64 arithmetic (DADD, DMUL, DFMA)
 // and FSETP against a non-zero float immediate; not FADD/FMNMX/FSEL immediates, FSETP against
@@ -405,7 +414,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       a35.format = NvInfoFormat::None;
       ef.attributes.push_back(a35);
     }
-    if (opts.sm >= 90) ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, 0));
+    if (opts.sm >= 90) ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, usesSparseMma(f) ? 0x10 : 0));
     if (readsReservedSmemSlots(f, model->driverBank())) {
       elf::Attribute rs;
       rs.kind = NvInfoKind::RESERVED_SMEM_USED;

@@ -8,6 +8,10 @@
 //   mma.sync.aligned.{m8n8k16,m16n8k16,m16n8k32}.row.col.s32.{s8,u8}.{s8,u8}.s32{.satfinite}
 //                                                              IMMA.{8816,16816,16832}.A.B{.SAT}
 //   mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64            DMMA.8x8x4
+//   mma.sp{::ordered_metadata}.sync.aligned.{m16n8k16,m16n8k32}.row.col.{f32,f16}.{f16,bf16}...
+//     D, A, B, C, e, sel                                        HMMA.SP.{16816,16832}... D, A, B, C, e, sel
+//   mma.sync.aligned.{m16n8k256,m16n8k128,m8n8k128}.row.col.s32.b1.b1.s32.and.popc
+//                                                              BMMA.{168256,168128,88128}.AND.POPC
 //   createpolicy.fractional.L2::p{.L2::s}.b64 d, f             d = constant policy word
 // The fragment layouts of mma.sync are the instruction's own (PTX ISA "matrix fragments"), so each
 // form is one SASS instruction over register groups gathered from the PTX vectors.
@@ -118,15 +122,36 @@ bool isInt8(ptx::Type t) { return t == ptx::Type::S8 || t == ptx::Type::U8; }
 
 bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
-  if (ops.size() != 4) return cx.unsupported("this mma form");
-  if (!in.has(ptx::Mod::Row) || !in.has(ptx::Mod::Col) || in.has(ptx::Mod::Sp))
-    return cx.unsupported("mma other than .row.col (dense)");
+  // mma.sp / mma.sp::ordered_metadata: HMMA.SP with the metadata register and the sparsity
+  // selector after C (the same instruction for both, as ptxas).
+  const bool sparse = in.has(ptx::Mod::Sp) || in.has(ptx::Mod::SpOrderedMetadata);
+  if (ops.size() != (sparse ? 6u : 4u)) return cx.unsupported("this mma form");
+  if (!in.has(ptx::Mod::Row) || !in.has(ptx::Mod::Col)) return cx.unsupported("mma other than .row.col");
   const ptx::Type dt = in.type(0), at = in.type(1), bt = in.type(2), ct = in.type(3);
   const ptx::Shape s = in.shape;
   MmaPlan p;
   isa::Modifiers m;
   auto is = [&](unsigned mm, unsigned nn, unsigned kk) { return s.m == mm && s.n == nn && s.k == kk; };
-  if ((at == ptx::Type::F16 || at == ptx::Type::BF16 || at == ptx::Type::TF32) && at == bt) {
+  if (sparse) {
+    if ((at != ptx::Type::F16 && at != ptx::Type::BF16) || at != bt || dt != ct ||
+        (dt != ptx::Type::F32 && (dt != ptx::Type::F16 || at != ptx::Type::F16)))
+      return cx.unsupported("mma.sp with these types");
+    if (is(16, 8, 32)) p = {Opcode::HMMA, MmaShape::M16N8K32, 4, 4, 0, 1};
+    else if (is(16, 8, 16)) p = {Opcode::HMMA, MmaShape::M16N8K16, 2, 2, 0, 1};
+    else return cx.unsupported("this mma.sp shape");
+    if (!ops[5].isImm() || ops[5].bits > (is(16, 8, 32) ? 1u : 3u)) return cx.unsupported("this mma.sp sparsity selector");
+    p.cd = dt == ptx::Type::F32 ? 4 : 2;
+    m.floatType = dt == ptx::Type::F32 ? isa::FloatType::F32 : isa::FloatType::F16;
+    m.srcFloatType = at == ptx::Type::BF16 ? isa::FloatType::BF16 : isa::FloatType::F16;
+  } else if (at == ptx::Type::B1 && bt == ptx::Type::B1) {
+    // 1-bit: BMMA .AND.POPC (ptxas emulates .xor.popc with several BMMA; not supported here).
+    if (dt != ptx::Type::S32 || ct != ptx::Type::S32 || !in.has(ptx::Mod::And) || !in.has(ptx::Mod::Popc))
+      return cx.unsupported("mma .b1 other than .s32 .and.popc");
+    if (is(16, 8, 256)) p = {Opcode::BMMA, MmaShape::M16N8K256, 4, 2, 4, 1};
+    else if (is(16, 8, 128)) p = {Opcode::BMMA, MmaShape::M16N8K128, 2, 1, 4, 1};
+    else if (is(8, 8, 128)) p = {Opcode::BMMA, MmaShape::M8N8K128, 1, 1, 2, 1};
+    else return cx.unsupported("this mma shape");
+  } else if ((at == ptx::Type::F16 || at == ptx::Type::BF16 || at == ptx::Type::TF32) && at == bt) {
     if (dt != ct || (dt != ptx::Type::F32 && dt != ptx::Type::F16) ||
         (at != ptx::Type::F16 && dt != ptx::Type::F32))
       return cx.unsupported("mma with these accumulator types");
@@ -154,7 +179,7 @@ bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
   } else {
     return cx.unsupported("mma with these types");
   }
-  m.extra = static_cast<uint8_t>(p.shape);
+  m.extra = static_cast<uint8_t>(static_cast<uint8_t>(p.shape) | (sparse ? isa::kMmaSparse : 0));
   const unsigned ew = p.elemWords;
   if (count(ops[0]) * ew != p.cd || count(ops[1]) * ew != p.a || count(ops[2]) * ew != p.b || count(ops[3]) * ew != p.cd)
     return cx.error("mma operand vectors do not match the shape");
@@ -164,7 +189,10 @@ bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
   Operand b = gather(cx, ops[2], aType, ew, p.b);
   Operand c = gather(cx, ops[3], cType, ew, p.cd);
   Operand d = cx.tempOp(RegClass::R, p.cd);
-  cx.emit(p.op, {d}, {a, b, c}, m);
+  if (sparse)
+    cx.emit(p.op, {d}, {a, b, c, cx.srcReg(ops[4], ptx::Type::B32), imm(static_cast<int64_t>(ops[5].bits))}, m);
+  else
+    cx.emit(p.op, {d}, {a, b, c}, m);
   scatter(cx, ops[0], cType, ew, d);
   return true;
 }

@@ -74,7 +74,15 @@ struct Access {
   bool rowMajor = true;
 };
 
-bool setup(LowerCtx &cx, const ptx::Instruction &in, const ptx::Operand &addrOp, const ptx::Operand *ldmOp, Access &ac) {
+// The stride of a packed matrix (wmma.load/store without one, as ptxas reads it): the length of
+// a row (row-major) or column (col-major): A is m x k, B k x n, C/D m x n.
+int packedStride(const ptx::Shape &s, Mat mat, bool rowMajor) {
+  const int rows = mat == Mat::B ? s.k : s.m, cols = mat == Mat::A ? s.k : s.n;
+  return rowMajor ? cols : rows;
+}
+
+bool setup(LowerCtx &cx, const ptx::Instruction &in, Mat mat, const ptx::Operand &addrOp, const ptx::Operand *ldmOp,
+           Access &ac) {
   if (!resolveAddress(cx, addrOp, in.space(), ac.ma)) return false;
   if (ac.ma.unit != MemUnit::Global && ac.ma.unit != MemUnit::Generic && ac.ma.unit != MemUnit::Shared)
     return cx.unsupported("wmma in this state space");
@@ -84,7 +92,7 @@ bool setup(LowerCtx &cx, const ptx::Instruction &in, const ptx::Operand &addrOp,
   ac.off = ac.ma.addr.value;
   ac.rowMajor = !in.has(ptx::Mod::Col);
   // Without a stride the matrix is packed: the leading dimension is its row (or column) length.
-  ac.ldm = ldmOp ? cx.srcReg(*ldmOp, ptx::Type::U32) : Operand{};
+  ac.ldm = ldmOp ? cx.srcReg(*ldmOp, ptx::Type::U32) : imm(packedStride(in.shape, mat, ac.rowMajor));
   Operand lane = cx.tempOp();
   cx.emit(Opcode::S2R, {lane}, {Operand::sreg(ori::SpecialReg::LANEID)});
   ac.g = cx.tempOp();
@@ -158,9 +166,8 @@ bool lowerWmmaLoad(LowerCtx &cx, const ptx::Instruction &in) {
   Frag f;
   if (!fragOf(in.shape, mat, in.type(), f)) return cx.unsupported("this wmma.load shape or type");
   if (countOf(ops[0]) != f.regs) return cx.error("wmma.load destination does not match the fragment");
-  if (ops.size() < 3) return cx.unsupported("wmma.load without a stride");
   Access ac;
-  if (!setup(cx, in, ops[1], &ops[2], ac)) return false;
+  if (!setup(cx, in, mat, ops[1], ops.size() >= 3 ? &ops[2] : nullptr, ac)) return false;
   const unsigned words = f.esize == 8 ? 2 : 1;
   const ptx::Type wt = f.esize == 8 ? ptx::Type::B64 : ptx::Type::B32;
   const unsigned distinct = f.regs == 8 && f.per == 2 ? 4 : f.regs;   // f16: 4..7 repeat 0..3
@@ -206,9 +213,8 @@ bool lowerWmmaStore(LowerCtx &cx, const ptx::Instruction &in) {
   Frag f;
   if (!fragOf(in.shape, Mat::C, in.type(), f)) return cx.unsupported("this wmma.store shape or type");
   if (countOf(ops[1]) != f.regs) return cx.error("wmma.store source does not match the fragment");
-  if (ops.size() < 3) return cx.unsupported("wmma.store without a stride");
   Access ac;
-  if (!setup(cx, in, ops[0], &ops[2], ac)) return false;
+  if (!setup(cx, in, Mat::C, ops[0], ops.size() >= 3 ? &ops[2] : nullptr, ac)) return false;
   const unsigned words = f.esize == 8 ? 2 : 1;
   const ptx::Type wt = f.esize == 8 ? ptx::Type::B64 : ptx::Type::B32;
   for (unsigned r = 0; r < f.regs; ++r) {

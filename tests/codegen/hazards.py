@@ -87,8 +87,8 @@ def min_latency(producer, file, reader_kind):
         return 2
     if producer in ("HMMA", "HGMMA", "IGMMA"):
         return 15
-    if producer == "IMMA":
-        return 12  # IMMA.8816 -> STG (ptxas, tests/encoding/inputs/tensor.ptx)
+    if producer in ("IMMA", "BMMA"):
+        return 12  # IMMA.8816 -> STG (ptxas, tests/encoding/inputs/tensor.ptx), BMMA.88128 -> STG
     if file in ("R",):
         if producer == "I2I":
             return 5   # fixed latency; ptxas's closest reader (the H200 showed it sets no scoreboard)
@@ -195,7 +195,11 @@ class Instr:
             return 4, 2, 2
         if self.base == "IMMA":
             return {"8816": (2, 1, 1), "16816": (4, 2, 1), "16832": (4, 4, 2)}.get(m[0] if m else "", (4, 4, 2))
+        if self.base == "BMMA":
+            return {"168256": (4, 4, 2), "168128": (4, 2, 1), "88128": (2, 1, 1)}.get(m[0] if m else "", (4, 4, 2))
         d = 4 if "F32" in m else 2
+        if "SP" in m:   # HMMA.SP: D, A, B, C, E (metadata, one register), selector
+            return (d, 4, 4) if "16832" in m else (d, 2, 2)
         if "16816" in m or ("1688" in m and "TF32" in m):
             return d, 4, 2
         return d, 2, 1
@@ -276,7 +280,7 @@ class Instr:
                     dw = 1
                 if b in ("CS2R",):
                     dw = 2 if ".32" not in self.opcode else 1
-                if b in ("HMMA", "IMMA", "DMMA"):
+                if b in ("HMMA", "IMMA", "DMMA", "BMMA"):
                     dw = self._mma_widths()[0]
                 if re.fullmatch(r"U?P(\d|T)", o):
                     dw = 1
@@ -289,9 +293,9 @@ class Instr:
                     sw = 2
                 if b in ("IMAD",) and "WIDE" in self.mods and k == 3:
                     sw = 2
-                if b in ("HMMA", "IMMA", "DMMA"):
+                if b in ("HMMA", "IMMA", "DMMA", "BMMA"):
                     dc, da, db = self._mma_widths()
-                    sw = {1: da, 2: db}.get(k, dc)
+                    sw = {1: da, 2: db, 4: 1}.get(k, dc)
                 uses += regs_in(o, sw)
         return defs, uses
 

@@ -15,7 +15,14 @@ enum class MmaShape : uint8_t {
   M8N8K16,   // IMMA.8816
   M16N8K32,  // IMMA.16832
   M8N8K4,    // DMMA.8x8x4
+  M16N8K256, // BMMA.168256
+  M16N8K128, // BMMA.168128
+  M8N8K128,  // BMMA.88128
 };
+
+// Or'ed into the shape of HMMA.SP (mma.sp / mma.sp::ordered_metadata: 2:4 sparse A, with a
+// metadata register and a sparsity selector as its last operands).
+constexpr uint8_t kMmaSparse = 0x40;
 
 // Set in Modifiers::extra of HMMA/IMMA/DMMA made for wmma.mma: the cubin then records
 // EIATTR_WMMA_USED for the function (codegen clears the bit before encoding).

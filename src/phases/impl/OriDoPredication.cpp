@@ -61,7 +61,7 @@ bool mayGuard(const ori::Function &f, const Instr &i, const Operand &guard, unsi
   switch (i.opcode()) {
   // Warp-collective: the set of lanes taking part is the point.
   case Opcode::SHFL: case Opcode::VOTE: case Opcode::MATCH: case Opcode::REDUX: case Opcode::ELECT:
-  case Opcode::B2R: case Opcode::HMMA: case Opcode::IMMA: case Opcode::DMMA: case Opcode::LDGSTS:
+  case Opcode::B2R: case Opcode::HMMA: case Opcode::IMMA: case Opcode::BMMA: case Opcode::DMMA: case Opcode::LDGSTS:
   case Opcode::R2UR:
     return false;
   case Opcode::PSEUDO_COPY:

@@ -1,6 +1,7 @@
 // The per-opcode mapping from PTX instructions to DOps: arithmetic, floating point, logic,
 // comparison, moves and conversions (memory, control flow and synchronization: DecodeMemSync.cpp).
 #include "Decoder.h"
+#include "IntOps.h"
 
 #include <fmt/format.h>
 
@@ -27,6 +28,22 @@ fp::Round roundingOf(const Instruction &ins, bool &isInt) {
   case Mod::Rpi: isInt = true; return fp::Round::RP;
   default: return fp::Round::RN;
   }
+}
+
+// Video byte/half selectors: 0 none, 1..4 .b0...b3, 5..6 .h0/.h1.
+bool videoSelOf(Mod m, unsigned &sel) {
+  static const Mod table[] = {Mod::NumMods, Mod::B0, Mod::B1, Mod::B2, Mod::B3, Mod::H0, Mod::H1};
+  for (unsigned i = 0; i < 7; ++i)
+    if (m == table[i]) { sel = i; return true; }
+  return false;
+}
+
+// Video comparisons (vset*): eq ne lt le gt ge.
+bool videoCmpOf(Mod m, unsigned &cmp) {
+  static const Mod table[] = {Mod::Eq, Mod::Ne, Mod::Lt, Mod::Le, Mod::Gt, Mod::Ge};
+  for (unsigned i = 0; i < 6; ++i)
+    if (m == table[i]) { cmp = i; return true; }
+  return false;
 }
 
 } // namespace
@@ -131,6 +148,9 @@ void Decoder::decodeInstruction(const Instruction &ins, uint32_t astIndex) {
   case Opcode::Vadd2: case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2:
   case Opcode::Vmin2: case Opcode::Vmax2: case Opcode::Vadd4: case Opcode::Vsub4:
   case Opcode::Vavrg4: case Opcode::Vabsdiff4: case Opcode::Vmin4: case Opcode::Vmax4:
+  case Opcode::Vset2: case Opcode::Vset4:
+  case Opcode::Vadd: case Opcode::Vsub: case Opcode::Vabsdiff: case Opcode::Vmin: case Opcode::Vmax:
+  case Opcode::Vshl: case Opcode::Vshr: case Opcode::Vmad: case Opcode::Vset:
     ok = decodeArith(ins, op);
     break;
   case Opcode::Fma: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt: case Opcode::Sin:
@@ -290,6 +310,59 @@ bool Decoder::decodeArith(const Instruction &ins, DOp &op) {
     op.mode2 = uint8_t((ins.has(Mod::Add) ? 1 : 0) | (isSigned(ins.type(1)) ? 2 : 0) |
                        (isSigned(ins.type(2)) ? 4 : 0) | (isSigned(ins.type(0)) ? 8 : 0));
     setOperands(op, {dst(o(0))}, {src(o(1), Type::B32), src(o(2), Type::B32), src(o(3), Type::B32)});
+    return true;
+  }
+  case Opcode::Vset2: case Opcode::Vset4: {
+    // vset2/vset4.atype.btype.cmp{.add} d, a, b, c with the default selectors and mask.
+    if (n != 4 || ins.numTypes != 2) return false;
+    for (size_t i = 0; i < n; ++i)
+      if (o(i).component != Mod::NumMods) return false;
+    unsigned cmp = 0;
+    if (!videoCmpOf(ins.cmpOp(), cmp)) return false;
+    op.op = XOp::Video;
+    op.mode = 6;
+    op.vec = uint8_t(ins.op == Opcode::Vset2 ? 2 : 4);
+    op.mode2 = uint8_t((ins.has(Mod::Add) ? 1 : 0) | (isSigned(ins.type(0)) ? 2 : 0) |
+                       (isSigned(ins.type(1)) ? 4 : 0));
+    op.imm = cmp;
+    setOperands(op, {dst(o(0))}, {src(o(1), Type::B32), src(o(2), Type::B32), src(o(3), Type::B32)});
+    return true;
+  }
+  case Opcode::Vadd: case Opcode::Vsub: case Opcode::Vabsdiff: case Opcode::Vmin: case Opcode::Vmax:
+  case Opcode::Vshl: case Opcode::Vshr: case Opcode::Vmad: case Opcode::Vset: {
+    // Scalar video: d{.dsel}, a{.asel}, b{.bsel}{, c}; vset has no destination type.
+    const bool isSet = ins.op == Opcode::Vset;
+    if (ins.numTypes != (isSet ? 2u : 3u) || n < 3 || n > 4) return false;
+    intops::VideoCtl k;
+    static const Opcode ops[] = {Opcode::Vadd, Opcode::Vsub, Opcode::Vabsdiff, Opcode::Vmin, Opcode::Vmax,
+                                 Opcode::Vshl, Opcode::Vshr, Opcode::Vmad, Opcode::Vset};
+    while (ops[k.op] != ins.op) ++k.op;
+    if (!videoSelOf(o(0).component, k.dsel) || !videoSelOf(o(1).component, k.asel) ||
+        !videoSelOf(o(2).component, k.bsel) || (n == 4 && o(3).component != Mod::NumMods))
+      return false;
+    const unsigned ta = isSet ? 0 : 1;
+    k.asgn = isSigned(ins.type(ta));
+    k.bsgn = isSigned(ins.type(ta + 1));
+    k.dsgn = !isSet && isSigned(ins.type(0));
+    k.sat = ins.has(Mod::Sat);
+    k.op2 = ins.has(Mod::Add) ? 1 : ins.has(Mod::Min) ? 2 : ins.has(Mod::Max) ? 3 : 0;
+    if (k.op == intops::VideoCtl::Mad) {
+      // vmad: d, a, b, c (no selector on d, no secondary op).
+      if (n != 4 || k.dsel != 0 || k.op2 != 0) return false;
+      k.po = ins.has(Mod::Po);
+      k.scale = ins.has(Mod::Shr7) ? 7 : ins.has(Mod::Shr15) ? 15 : 0;
+    } else {
+      // A merge (dsel) and a secondary op both read c; the plain form has none.
+      if ((n == 4) != (k.op2 != 0 || k.dsel != 0) || (k.op2 != 0 && k.dsel != 0)) return false;
+    }
+    if (isSet && !videoCmpOf(ins.cmpOp(), k.cmp)) return false;
+    if (k.op == intops::VideoCtl::Shl || k.op == intops::VideoCtl::Shr) {
+      if (k.bsgn) return false;   // the shift amount is .u32
+      k.wrap = ins.has(Mod::Wrap);
+    }
+    op.op = XOp::VideoScalar;
+    op.imm = int64_t(k.pack());
+    setOperands(op, {dst(o(0))}, {src(o(1), Type::B32), src(o(2), Type::B32), src(n == 4 ? o(3) : o(1), Type::B32)});
     return true;
   }
   case Opcode::Dp4a: case Opcode::Dp2a: {

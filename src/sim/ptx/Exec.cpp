@@ -455,7 +455,11 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
 
     case XOp::Video:
       R[I.d(0)] = video(I.mode, I.vec, uint32_t(R[I.s(0)]), uint32_t(R[I.s(1)]), uint32_t(R[I.s(2)]),
-                        I.mode2 & 2, I.mode2 & 4, I.mode2 & 8, I.flags & F_SAT, I.mode2 & 1);
+                        I.mode2 & 2, I.mode2 & 4, I.mode2 & 8, I.flags & F_SAT, I.mode2 & 1, unsigned(I.imm));
+      break;
+    case XOp::VideoScalar:
+      R[I.d(0)] = videoScalar(intops::VideoCtl::unpack(uint64_t(I.imm)), uint32_t(R[I.s(0)]),
+                              uint32_t(R[I.s(1)]), uint32_t(R[I.s(2)]));
       break;
 
     // ---- logic ----

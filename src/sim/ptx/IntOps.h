@@ -3,6 +3,7 @@
 // section; widths are 32 or 64 unless stated.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 
@@ -174,11 +175,20 @@ inline uint64_t brev(uint64_t a, unsigned bits) {
   return r;
 }
 
+// vset/vset2/vset4 comparisons: eq ne lt le gt ge.
+inline bool videoCompare(unsigned cmp, __int128 x, __int128 y) {
+  static constexpr bool lt[] = {false, true, true, true, false, false};
+  static constexpr bool eq[] = {true, false, false, true, false, true};
+  static constexpr bool gt[] = {false, true, false, false, true, true};
+  return x < y ? lt[cmp] : x == y ? eq[cmp] : gt[cmp];
+}
+
 // SIMD video instructions vop2/vop4 with default selectors and mask: `lanes` elements of
-// 32/lanes bits. op: 0 add, 1 sub, 2 avrg, 3 absdiff, 4 min, 5 max. acc: secondary .add
-// (sum into c) instead of the merge (lanes written into d, the rest from c).
+// 32/lanes bits. op: 0 add, 1 sub, 2 avrg, 3 absdiff, 4 min, 5 max, 6 set (comparison cmp,
+// 1 or 0 per lane). acc: secondary .add (sum into c) instead of the merge (lanes written into
+// d, the rest from c).
 inline uint32_t video(unsigned op, unsigned lanes, uint32_t a, uint32_t b, uint32_t c, bool asgn,
-                      bool bsgn, bool dsgn, bool sat, bool acc) {
+                      bool bsgn, bool dsgn, bool sat, bool acc, unsigned cmp = 0) {
   unsigned w = 32 / lanes;
   auto el = [&](uint32_t v, unsigned i, bool s) {
     uint64_t x = (v >> (w * i)) & mask(w);
@@ -194,7 +204,8 @@ inline uint32_t video(unsigned op, unsigned lanes, uint32_t a, uint32_t b, uint3
     case 2: t = (x + y) >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1; break;
     case 3: t = x > y ? x - y : y - x; break;
     case 4: t = x < y ? x : y; break;
-    default: t = x > y ? x : y; break;
+    case 5: t = x > y ? x : y; break;
+    default: t = videoCompare(cmp, x, y) ? 1 : 0; break;
     }
     if (sat && !acc) {
       int64_t lo = dsgn ? -(int64_t(1) << (w - 1)) : 0;
@@ -205,6 +216,124 @@ inline uint32_t video(unsigned op, unsigned lanes, uint32_t a, uint32_t b, uint3
     else d |= uint32_t(uint64_t(t) & mask(w)) << (w * i);
   }
   return acc ? uint32_t(sum) : d;
+}
+
+// Scalar video instructions (vadd vsub vabsdiff vmin vmax vshl vshr vmad vset) as ptxas 13.0
+// expands them (no sm_80+ GPU runs them natively, so its expansion is the behaviour; checked in
+// the SASS simulator against its cubins). The PTX ISA pseudo-code, except where ptxas differs:
+//  - operands are extracted (byte/half selectors, sign or zero extension per type) into exact
+//    integers, the result is exact in 64 bits; vshl.sat keeps 34 bits of it (sign-extended);
+//  - .sat clamps to the 32-bit destination type (vshl/vshr also with a merge), but an unsigned
+//    destination only from below (an overflowing vadd wraps) except for vshl/vshr and vmad;
+//  - .sat with a merge (dsel, not vshl/vshr) saturates to u32 treating any negative or wide
+//    value as 0xffffffff, then takes the unsigned minimum with the field's maximum
+//    (0x7f/0xff/...), so a negative result of a signed destination becomes the field's maximum;
+//  - .min/.max compare the 64-bit result with c extended per the destination type (vset: a's
+//    type), unsigned for an unsigned one (a negative result is above every c); after an
+//    unsigned vshl/vshr .sat that result is the clamped word sign-extended;
+//  - the .h1 merge writes the result's bits 31:16 (the byte merges its low byte);
+//  - vmad with a signed factor multiplies both as signed 32-bit values.
+// The packed form lives in DOp::imm (see VideoCtl::pack).
+struct VideoCtl {
+  enum Op : unsigned { Add, Sub, Absdiff, Min, Max, Shl, Shr, Mad, Set };
+  unsigned op = Add;
+  unsigned asel = 0, bsel = 0, dsel = 0;  // 0 none (word), 1..4 b0..b3, 5..6 h0..h1
+  unsigned op2 = 0;                       // 0 none, 1 add, 2 min, 3 max
+  bool asgn = false, bsgn = false, dsgn = false, sat = false;
+  bool wrap = false;                      // vshl/vshr .wrap (else .clamp)
+  unsigned cmp = 0;                       // vset: eq ne lt le gt ge
+  bool po = false;                        // vmad .po
+  unsigned scale = 0;                     // vmad: 0, 7 or 15
+  uint64_t pack() const {
+    return uint64_t(op) | uint64_t(asel) << 4 | uint64_t(bsel) << 7 | uint64_t(dsel) << 10 |
+           uint64_t(op2) << 13 | uint64_t(asgn) << 15 | uint64_t(bsgn) << 16 | uint64_t(dsgn) << 17 |
+           uint64_t(sat) << 18 | uint64_t(wrap) << 19 | uint64_t(cmp) << 20 | uint64_t(po) << 23 |
+           uint64_t(scale) << 24;
+  }
+  static VideoCtl unpack(uint64_t v) {
+    VideoCtl c;
+    c.op = v & 15; c.asel = (v >> 4) & 7; c.bsel = (v >> 7) & 7; c.dsel = (v >> 10) & 7;
+    c.op2 = (v >> 13) & 3; c.asgn = (v >> 15) & 1; c.bsgn = (v >> 16) & 1; c.dsgn = (v >> 17) & 1;
+    c.sat = (v >> 18) & 1; c.wrap = (v >> 19) & 1; c.cmp = (v >> 20) & 7; c.po = (v >> 23) & 1;
+    c.scale = (v >> 24) & 31;
+    return c;
+  }
+};
+
+// The selected byte/half (or the word) of v, sign- or zero-extended.
+inline int64_t videoExtract(uint32_t v, unsigned sel, bool sgn) {
+  if (sel == 0) return sgn ? int64_t(int32_t(v)) : int64_t(v);
+  unsigned w = sel <= 4 ? 8 : 16, pos = sel <= 4 ? 8 * (sel - 1) : 16 * (sel - 5);
+  uint64_t x = (v >> pos) & mask(w);
+  return sgn ? int64_t(sext(x, w)) : int64_t(x);
+}
+
+inline uint32_t videoScalar(const VideoCtl &k, uint32_t a, uint32_t b, uint32_t c) {
+  using I128 = __int128;
+  I128 ta = videoExtract(a, k.asel, k.asgn), tb = videoExtract(b, k.bsel, k.bsgn), t = 0;
+  if (k.op == VideoCtl::Mad) {
+    const bool sf = k.asgn || k.bsgn;
+    if (sf) {
+      ta = int32_t(uint32_t(ta));
+      tb = int32_t(uint32_t(tb));
+    }
+    I128 c128 = sf ? I128(int32_t(c)) : I128(c);
+    I128 r = ta * tb + c128 + (k.po ? 1 : 0);
+    r >>= k.scale;
+    // The low 64 bits are exact: signed when sf, unsigned (below 2^64) otherwise.
+    uint64_t r64 = uint64_t(r);
+    if (k.sat) {
+      if (sf) r64 = uint64_t(std::clamp<int64_t>(int64_t(r64), INT32_MIN, INT32_MAX));
+      else r64 = r64 > UINT32_MAX ? UINT32_MAX : r64;
+    }
+    return uint32_t(r64);
+  }
+  switch (k.op) {
+  case VideoCtl::Add: t = ta + tb; break;
+  case VideoCtl::Sub: t = ta - tb; break;
+  case VideoCtl::Absdiff: t = ta > tb ? ta - tb : tb - ta; break;
+  case VideoCtl::Min: t = ta < tb ? ta : tb; break;
+  case VideoCtl::Max: t = ta > tb ? ta : tb; break;
+  case VideoCtl::Shl: case VideoCtl::Shr: {
+    uint64_t n = uint64_t(tb);
+    n = k.wrap ? n & 31 : n > 32 ? 32 : n;
+    t = k.op == VideoCtl::Shr ? ta >> n : ta * (I128(1) << n);
+    break;
+  }
+  default: t = videoCompare(k.cmp, ta, tb) ? 1 : 0; break;
+  }
+  const bool shift = k.op == VideoCtl::Shl || k.op == VideoCtl::Shr;
+  if (k.sat && k.op == VideoCtl::Shl) t = I128(int64_t(sext(uint64_t(t) & mask(34), 34)));
+  if (k.sat && k.op != VideoCtl::Set) {
+    if (k.dsel == 0 || shift) {
+      if (k.dsgn) t = t < INT32_MIN ? INT32_MIN : t > INT32_MAX ? INT32_MAX : t;
+      else if (t < 0) t = 0;
+      // vshl/vshr clamp to u32 and go on with the sign-extended word.
+      else if (shift) t = int32_t(uint32_t(t > UINT32_MAX ? UINT32_MAX : uint64_t(t)));
+    } else {
+      const unsigned w = k.dsel <= 4 ? 8 : 16;
+      const uint32_t fmax = uint32_t(mask(k.dsgn ? w - 1 : w));
+      uint32_t x = int64_t(t >> 32) != 0 ? 0xffffffffu : uint32_t(uint64_t(t));
+      t = x > fmax ? fmax : x;
+    }
+  }
+  const uint32_t x = uint32_t(uint64_t(t));
+  const bool csgn = k.op == VideoCtl::Set ? k.asgn : k.dsgn;
+  if (k.op2 == 1) return x + c;
+  if (k.op2 != 0) {
+    const uint64_t t64 = uint64_t(t);
+    const bool lt = csgn ? int64_t(t64) < int64_t(int32_t(c)) : t64 < uint64_t(c);
+    return (k.op2 == 2) == lt ? x : c;
+  }
+  switch (k.dsel) {
+  case 0: return x;
+  case 5: return (c & 0xffff0000u) | (x & 0xffffu);
+  case 6: return (c & 0x0000ffffu) | (x & 0xffff0000u);
+  default: {
+    unsigned pos = 8 * (k.dsel - 1);
+    return (c & ~(0xffu << pos)) | ((x & 0xffu) << pos);
+  }
+  }
 }
 
 inline int64_t clampS32(int64_t v) {

@@ -30,7 +30,7 @@ enum class XOp : uint16_t {
   Mov, MovPack, MovUnpack, SReg, LocalAddr,
   // integer arithmetic
   IAdd, ISub, IAddc, ISubc, IMul, IMad, IMadc, IMul24, IMad24, Sad, IDiv, IRem, IAbs, INeg,
-  IMin, IMax, Popc, Clz, Bfind, Fns, Brev, Bfe, Bfi, Szext, Bmsk, Dp4a, Dp2a, Video,
+  IMin, IMax, Popc, Clz, Bfind, Fns, Brev, Bfe, Bfi, Szext, Bmsk, Dp4a, Dp2a, Video, VideoScalar,
   // logic and shifts
   And, Or, Xor, Not, Cnot, Lop3, Shf, Shl, Shr, Prmt,
   // comparison and selection

@@ -174,7 +174,7 @@ const FormTable *build(const EncodingDelta &d) {
     Builder b(*t);
     sm90::addTensorForms(b);
     sm90::addTextureForms(b);
-    t->spacingOps_ = {O::HMMA, O::IMMA};
+    t->spacingOps_ = {O::HMMA, O::IMMA, O::BMMA};
   }
   t->removeForms([&](const Form &f) {
     if (f.op == O::HFMA2 && isMmaBf16(f)) return true;

@@ -72,7 +72,7 @@ Pipe basePipe(Opcode op) {
   // HMMA/IMMA are coupled on sm_90 (ptxas sets no scoreboard). The shortest distances ptxas
   // leaves to a reader of the result: IMMA.8816 13, IMMA.16816/16832 15, HMMA.1688 15,
   // HMMA.16816 21, HMMA.1688.TF32 22 (tests/codegen hazards.py has its own table).
-  case Opcode::HMMA: case Opcode::IMMA:
+  case Opcode::HMMA: case Opcode::IMMA: case Opcode::BMMA:
     return Pipe::Tensor;
   // Spill code encodes as STL/LDL: local memory, tracked with scoreboards.
   case Opcode::PSEUDO_SPILL: case Opcode::PSEUDO_FILL:

@@ -30,7 +30,7 @@ const FormTable &table() {
     addAsyncForms(b);
     addTensorForms(b);
     addTextureForms(b);
-    ft->spacingOps_ = {Op::HMMA, Op::IMMA};
+    ft->spacingOps_ = {Op::HMMA, Op::IMMA, Op::BMMA};
     ft->finalize();
     return ft;
   }();

@@ -5,6 +5,8 @@
 //               accumulator, 82..83 = source type (F16, BF16, TF32).
 //   IMMA 0x237  Rd 16, Ra 24 (.ROW: 73 = 0), Rb 32 (.COL: 74 = 1), Rc 64; 86 = m16, 75 = k32,
 //               76..77 = A type, 78..79 = B type (U8, S8), 82 = .SAT.
+//   HMMA.SP 0x23c as HMMA, 73 = .SP, 75 + 78 = k32, Re 40, sparsity selector 48..49.
+//   BMMA 0x23d  Rd 16, Ra 24 (.ROW), Rb 32 (.COL: 74), Rc 64; 78, 80 set, 76 = k256, 75 = m16 k128.
 //   DMMA 0x23f  Rd 16, Ra 24, Rb 32, Rc 64; 76/77 pick the larger shapes, 78..79 rounding.
 //   LDSM 0x83b  Rd 16, [Ra 24 + URb 32 (91 = present) + imm 40..63]; 72..73 = matrix count
 //               (.x1 .x2 .x4), 78 = .MT88 (transposed), 79 = .M816.
@@ -55,6 +57,55 @@ void addHmma(Builder &b) {
     b.fix(bits(78, 1), f.shape == MmaShape::M16N8K4);
     b.fix(bits(76, 1), f32);
     b.fix(bits(82, 2), f.src == FloatType::BF16 ? 1 : f.src == FloatType::TF32 ? 2 : 0);
+  }
+}
+
+// HMMA.SP.{16816|16832}.{F32|F16}{.BF16} Rd, Ra, Rb, Rc, Re, sel: the dense fields plus 73 = .SP,
+// the metadata register at 40 and the sparsity selector at 48..49; 75 + 78 = k32.
+void addHmmaSparse(Builder &b) {
+  const HmmaForm forms[] = {
+      {MmaShape::M16N8K32, ".SP.16832", FloatType::F32, FloatType::F16, 4, 4, 4},
+      {MmaShape::M16N8K32, ".SP.16832", FloatType::F32, FloatType::BF16, 4, 4, 4},
+      {MmaShape::M16N8K32, ".SP.16832", FloatType::F16, FloatType::F16, 2, 4, 4},
+      {MmaShape::M16N8K16, ".SP.16816", FloatType::F32, FloatType::F16, 4, 2, 2},
+      {MmaShape::M16N8K16, ".SP.16816", FloatType::F32, FloatType::BF16, 4, 2, 2},
+      {MmaShape::M16N8K16, ".SP.16816", FloatType::F16, FloatType::F16, 2, 2, 2},
+  };
+  for (const HmmaForm &f : forms) {
+    const bool f32 = f.dst == FloatType::F32;
+    b.form(Op::HMMA, 0x23c,
+           {fixed(S::extra, static_cast<uint8_t>(static_cast<uint8_t>(f.shape) | isa::kMmaSparse), f.shapeText),
+            fixed(S::floatType, static_cast<uint8_t>(f.dst), f32 ? ".F32" : ".F16"),
+            fixed(S::srcFloatType, static_cast<uint8_t>(f.src), f.src == FloatType::BF16 ? ".BF16" : ""),
+            R(16).def().w(f.d), R(24).w(f.a).reuse(0), R(32).w(f.b).reuse(1), R(64).w(f.d), R(40), Imm(bits(48, 2))});
+    b.fix(bits(73, 1), 1);
+    b.fix(bits(75, 1), 1);
+    b.fix(bits(78, 1), f.shape == MmaShape::M16N8K32);
+    b.fix(bits(76, 1), f32);
+    b.fix(bits(82, 2), f.src == FloatType::BF16 ? 1 : 0);
+  }
+}
+
+// BMMA.{168256|168128|88128}.AND.POPC Rd, Ra.ROW, Rb.COL, Rc (mma .b1 .and.popc): IMMA's operand
+// fields; 74 = .COL, 78 and 80 always, 76 = k256, 75 = m16 k128.
+void addBmma(Builder &b) {
+  struct Shape {
+    MmaShape shape;
+    const char *text;
+    uint8_t d, a, b;
+  };
+  const Shape shapes[] = {{MmaShape::M16N8K256, ".168256", 4, 4, 2},
+                          {MmaShape::M16N8K128, ".168128", 4, 2, 1},
+                          {MmaShape::M8N8K128, ".88128", 2, 1, 1}};
+  for (const Shape &s : shapes) {
+    b.form(Op::BMMA, 0x23d,
+           {shape(s.shape, s.text), text(".AND.POPC"), R(16).def().w(s.d),
+            R(24).w(s.a).reuse(0).sel(bits(73, 1), {ModValue{0, 0, ".ROW"}}),
+            R(32).w(s.b).reuse(1).sel(bits(74, 1), {ModValue{1, 0, ".COL"}}), R(64).w(s.d)});
+    b.fix(bits(76, 1), s.shape == MmaShape::M16N8K256);
+    b.fix(bits(75, 1), s.shape == MmaShape::M16N8K128);
+    b.fix(bits(78, 1), 1);
+    b.fix(bits(80, 1), 1);
   }
 }
 
@@ -136,7 +187,9 @@ void addMovm(Builder &b) {
 
 void addTensorForms(Builder &b) {
   addHmma(b);
+  addHmmaSparse(b);
   addImma(b);
+  addBmma(b);
   addDmma(b);
   addLdsm(b);
   addStsm(b);

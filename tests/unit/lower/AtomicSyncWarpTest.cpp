@@ -188,10 +188,10 @@ TEST(Extras, IsspacepElectDpPrmtModes) {
 }
 
 TEST(Diagnostics, UnsupportedInstructionsAreReportedAtTheirLine) {
-  Lowered l(kernel(".param .u64 p", "  ld.param.u64 %rd1, [p];\n  vmax4.u32.u32.u32 %r1, %r2, %r3, %r4;"), false);
+  Lowered l(kernel(".param .u64 p", "  ld.param.u64 %rd1, [p];\n  vmax4.u32.u32.u32 %r1.b0, %r2, %r3, %r4;"), false);
   EXPECT_FALSE(l.module);
   ASSERT_EQ(l.messages.size(), 1u) << l.all();
-  EXPECT_EQ(l.messages[0], "ptxas t.ptx, line 12; error   : instruction 'vmax4.u32.u32.u32' is not yet supported by optxas");
+  EXPECT_EQ(l.messages[0], "ptxas t.ptx, line 12; error   : SIMD video selectors or masks is not yet supported by optxas");
 }
 
 } // namespace

@@ -101,6 +101,25 @@ TEST(MatrixOps, WmmaRowMajorBGathersHalves) {
   for (auto *i : l.find(Opcode::LDG)) EXPECT_EQ(i->mods().memType, isa::MemType::U16);
 }
 
+// Without a stride the matrix is packed: its row length (16 for row-major A, 8 for a row-major
+// m8n8k4 C), which IMAD multiplies the row index by.
+TEST(MatrixOps, WmmaWithoutStrideUsesThePackedStride) {
+  Lowered l(kernel(".param .u64 p",
+                   "  .reg .f64 %fd<4>;\n  ld.param.u64 %rd1, [p];\n"
+                   "  wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r2,%r3,%r4,%r5,%r6,%r7,%r8,%r9}, [%rd1];\n"
+                   "  st.global.v4.u32 [%rd1], {%r2,%r3,%r4,%r5};\n  mov.f64 %fd1, 0d3ff0000000000000;\n"
+                   "  wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%rd1], {%fd1,%fd1};"));
+  unsigned by16 = 0, by8 = 0;
+  for (auto *i : l.find(Opcode::IMAD)) {
+    by16 += isImm(i->use(1), 16);
+    by8 += isImm(i->use(1), 8);
+  }
+  EXPECT_EQ(by16, 4u) << l.text();   // one row index per distinct A register
+  EXPECT_GE(by8, 2u) << l.text();
+  EXPECT_EQ(l.count(Opcode::LDG), 4u);
+  EXPECT_EQ(l.count(Opcode::STG), 3u);   // the v4 store and two f64 elements
+}
+
 TEST(MatrixOps, StmatrixAndMovmatrix) {
   Lowered l(kernel(".param .u64 p",
                    "  .shared .align 16 .b8 sm[256];\n  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, sm;\n"
@@ -112,6 +131,32 @@ TEST(MatrixOps, StmatrixAndMovmatrix) {
   EXPECT_EQ(st[0]->mods().memType, isa::MemType::B64);   // .x2
   EXPECT_EQ(st[0]->mods().extra, isa::kLdsmTrans);
   EXPECT_EQ(l.count(Opcode::MOVM), 1u) << l.text();
+}
+
+// mma.sp: HMMA.SP with the metadata register and the selector after C (extra carries
+// kMmaSparse); mma .b1 .and.popc: BMMA.
+TEST(MatrixOps, SparseMmaAndBmma) {
+  Lowered l(kernel(".param .u64 p",
+                   "  .reg .f32 %f<12>;\n  ld.param.u64 %rd1, [p];\n"
+                   "  ld.global.v4.u32 {%r1,%r2,%r3,%r4}, [%rd1];\n  ld.global.v4.u32 {%r5,%r6,%r7,%r8}, [%rd1+16];\n"
+                   "  ld.global.v4.f32 {%f1,%f2,%f3,%f4}, [%rd1+32];\n  ld.global.u32 %r9, [%rd1+48];\n"
+                   "  mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f5,%f6,%f7,%f8}, "
+                   "{%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%f1,%f2,%f3,%f4}, %r9, 0x1;\n"
+                   "  st.global.v4.f32 [%rd1], {%f5,%f6,%f7,%f8};\n"
+                   "  mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.and.popc {%r10,%r11,%r12,%r13}, "
+                   "{%r1,%r2,%r3,%r4}, {%r5,%r6}, {%r1,%r2,%r3,%r4};\n"
+                   "  st.global.v4.u32 [%rd1+16], {%r10,%r11,%r12,%r13};"));
+  auto h = l.find(Opcode::HMMA);
+  ASSERT_EQ(h.size(), 1u) << l.text();
+  EXPECT_EQ(h[0]->mods().extra, static_cast<uint8_t>(isa::MmaShape::M16N8K32) | isa::kMmaSparse);
+  ASSERT_EQ(h[0]->numUses(), 5u);
+  EXPECT_EQ(l.fn().vreg(h[0]->use(0).reg).width, 4u);   // A and B: four registers each
+  EXPECT_EQ(l.fn().vreg(h[0]->use(1).reg).width, 4u);
+  EXPECT_TRUE(isImm(h[0]->use(4), 1));
+  auto b = l.find(Opcode::BMMA);
+  ASSERT_EQ(b.size(), 1u) << l.text();
+  EXPECT_EQ(b[0]->mods().extra, static_cast<uint8_t>(isa::MmaShape::M16N8K256));
+  EXPECT_EQ(l.fn().vreg(b[0]->use(1).reg).width, 2u);
 }
 
 TEST(MatrixOps, UnsupportedShapesAreReported) {

@@ -113,4 +113,45 @@ TEST(IntOps, VideoSimd) {
   EXPECT_EQ(video(0, 4, 0x7f7f7f7fu, 0x01010101u, 0, true, true, true, true, false), 0x7f7f7f7fu);
   EXPECT_EQ(video(3, 4, 0x0a000000u, 0x00000005u, 100, false, false, false, false, true), 115u);
   EXPECT_EQ(video(4, 2, 0x8000ffffu, 0x00010001u, 0, true, true, true, false, false), 0x8000ffffu);
+  // vset4.s32.s32.lt and vset2.u32.u32.ne.add
+  EXPECT_EQ(video(6, 4, 0xff010203u, 0x00010304u, 0, true, true, false, false, false, 2), 0x01000101u);
+  EXPECT_EQ(video(6, 2, 0x00010002u, 0x00010003u, 10, false, false, false, false, true, 1), 11u);
+}
+
+// The scalar forms behave as ptxas 13.0 expands them (each case checked on its cubin).
+TEST(IntOps, VideoScalar) {
+  auto form = [](unsigned op, bool dsgn, bool asgn, bool bsgn, bool sat) {
+    VideoCtl k;
+    k.op = op; k.dsgn = dsgn; k.asgn = asgn; k.bsgn = bsgn; k.sat = sat;
+    return k;
+  };
+  VideoCtl k = form(VideoCtl::Add, true, true, true, true);          // vadd.s32.s32.s32.sat
+  EXPECT_EQ(videoScalar(k, 0x7fffffffu, 1, 0), 0x7fffffffu);
+  k = form(VideoCtl::Add, false, false, false, true);                 // u32 .sat: an overflow wraps
+  EXPECT_EQ(videoScalar(k, 0xffffffffu, 2, 0), 1u);
+  k = form(VideoCtl::Sub, false, false, false, true);
+  EXPECT_EQ(videoScalar(k, 1, 2, 0), 0u);
+  k = form(VideoCtl::Sub, false, true, false, true);                  // vsub.u32.s32.u32.sat d.h0
+  k.bsel = 2; k.dsel = 5;
+  EXPECT_EQ(videoScalar(k, 0xfffffffdu, 0x3700u, 0x12345678u), 0x1234ffffu);
+  k = form(VideoCtl::Add, true, true, true, true);                    // s32 .sat d.b3: -> 0x7f
+  k.dsel = 4;
+  EXPECT_EQ(videoScalar(k, 0xffffff00u, 0, 0x00aabbccu), 0x7faabbccu);
+  k = form(VideoCtl::Add, true, true, true, false);                   // d.h1 takes bits 31:16
+  k.dsel = 6;
+  EXPECT_EQ(videoScalar(k, 0x00010002u, 0x00030004u, 0x12345678u), 0x00045678u);
+  k = form(VideoCtl::Add, true, true, true, false);                   // d.b1 takes the low byte
+  k.dsel = 2;
+  EXPECT_EQ(videoScalar(k, 0x00000012u, 0x00000001u, 0x12345678u), 0x12341378u);
+  k = form(VideoCtl::Add, false, true, true, false);                  // vadd.u32.s32.s32.min
+  k.asel = 1; k.bsel = 1; k.op2 = 2;
+  EXPECT_EQ(videoScalar(k, 0xfe, 0xfd, 1000), 1000u);                 // -5 is above every u32
+  k = form(VideoCtl::Set, false, true, true, false);                  // vset.s32.s32.lt.max
+  k.cmp = 2; k.op2 = 3;
+  EXPECT_EQ(videoScalar(k, 1, 2, 0x80000000u), 1u);                   // c signed (a's type)
+  k = form(VideoCtl::Shl, false, false, false, true);                 // vshl.u32.u32.u32.sat.clamp
+  EXPECT_EQ(videoScalar(k, 0x80000000u, 1, 0), 0xffffffffu);
+  EXPECT_EQ(videoScalar(k, 0x3u, 40, 0), 0u);                         // 3 << 32 keeps 34 bits: -4 -> 0
+  k = form(VideoCtl::Mad, true, true, false, true);                   // vmad.s32.s32.u32.sat
+  EXPECT_EQ(videoScalar(k, 2, 0xffffffffu, 0), 0xfffffffeu);          // the u32 factor is -1
 }
