@@ -94,6 +94,16 @@ void addWarpsyncAll(FormTable &t) {
   b.scoreboardsOf(O::WARPSYNC, false, false);
 }
 
+// LEPC Rd: Rd:Rd+1 = the instruction's own code address (read from ptxas's sm_80 calls out of
+// the module: opcode 0x34e, the pair at 16, every other bit 0). sm_90 ptxas writes a form with an
+// offset instead (LEPC Rd, target), which optxas does not use.
+void addLepc(FormTable &t) {
+  Builder b(t);
+  b.form(O::LEPC, 0x34e, {R(16).def().w(2)});
+  b.fix(bits(24, 40), 0);
+  b.fix(bits(64, 27), 0);
+}
+
 // IMNMX{.U32} Rd, Ra, b, Pmax: Ampere's 32-bit min/max (!PT: max, PT: min).
 void addImnmx(FormTable &t) {
   Builder b(t);
@@ -122,6 +132,7 @@ const FormTable *build(const EncodingDelta &d) {
   });
   addImnmx(*t);
   addWarpsyncAll(*t);
+  addLepc(*t);
   std::erase_if(t->specialRegs, [](const auto &r) { return r.first == 0x86; });   // SR_WARPGROUP_INFO
   std::vector<bool> emptied(t->forms().size());
   for (size_t i = 0; i < t->forms().size(); ++i) {
