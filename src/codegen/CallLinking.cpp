@@ -276,6 +276,14 @@ bool linkKernelCalls(const ori::Module &m, const std::vector<FunctionFacts> &fac
         // A call out of the module returns to an absolute address: the MOVs of R20 and R21
         // get the address after the CALL by relocation against the kernel.
         uint32_t after = b + pc + model->instrBytes();
+        // sm_8x: LEPC made the return address of a call through a register (PostExpansion.cpp).
+        const bool viaRegister = std::any_of(d.inst.ops.begin(), d.inst.ops.end(), [](const sass::Operand &o) {
+          return o.kind == sass::OperandKind::Reg;
+        });
+        if (model->smVersion() < 90 && viaRegister) {
+          syscallOffsets.push_back(b + pc);
+          continue;
+        }
         bool lo = false, hi = false;
         for (uint32_t q = pc; q-- > 0 && !(lo && hi);) {
           if (q % model->instrBytes() || opAt(q) != isa::Opcode::MOV) continue;

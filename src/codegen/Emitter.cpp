@@ -95,6 +95,33 @@ bool emitFunction(const Function &f, const target::MachineModel &m, sass::Target
   for (size_t k = 0; k < layout.order.size(); ++k) {
     const Instr *call = layout.order[k];
     if (call->opcode() != isa::Opcode::CALL) continue;
+    // sm_8x calls out of the module (PostExpansion.cpp): the IADD3 after LEPC R20 adds the
+    // distance from the LEPC to the instruction after the CALL.
+    const Instr *add = nullptr;
+    for (const Instr *p = call->prev(); p && !add; p = p->prev()) {
+      if (p->opcode() == isa::Opcode::CALL) break;
+      if (p->opcode() == isa::Opcode::IADD3 && p->numDefs() == 2 && p->def(0).isReg() &&
+          f.vreg(p->def(0).reg).phys + static_cast<int>(p->def(0).subOff) ==
+              static_cast<int>(target::kReturnAddressReg) &&
+          p->numUses() == 3 && p->use(1).kind == OperandKind::Imm)
+        add = p;
+    }
+    if (add) {
+      size_t lepc = layout.order.size();
+      for (size_t q = k; q-- > 0;)
+        if (layout.order[q] == add) {
+          for (size_t r = q; r-- > 0;)
+            if (layout.order[r]->opcode() == isa::Opcode::LEPC) {
+              lepc = r;
+              break;
+            }
+          break;
+        }
+      if (lepc < k) {
+        returnAddress[add] = static_cast<uint32_t>((k + 1 - lepc) * m.instrBytes());
+        continue;
+      }
+    }
     for (const Instr *p = call->prev(); p; p = p->prev())
       if (p->opcode() == isa::Opcode::MOV && p->numDefs() == 1 && p->def(0).isReg() &&
           f.vreg(p->def(0).reg).phys + static_cast<int>(p->def(0).subOff) ==

@@ -145,10 +145,33 @@ VRegId physicalR(Function &f, unsigned n) {
   return v;
 }
 
+// sm_8x: the absolute return address of a call out of the module (CALL.ABS Ra) comes from the
+// code's own address, as ptxas makes it (no relocation):
+//   LEPC R20 ; IADD3 R20, Pc, R20, <after the CALL - LEPC>, RZ ; IADD3.X R21, RZ, R21, RZ, Pc, !PT
+// (the encoder fills in the distance). The carry predicate is free: a call clobbers every P
+// register and passes none, so only the CALL's own guard is live here.
+bool addCodeRelativeReturnAddress(Function &f, Builder &b, Instr *call, VRegId lo, VRegId hi) {
+  if (!call->mods().absolute || call->numUses() == 0 || !call->use(0).isReg()) return false;
+  VRegId pair = f.newVReg(RegClass::R, 2);
+  f.vreg(pair).phys = static_cast<int32_t>(target::kReturnAddressReg);
+  VRegId carry = f.newVReg(RegClass::P, 1);
+  f.vreg(carry).phys = call->isPredicated() && f.vreg(call->guard().reg).phys == 0 ? 1 : 0;
+  isa::Modifiers x;
+  x.ex = true;
+  Instr *made[] = {
+      b.create(Opcode::LEPC, {f.regOp(pair)}, {}),
+      b.create(Opcode::IADD3, {f.regOp(lo), f.regOp(carry)}, {f.regOp(lo), Operand::imm(0), Operand::zero()}),
+      b.create(Opcode::IADD3, {f.regOp(hi)},
+               {Operand::zero(), f.regOp(hi), Operand::zero(), f.regOp(carry), Operand::truePred().setFlag(OpNot)}, x)};
+  if (call->isPredicated())
+    for (Instr *m : made) m->setGuard(call->guard());
+  return true;
+}
+
 // Calls (docs/abi.md): the caller puts the return address in R20:R21 just before each CALL (the
 // encoder fills in R20's value); CALL and RET name R20:R21 as sources so that nothing removes
 // the moves and the control bits wait for them.
-void expandCalls(Function &f) {
+void expandCalls(Function &f, const target::MachineModel &m) {
   VRegId lo = kNoVReg, hi = kNoVReg;
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb) {
@@ -161,6 +184,11 @@ void expandCalls(Function &f) {
         Builder b(f);
         b.setInsertPoint(i);
         b.setLoc(i->loc());
+        if (m.smVersion() < 90 && addCodeRelativeReturnAddress(f, b, i, lo, hi)) {
+          i->addUse(f.regOp(lo));
+          i->addUse(f.regOp(hi));
+          continue;
+        }
         Instr *movLo = b.create(Opcode::MOV, {f.regOp(lo)}, {Operand::imm(0)});
         Instr *movHi = b.create(Opcode::MOV, {f.regOp(hi)}, {Operand::imm(0)});
         if (i->isPredicated()) {
@@ -276,7 +304,7 @@ bool expandAfterAllocation(Function &f, const target::MachineModel &m, DiagEngin
       }
       i = next;
     }
-  expandCalls(f);
+  expandCalls(f, m);
   // alloca/stackrestore move R1 at run time (lower/StackOps.cpp); spill slots are R1-relative.
   if (f.spillBytes && movesStackPointer(f)) {
     diags.report(Severity::Error, fmt::format("register spills in '{}', which uses alloca or stackrestore: not "

@@ -280,6 +280,8 @@ class Instr:
                     dw = 1
                 if b in ("CS2R",):
                     dw = 2 if ".32" not in self.opcode else 1
+                if b in ("LEPC",):   # a 64-bit code address
+                    dw = 2
                 if b in ("HMMA", "IMMA", "DMMA", "BMMA"):
                     dw = self._mma_widths()[0]
                 if re.fullmatch(r"U?P(\d|T)", o):

@@ -118,6 +118,16 @@ void addWarpsyncAll(FormTable &t) {
   b.scoreboardsOf(O::WARPSYNC, false, false);
 }
 
+// LEPC Rd: Rd:Rd+1 = the instruction's own code address (read from ptxas's sm_80 calls out of
+// the module: opcode 0x34e, the pair at 16, every other bit 0). sm_90 ptxas writes a form with an
+// offset instead (LEPC Rd, target), which optxas does not use.
+void addLepc(FormTable &t) {
+  Builder b(t);
+  b.form(O::LEPC, 0x34e, {R(16).def().w(2)});
+  b.fix(bits(24, 40), 0);
+  b.fix(bits(64, 27), 0);
+}
+
 // IMNMX{.U32} Rd, Ra, b, Pmax: Ampere's 32-bit min/max (!PT: max, PT: min).
 void addImnmx(FormTable &t) {
   Builder b(t);
@@ -184,6 +194,7 @@ const FormTable *build(const EncodingDelta &d) {
   });
   addImnmx(*t);
   addWarpsyncAll(*t);
+  addLepc(*t);
   // Hopper's cluster/warpgroup special registers have no name here (nvdisasm -b SM8x prints SR65,
   // SR134..SR137, SR139).
   std::erase_if(t->specialRegs, [](const auto &r) {

@@ -55,6 +55,7 @@ Pipe basePipe(Opcode op) {
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX:
     return Pipe::Fp64;
   case Opcode::CS2R:
+  case Opcode::LEPC:   // a 64-bit result, like CS2R
     return Pipe::Wide;
   // I2I (saturating narrowing) is coupled; ptxas's readers come 5 (16-bit) to 6 (8-bit) cycles
   // after it: the half pipe's 6.
