@@ -124,18 +124,8 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
     preferred.clear();
     for (VRegId u : g.copyPartners(v))
       if (c.phys[u] >= 0 && f.vreg(u).width == info.width) preferred.push_back(c.phys[u]);
-    // A value whose piece spans a call (Split.h) first tries the registers that call keeps:
-    // then the piece shares its register and the copies around the call are no-ops.
-    Units keepAcross;
-    for (VRegId u : g.copyPartners(v))
-      if (splitter.isColdPiece(u) && g.liveAcrossCall(u)) keepAcross |= g.callClobbers(u);
-    int base = -1;
-    if (keepAcross.any())
-      base = pickBase(busy | keepAcross, budgets[static_cast<unsigned>(info.cls)], info.width,
-                      std::max<unsigned>(1, info.align), preferred);
-    if (base < 0)
-      base = pickBase(busy, budgets[static_cast<unsigned>(info.cls)], info.width,
-                      std::max<unsigned>(1, info.align), preferred);
+    int base = pickBase(busy, budgets[static_cast<unsigned>(info.cls)], info.width,
+                        std::max<unsigned>(1, info.align), preferred);
     if (base >= 0) {
       c.phys[v] = base;
       continue;
@@ -264,14 +254,19 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
     }
     // Before the first spill: split what is live through loops and calls it is not used in, and
     // color again (the pieces across those regions are what the next rounds evict or spill).
+    // Only for an R value that would be stored (only R values are split): not while what failed
+    // is rematerialized or of another file, where the pieces' copies could only stay as moves.
     if (!splitTried) {
-      splitTried = true;
       const std::vector<bool> remat = spiller.rematerializable();
-      auto eligible = [&](VRegId v) {
-        const VReg &r = f.vreg(v);
-        return r.cls == RegClass::R && r.width <= 4 && r.phys < 0 && !spiller.isTemp(v) && !remat[v];
-      };
-      if (splitter.splitAll(eligible) > 0) continue;
+      if (std::any_of(c.failed.begin(), c.failed.end(),
+                      [&](VRegId v) { return !remat[v] && f.vreg(v).cls == RegClass::R; })) {
+        splitTried = true;
+        auto eligible = [&](VRegId v) {
+          const VReg &r = f.vreg(v);
+          return r.cls == RegClass::R && r.width <= 4 && r.phys < 0 && !spiller.isTemp(v) && !remat[v];
+        };
+        if (splitter.splitAll(eligible) > 0) continue;
+      }
     }
     // A split value that is spilled anyway is spilled whole: its pieces merge back.
     splitter.mergeSpilled(c.failed);
