@@ -64,10 +64,18 @@ unsigned LiveRangeSplitter::splitAll(const std::function<bool(VRegId)> &eligible
   for (BasicBlock *bb : f_.blocks()) numBlocks = std::max(numBlocks, bb->id() + 1);
 
   std::vector<llvm::BitVector> mentioned(numBlocks, llvm::BitVector(n));
+  std::vector<uint32_t> useCount(n, 0);   // instructions mentioning each vreg
   for (BasicBlock *bb : f_.blocks())
     for (Instr *i : *bb) {
-      Liveness::forEachUse(*i, [&](VRegId r) { mentioned[bb->id()].set(r); });
-      Liveness::forEachDef(*i, [&](VRegId r) { mentioned[bb->id()].set(r); });
+      llvm::BitVector &m = mentioned[bb->id()];
+      std::vector<VRegId> seen;
+      auto note = [&](VRegId r) {
+        m.set(r);
+        if (std::find(seen.begin(), seen.end(), r) == seen.end()) seen.push_back(r);
+      };
+      Liveness::forEachUse(*i, note);
+      Liveness::forEachDef(*i, note);
+      for (VRegId r : seen) ++useCount[r];
     }
 
   std::vector<Plan> plans;
@@ -116,8 +124,17 @@ unsigned LiveRangeSplitter::splitAll(const std::function<bool(VRegId)> &eligible
   }
 
   // Runs of calls in a block that a value is live across without being mentioned by them or in
-  // between: one piece carries it over the whole run.
+  // between: one piece carries it over the whole run. Not a value last read by a copy into a
+  // precolored register (an argument of the call): the piece would be written while that
+  // argument is live, so it could not share the value's register, while the value itself
+  // shares it with the argument and keeps it across a call that leaves it alone.
+  std::vector<Plan> callPlans;
   std::vector<uint32_t> lastMention(n, 0), stamp(n, 0);   // position + 1 in the current block
+  std::vector<const Instr *> lastInstr(n, nullptr);
+  auto passedAsArgument = [&](const Instr *i) {
+    return i && i->opcode() == isa::Opcode::PSEUDO_COPY && i->numDefs() == 1 && i->def(0).isReg() &&
+           f_.vreg(i->def(0).reg).phys >= 0;
+  };
   uint32_t blockStamp = 0;
   for (BasicBlock *bb : f_.blocks()) {
     std::vector<std::pair<const Instr *, std::vector<VRegId>>> calls;
@@ -134,7 +151,7 @@ unsigned LiveRangeSplitter::splitAll(const std::function<bool(VRegId)> &eligible
     struct Run { Instr *first, *last; uint32_t firstPos; };
     std::vector<std::pair<VRegId, Run>> open;
     auto flush = [&](VRegId v, const Run &r) {
-      plans.push_back(Plan{v, {Point{bb, r.first}}, {Point{bb, r.last->next()}}});
+      callPlans.push_back(Plan{v, {Point{bb, r.first}}, {Point{bb, r.last->next()}}});
     };
     size_t k = 0;
     uint32_t pos = 0;
@@ -143,6 +160,13 @@ unsigned LiveRangeSplitter::splitAll(const std::function<bool(VRegId)> &eligible
       if (k < calls.size() && calls[k].first == i) {
         for (VRegId v : calls[k].second) {
           auto it = std::find_if(open.begin(), open.end(), [&](auto &o) { return o.first == v; });
+          if (stamp[v] == blockStamp && passedAsArgument(lastInstr[v])) {
+            if (it != open.end()) {
+              flush(v, it->second);
+              open.erase(it);
+            }
+            continue;
+          }
           bool quiet = it != open.end() &&
                        (stamp[v] != blockStamp || lastMention[v] < it->second.firstPos);
           if (quiet) {
@@ -161,12 +185,21 @@ unsigned LiveRangeSplitter::splitAll(const std::function<bool(VRegId)> &eligible
       auto note = [&](VRegId r) {
         stamp[r] = blockStamp;
         lastMention[r] = pos;
+        lastInstr[r] = i;
       };
       Liveness::forEachUse(*i, note);
       Liveness::forEachDef(*i, note);
     }
     for (auto &[v, r] : open) flush(v, r);
   }
+
+  // A piece spilled costs a store and a load; spilling the whole value costs one per mention.
+  // A value crossing more call runs than half its mentions is cheaper spilled whole (a value
+  // read now and then between many calls): it is not split around calls.
+  std::vector<uint32_t> runs(n, 0);
+  for (const Plan &p : callPlans) ++runs[p.value];
+  for (Plan &p : callPlans)
+    if (2 * runs[p.value] <= useCount[p.value]) plans.push_back(std::move(p));
 
   // Copies out of a region before copies into the next one where both fall on one place (a
   // loop exit that is the preheader of the next loop, a call right after a loop).
