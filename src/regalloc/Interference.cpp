@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "optxas/ori/CFG.h"
 #include "optxas/ori/Liveness.h"
 
 namespace optxas::regalloc {
@@ -28,6 +29,8 @@ InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f
   copies_.assign(n, {});
   firstPos_.assign(n, kUnseen);
   occurrences_.assign(n, 0);
+  cost_.assign(n, 0);
+  ensureControlFlow(f);
   acrossCall_.assign(n, false);
   if (n <= kMatrixLimit) {
     matrixWords_ = (n + 63) / 64;
@@ -35,11 +38,13 @@ InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f
   }
 
   uint32_t pos = 0;
-  for (BasicBlock *bb : f.blocks())
+  for (BasicBlock *bb : f.blocks()) {
+    const uint64_t weight = uint64_t{1} << (3 * std::min(bb->loopDepth(), 4u));
     for (Instr *i : *bb) {
       auto note = [&](VRegId r) {
         if (firstPos_[r] == kUnseen) firstPos_[r] = pos;
         ++occurrences_[r];
+        cost_[r] += weight;
       };
       Liveness::forEachUse(*i, note);
       Liveness::forEachDef(*i, note);
@@ -50,6 +55,7 @@ InterferenceGraph::InterferenceGraph(Function &f, CallClobbers *clobbers) : f_(f
       }
       ++pos;
     }
+  }
 
   Liveness lv(f);
   std::vector<VRegId> defs;

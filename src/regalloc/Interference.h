@@ -24,6 +24,9 @@ public:
   uint32_t firstPosition(ori::VRegId v) const { return firstPos_[v]; }
   // Number of instructions that mention v (a spill-cost estimate).
   uint32_t occurrences(ori::VRegId v) const { return occurrences_[v]; }
+  // The same count weighted by loop depth (8 per level, up to 4 levels): what spilling v
+  // would add to a run, roughly.
+  uint64_t spillCost(ori::VRegId v) const { return cost_[v]; }
   bool interferes(ori::VRegId a, ori::VRegId b) const;
   // v is live across a CALL (live after it and not one of its results): it must not be in a
   // register that call overwrites (CallClobbers.h).
@@ -46,6 +49,7 @@ private:
   std::vector<uint64_t> matrix_;
   size_t matrixWords_ = 0;
   std::vector<uint32_t> firstPos_, occurrences_;
+  std::vector<uint64_t> cost_;
   std::vector<bool> acrossCall_;
   std::vector<RegisterMask> acrossMask_;   // per vreg, sized only when the function has calls
   const ori::Function &f_;

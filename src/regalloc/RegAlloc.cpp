@@ -8,6 +8,7 @@
 #include "Coalesce.h"
 #include "Interference.h"
 #include "Spiller.h"
+#include "Split.h"
 #include "optxas/ori/Printer.h"
 #include "optxas/target/CallingConvention.h"
 
@@ -68,7 +69,8 @@ int pickBase(const Units &busy, const FileBudget &b, unsigned width, unsigned al
 }
 
 Coloring color(Function &f, const InterferenceGraph &g, const target::MachineModel &m,
-               unsigned regLimit, const Spiller &spiller, DiagEngine &diags, bool &fatal) {
+               unsigned regLimit, const Spiller &spiller, const LiveRangeSplitter &splitter,
+               DiagEngine &diags, bool &fatal) {
   const std::vector<bool> remat = spiller.rematerializable();
   size_t n = f.numVRegs();
   Coloring c;
@@ -128,13 +130,15 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
       c.phys[v] = base;
       continue;
     }
-    // No register. A neighbor that only reloads a constant is the cheapest to give up (it is
-    // recomputed before each use instead of stored): if freeing one makes room, v takes it.
-    if (!remat[v]) {
-      const FileBudget &budget = budgets[static_cast<unsigned>(info.cls)];
+    // No register. A neighbor that is cheaper to give up, if freeing it makes room, is given
+    // up and v takes its place: first one that only reloads a constant (it is recomputed before
+    // each use instead of stored), then any whose spill code would run less often than v's
+    // (loop-depth-weighted mentions), e.g. a value split around the loop v is used in.
+    const FileBudget &budget = budgets[static_cast<unsigned>(info.cls)];
+    auto evict = [&](auto cheap, auto rank) {
       VRegId freed = kNoVReg;
       for (VRegId u : g.neighbors(v)) {
-        if (c.phys[u] < 0 || !remat[u] || f.vreg(u).phys >= 0 || f.vreg(u).cls != info.cls) continue;
+        if (c.phys[u] < 0 || !cheap(u) || f.vreg(u).phys >= 0 || f.vreg(u).cls != info.cls) continue;
         Units without;
         for (VRegId w : g.neighbors(v)) {
           int p = c.phys[w];
@@ -143,18 +147,24 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
         }
         if (g.liveAcrossCall(v) && !spiller.isTemp(v)) without |= g.callClobbers(v);
         int b = pickBase(without, budget, info.width, std::max<unsigned>(1, info.align), preferred);
-        if (b >= 0 && (freed == kNoVReg || g.occurrences(u) < g.occurrences(freed))) {
+        if (b >= 0 && (freed == kNoVReg || rank(u) < rank(freed))) {
           freed = u;
           base = b;
         }
       }
-      if (freed != kNoVReg) {
-        c.phys[freed] = -1;
-        c.failed.push_back(freed);
-        c.phys[v] = base;
-        continue;
-      }
-    }
+      if (freed == kNoVReg) return false;
+      c.phys[freed] = -1;
+      c.failed.push_back(freed);
+      c.phys[v] = base;
+      return true;
+    };
+    if (!remat[v] && evict([&](VRegId u) { return static_cast<bool>(remat[u]); },
+                           [&](VRegId u) { return g.occurrences(u); }))
+      continue;
+    if (splitter.active() && !remat[v] && !spiller.isTemp(v) &&
+        evict([&](VRegId u) { return !spiller.isTemp(u) && g.spillCost(u) < g.spillCost(v); },
+              [&](VRegId u) { return g.spillCost(u); }))
+      continue;
     // Else spill v itself unless it is a spill temporary (spilling it again cannot help);
     // then spill the neighbor with the fewest mentions instead.
     if (!spiller.isTemp(v)) {
@@ -211,11 +221,13 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
   zeroUndefinedReads(f);
   coalesceCopies(f);
   Spiller spiller(f, areaBase);
+  LiveRangeSplitter splitter(f);
+  bool splitTried = !opts.splitLiveRanges;
   for (unsigned round = 1; round <= kMaxRounds; ++round) {
     res.rounds = round;
     InterferenceGraph g(f, opts.callClobbers);
     bool fatal = false;
-    Coloring c = color(f, g, m, opts.regLimit, spiller, diags, fatal);
+    Coloring c = color(f, g, m, opts.regLimit, spiller, splitter, diags, fatal);
     if (fatal) return res;
     if (c.failed.empty()) {
       unsigned highestR = 0, highestUR = 0;
@@ -240,6 +252,24 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
       f.setAllocated(true);
       return res;
     }
+    // Before the first spill: split what is live through loops and calls it is not used in, and
+    // color again (the pieces across those regions are what the next rounds evict or spill).
+    // Only for an R value that would be stored (only R values are split): not while what failed
+    // is rematerialized or of another file, where the pieces' copies could only stay as moves.
+    if (!splitTried) {
+      const std::vector<bool> remat = spiller.rematerializable();
+      if (std::any_of(c.failed.begin(), c.failed.end(),
+                      [&](VRegId v) { return !remat[v] && f.vreg(v).cls == RegClass::R; })) {
+        splitTried = true;
+        auto eligible = [&](VRegId v) {
+          const VReg &r = f.vreg(v);
+          return r.cls == RegClass::R && r.width <= 4 && r.phys < 0 && !spiller.isTemp(v) && !remat[v];
+        };
+        if (splitter.splitAll(eligible) > 0) continue;
+      }
+    }
+    // A split value that is spilled anyway is spilled whole: its pieces merge back.
+    splitter.mergeSpilled(c.failed);
     if (!spiller.spill(c.failed)) {
       diags.report(Severity::Error, fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
       return res;

@@ -24,6 +24,9 @@ struct RegAllocOptions {
   unsigned regLimit = 256;
   // What each CALL overwrites; null: the calling convention's set (CallClobbers.h).
   CallClobbers *callClobbers = nullptr;
+  // On the first coloring that fails, split live ranges around loops and calls that do not
+  // use them before spilling anything (src/regalloc/Split.h).
+  bool splitLiveRanges = true;
 };
 
 struct RegAllocResult {

@@ -508,3 +508,52 @@ TEST(RegAlloc, FunctionsNeverAllocateTheReturnAddressRegisters) {
     EXPECT_TRUE(hi < 20 || lo > 21) << "%r" << v << " got R" << lo;
   }
 }
+
+// 12 values defined before a loop that does not use them and summed after it; the loop carries
+// 10 accumulators of its own. Under the minimum limit not everything fits anywhere.
+std::string liveThroughLoop() {
+  std::string s = ".module sm_90 addr64\n.function \"f\" entry\n.reg %r900 x2\nbb0:\n";
+  unsigned id = 1;
+  s += fmt::format("  [{}] %r500 = S2R SR_TID.X\n", id++);
+  for (unsigned k = 0; k < 12; ++k) s += fmt::format("  [{}] %r{} = IADD3 %r500, {:#x}, RZ\n", id++, k, k + 1);
+  for (unsigned k = 0; k < 10; ++k) s += fmt::format("  [{}] %r{} = IADD3 %r500, {:#x}, RZ\n", id++, 100 + k, 3 * k + 7);
+  s += fmt::format("  [{}] %r200 = MOV 0x0\n", id++);
+  s += fmt::format("  [{}] %r201 = IADD3 %r500, 0x40, RZ\n", id++);
+  s += "bb1:\n";
+  for (unsigned k = 0; k < 10; ++k)
+    s += fmt::format("  [{}] %r{} = IADD3 %r{}, %r{}, %r200\n", id++, 100 + k, 100 + k, 100 + (k + 1) % 10);
+  s += fmt::format("  [{}] %r200 = IADD3 %r200, 0x1, RZ\n", id++);
+  s += fmt::format("  [{}] %p300, PT = ISETP.LT.AND.S32 %r200, %r201, PT\n", id++);
+  s += fmt::format("  [{}] @%p300 BRA bb1\n", id++);
+  s += "bb2:\n";
+  s += fmt::format("  [{}] %r600 = MOV 0x0\n", id++);
+  for (unsigned k = 0; k < 12; ++k) s += fmt::format("  [{}] %r600 = IADD3 %r600, %r{}, RZ\n", id++, k);
+  for (unsigned k = 0; k < 10; ++k) s += fmt::format("  [{}] %r600 = IADD3 %r600, %r{}, RZ\n", id++, 100 + k);
+  s += fmt::format("  [{}] %r900 = LDC.64 c[0x0][0x380]\n", id++);
+  s += fmt::format("  [{}] STG.E [%r900], %r600\n", id++);
+  s += fmt::format("  [{}] EXIT\n.end\n", id++);
+  return s;
+}
+
+TEST(RegAlloc, ValuesLiveThroughALoopAreSplitAroundItAndSpilledOutsideIt) {
+  auto spillCodeInLoop = [](bool split) {
+    Case c(liveThroughLoop());
+    EXPECT_TRUE(c.fn);
+    if (!c.fn) return ~0u;
+    regalloc::RegAllocOptions o;
+    o.regLimit = 24;
+    o.splitLiveRanges = split;
+    auto r = regalloc::allocateRegisters(*c.fn, *target::machineModel(90), o, c.diags);
+    EXPECT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+    EXPECT_EQ(regalloc::test::checkAllocation(*c.fn, 24 - 3), "");
+    EXPECT_GT(r.spillStoreBytes, 0u);
+    unsigned n = 0;
+    for (Instr *i : *c.fn->blocks()[1])
+      n += i->opcode() == isa::Opcode::PSEUDO_FILL || i->opcode() == isa::Opcode::PSEUDO_SPILL;
+    return n;
+  };
+  // Spilled everywhere, the loop's own values are filled and stored in every iteration; split,
+  // the values it does not use are stored before it and reloaded after it.
+  EXPECT_GT(spillCodeInLoop(false), 0u);
+  EXPECT_EQ(spillCodeInLoop(true), 0u);
+}
