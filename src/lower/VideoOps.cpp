@@ -213,6 +213,17 @@ uint32_t mergeSel(int dsel) {
   return 0x7654u & ~(0xfu << (4 * static_cast<unsigned>(dsel - 1)));
 }
 
+// The comparison a vset/vset2/vset4 names; false for one video instructions do not have.
+bool videoCompare(ptx::Mod m, Cmp &out) {
+  static const std::pair<ptx::Mod, Cmp> cmps[] = {{ptx::Mod::Eq, Cmp::EQ}, {ptx::Mod::Ne, Cmp::NE},
+                                                  {ptx::Mod::Lt, Cmp::LT}, {ptx::Mod::Le, Cmp::LE},
+                                                  {ptx::Mod::Gt, Cmp::GT}, {ptx::Mod::Ge, Cmp::GE}};
+  const auto *it = std::find_if(std::begin(cmps), std::end(cmps), [&](const auto &e) { return e.first == m; });
+  if (it == std::end(cmps)) return false;
+  out = it->second;
+  return true;
+}
+
 bool lowerScalarVideo(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const bool isSet = in.op == ptx::Opcode::Vset, isMad = in.op == ptx::Opcode::Vmad;
@@ -326,13 +337,9 @@ bool lowerScalarVideo(LowerCtx &cx, const ptx::Instruction &in) {
       break;
     }
     default: {   // vset
-      static const std::pair<ptx::Mod, Cmp> cmps[] = {{ptx::Mod::Eq, Cmp::EQ}, {ptx::Mod::Ne, Cmp::NE},
-                                                      {ptx::Mod::Lt, Cmp::LT}, {ptx::Mod::Le, Cmp::LE},
-                                                      {ptx::Mod::Gt, Cmp::GT}, {ptx::Mod::Ge, Cmp::GE}};
-      const ptx::Mod cm = in.cmpOp();
-      const auto *it = std::find_if(std::begin(cmps), std::end(cmps), [&](const auto &e) { return e.first == cm; });
-      if (it == std::end(cmps)) return cx.unsupported("this vset comparison");
-      Operand p = compare(cx, it->second, a, b);
+      Cmp c;
+      if (!videoCompare(in.cmpOp(), c)) return cx.unsupported("this vset comparison");
+      Operand p = compare(cx, c, a, b);
       r.lo = cx.tempOp();
       sel(cx, r.lo, cx.inReg(imm(1)), RZ(), p);
       r.bits = 2;
@@ -446,13 +453,7 @@ bool lowerSimdVideo(LowerCtx &cx, const ptx::Instruction &in) {
                           in.op == Opcode::Vset2) ? 2 : 4;
   Cmp cmp = Cmp::EQ;
   if (isSet) {
-    static const std::pair<ptx::Mod, Cmp> cmps[] = {{ptx::Mod::Eq, Cmp::EQ}, {ptx::Mod::Ne, Cmp::NE},
-                                                    {ptx::Mod::Lt, Cmp::LT}, {ptx::Mod::Le, Cmp::LE},
-                                                    {ptx::Mod::Gt, Cmp::GT}, {ptx::Mod::Ge, Cmp::GE}};
-    const ptx::Mod cm = in.cmpOp();
-    const auto *it = std::find_if(std::begin(cmps), std::end(cmps), [&](const auto &e) { return e.first == cm; });
-    if (it == std::end(cmps)) return cx.unsupported("this vset comparison");
-    cmp = it->second;
+    if (!videoCompare(in.cmpOp(), cmp)) return cx.unsupported("this vset comparison");
   }
   const ptx::Type t = ptx::Type::B32;
   Operand ra = cx.srcReg(ops[1], t), rb = cx.srcReg(ops[2], t), rc = cx.src(ops[3], t);
