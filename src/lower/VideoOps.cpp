@@ -136,6 +136,16 @@ Operand compare(LowerCtx &cx, Cmp cmp, Val a, Val b) {
 }
 
 // p ? a : b
+// vset's result: 1 where a `c` b holds, else 0.
+Val setFlag(LowerCtx &cx, Cmp c, Val a, Val b) {
+  Val r;
+  r.lo = cx.tempOp();
+  sel(cx, r.lo, cx.inReg(imm(1)), RZ(), compare(cx, c, a, b));
+  r.bits = 2;
+  r.nonneg = true;
+  return r;
+}
+
 Val select(LowerCtx &cx, const Operand &p, Val a, Val b) {
   Val r;
   r.bits = std::max(a.bits, b.bits);
@@ -339,11 +349,7 @@ bool lowerScalarVideo(LowerCtx &cx, const ptx::Instruction &in) {
     default: {   // vset
       Cmp c;
       if (!videoCompare(in.cmpOp(), c)) return cx.unsupported("this vset comparison");
-      Operand p = compare(cx, c, a, b);
-      r.lo = cx.tempOp();
-      sel(cx, r.lo, cx.inReg(imm(1)), RZ(), p);
-      r.bits = 2;
-      r.nonneg = true;
+      r = setFlag(cx, c, a, b);
       break;
     }
     }
@@ -487,14 +493,7 @@ bool lowerSimdVideo(LowerCtx &cx, const ptx::Instruction &in) {
       r.nonneg = s.nonneg;
       break;
     }
-    default: {
-      Operand p = compare(cx, cmp, x, y);
-      r.lo = cx.tempOp();
-      sel(cx, r.lo, cx.inReg(imm(1)), RZ(), p);
-      r.bits = 2;
-      r.nonneg = true;
-      break;
-    }
+    default: r = setFlag(cx, cmp, x, y); break;
     }
     if (sat) {
       const int64_t lo = dsgn ? -(int64_t(1) << (w - 1)) : 0;
