@@ -127,14 +127,7 @@ bool sameForSameSources(const ori::Instr &i) {
   }
 }
 
-// Whether every exit decision of `lp` comes out the same in all threads that enter it together,
-// so that they leave together (no reconvergence needed; ptxas brackets no such loop). Optimistic
-// induction over the iterations: each exit is a guarded branch in a block run on every
-// iteration, and its predicate is computed, through registers, only by sameForSameSources
-// instructions from immediates and constants. Each definition on the way must run once per
-// iteration of `lp` itself (its block in `lp`, outside inner loops, dominating the latches) or
-// before `lp` (its block dominates the header, outside loops that `lp` is not in): a value
-// computed under a divergent branch, or counted in an earlier loop, may differ between threads.
+// A definition or read: the instruction and its block.
 using DefSite = std::pair<const ori::Instr *, ori::BasicBlock *>;
 
 // The definitions of `v` that reach the read by `at` in block `b` (PTX reuses registers, so a

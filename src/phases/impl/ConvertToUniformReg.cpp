@@ -62,18 +62,6 @@ std::optional<Opcode> uniformTwin(Opcode op) {
   }
 }
 
-// Special registers with one value for the whole CTA (so for every thread of a warp).
-bool isUniformSpecialReg(ori::SpecialReg r) {
-  switch (r) {
-  case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
-  case ori::SpecialReg::CLUSTERID_X: case ori::SpecialReg::CLUSTERID_Y: case ori::SpecialReg::CLUSTERID_Z:
-  case ori::SpecialReg::CGACTAID:
-    return true;
-  default:
-    return false;
-  }
-}
-
 // Tries the commutative reorderings of `i`'s sources (IADD3's three addends, IMAD's two factors)
 // until one encodes: a UR fits only some slots (IADD3 R, R, UR, R: the b slot). Negations and
 // inversions travel with their operands. Leaves `i` as it was when none encodes.
@@ -281,7 +269,7 @@ protected:
           if (u.reg != ori::kNoVReg) return false;
           break;
         case OperandKind::SReg:
-          if (!isUniformSpecialReg(u.specialReg())) return false;
+          if (!opt::isCtaUniform(u.specialReg())) return false;
           break;
         default:
           return false;

@@ -52,18 +52,6 @@ bool isAtomic(Opcode op) {
          op == Opcode::RED;
 }
 
-// Special registers with one value for the whole CTA.
-bool isUniformSpecialReg(ori::SpecialReg r) {
-  switch (r) {
-  case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
-  case ori::SpecialReg::CLUSTERID_X: case ori::SpecialReg::CLUSTERID_Y: case ori::SpecialReg::CLUSTERID_Z:
-  case ori::SpecialReg::CGACTAID:
-    return true;
-  default:
-    return false;
-  }
-}
-
 // Which register components hold warp-uniform values (see the top of the file).
 class Uniformity {
 public:
@@ -101,7 +89,7 @@ public:
     case OperandKind::Imm: case OperandKind::FImm: case OperandKind::Zero: case OperandKind::True:
       return true;
     case OperandKind::SReg:
-      return isUniformSpecialReg(o.specialReg());
+      return opt::isCtaUniform(o.specialReg());
     case OperandKind::CBank:
       return o.reg == ori::kNoVReg || regComponents(o);
     case OperandKind::Reg: case OperandKind::Addr:

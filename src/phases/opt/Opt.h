@@ -90,6 +90,10 @@ struct DefInfo {
 // and lane ids): reads of them are values that may be shared or moved anywhere.
 bool isLaunchConstant(ori::SpecialReg r);
 
+// Special registers with one value for the whole CTA, so for every thread of a warp (CTA and
+// cluster ids): what ConvertToUniformReg and OptimizeUniformAtomic may treat as warp-uniform.
+bool isCtaUniform(ori::SpecialReg r);
+
 // The result depends on the operands alone and computing it has no effect and cannot fault:
 // ALU, conversion and MUFU instructions, constant-bank loads (constant banks do not change while
 // a kernel runs) and reads of launch-constant special registers (GvnCse, OriHoistInvariants).

@@ -1,4 +1,4 @@
-// Which special registers are launch constants (Opt.h).
+// Which special registers are launch constants, and which are CTA-uniform (Opt.h).
 #include "Opt.h"
 
 namespace optxas::phases::opt {
@@ -9,6 +9,17 @@ bool isLaunchConstant(ori::SpecialReg r) {
   case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
   case ori::SpecialReg::LANEID: case ori::SpecialReg::CGACTAID: case ori::SpecialReg::CLUSTERID_X:
   case ori::SpecialReg::CLUSTERID_Y: case ori::SpecialReg::CLUSTERID_Z:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isCtaUniform(ori::SpecialReg r) {
+  switch (r) {
+  case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
+  case ori::SpecialReg::CLUSTERID_X: case ori::SpecialReg::CLUSTERID_Y: case ori::SpecialReg::CLUSTERID_Z:
+  case ori::SpecialReg::CGACTAID:
     return true;
   default:
     return false;
