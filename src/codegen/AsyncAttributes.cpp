@@ -16,6 +16,26 @@ template <typename F> void forEachInstr(const ori::Module &m, F f) {
       for (const ori::Instr *i : *bb) f(*i);
 }
 uint64_t field(uint64_t w, unsigned pos, unsigned width) { return (w >> pos) & ((1ull << width) - 1); }
+
+uint64_t wordAt(const std::vector<uint8_t> &code, size_t pc, unsigned half) {
+  uint64_t w = 0;
+  for (unsigned b = 0; b < 8; ++b) w |= static_cast<uint64_t>(code[pc + 8 * half + b]) << (8 * b);
+  return w;
+}
+
+constexpr size_t kNoNop = ~size_t{0};
+
+// The NOP that opens a cp.async.mbarrier.arrive sequence ending in the ARRIVES at `pc`:
+// NOP; {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES (src/lower/HopperAsync.cpp, lowerCpAsyncArrive).
+size_t framingNopBefore(const std::vector<uint8_t> &code, size_t pc) {
+  auto opAt = [&](size_t at) { return static_cast<unsigned>(field(wordAt(code, at, 0), 0, 12)); };
+  size_t start = pc;
+  if (start >= 16 && opAt(start - 16) == 0x9a7) {
+    uint64_t hi = wordAt(code, start - 16, 1);
+    if (field(hi, 74 - 64, 1) && field(hi, 84 - 64, 2) == 2) start -= 16;   // .RED.A0T1
+  }
+  return start >= 16 && opAt(start - 16) == 0x918 ? start - 16 : kNoNop;
+}
 } // namespace
 
 uint8_t isaClassOf(const ori::Module &m) {
@@ -58,7 +78,8 @@ uint8_t tensorMapBits(const ori::Module &m) {
 }
 
 // One record per mbarrier.init (SYNCS.EXCH, kind 0), mbarrier.arrive without a byte count
-// (SYNCS.ARRIVE.TRANS64.A1T0, kind 1) and mbarrier.try_wait (SYNCS.PHASECHK, kind 0xa):
+// (SYNCS.ARRIVE.TRANS64.A1T0, kind 1), mbarrier.try_wait (SYNCS.PHASECHK, kind 0xa) and
+// cp.async.mbarrier.arrive (ARRIVES, kind 7, recorded at the NOP that opens its sequence):
 // {offset, address register (0xff: RZ), address immediate, UR << 16 | 0x100 | kind}. The
 // count is the number of initializations. Read from our own encoding so the registers are
 // the allocated ones.
@@ -75,6 +96,14 @@ void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &
     }
     unsigned op = static_cast<unsigned>(field(lo, 0, 12));
     uint32_t reg, ur, kind;
+    if (op == 0x9b0 && field(hi, 91 - 64, 1)) {           // ARRIVES.LDGSTSBAR (cp.async.mbarrier.arrive)
+      any = true;
+      size_t at = framingNopBefore(code, pc);
+      if (at == kNoNop) continue;   // not framed as ptxas frames it: nothing to point at
+      words.insert(words.end(), {static_cast<uint32_t>(at), static_cast<uint32_t>(field(lo, 24, 8)), 0,
+                                 static_cast<uint32_t>(field(hi, 0, 6)) << 16 | 0x100 | 7});
+      continue;
+    }
     if (op == 0x5b2 && field(hi, 91 - 64, 1)) {          // SYNCS.EXCH.64 URZ, [URa], URb
       any = true;
       ++inits;

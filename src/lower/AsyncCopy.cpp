@@ -3,6 +3,7 @@
 //        -> LDGSTS.E{.BYPASS}{.LTCxB}{.64,.128}{.ZFILL} [s], desc, [g]{, p}
 //           (.cg: BYPASS; a register src-size: ZFILL with p = src-size != 0, as ptxas -O0)
 //   cp.async.commit_group -> LDGDEPBAR
+//   (cp.async.mbarrier.arrive: HopperAsync.cpp, lowerCpAsyncArrive)
 //   cp.async.wait_group N -> DEPBAR.LE SB0, N        cp.async.wait_all -> LDGDEPBAR; DEPBAR.LE SB0, 0
 #include "Emit.h"
 #include "Memory.h"

@@ -18,6 +18,8 @@
 //   wgmma.fence / .commit_group / .wait_group n       WARPGROUP.ARRIVE / gsb0 on the last HGMMA /
 //                                                     WARPGROUP.DEPBAR.LE gsb0, n
 //   wgmma.mma_async.m64nNk16 (descriptors)            WARPGROUP.ARRIVE; HGMMA.64xNx16 Rd, gdesc[UR], Rc|RZ, !UPT
+//   cp.async.mbarrier.arrive{.noinc} [a]            NOP; {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES.LDGSTSBAR.64
+//                                                     .TRANSCNT|.ARVCNT [URa]; NOP (see lowerCpAsyncArrive)
 //   setmaxnreg                                        nothing (ptxas ignores it when the register
 //                                                     count at entry is unknown; a hint either way)
 //
@@ -35,6 +37,7 @@
 #include "Registry.h"
 
 #include "optxas/isa/Mma.h"
+#include "optxas/isa/Syncs.h"
 
 namespace optxas::lower {
 
@@ -394,6 +397,52 @@ bool lowerMbarrier(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.has(ptx::Mod::Arrive) && !in.has(ptx::Mod::ArriveDrop) && !in.has(ptx::Mod::NoComplete))
     return lowerMbarrierArrive(cx, in);
   return cx.unsupported("this mbarrier form");
+}
+
+// ---- cp.async.mbarrier.arrive ----
+
+// A NOP that framing needs (RemoveNopCode keeps NOPs that carry control bits).
+void framingNop(LowerCtx &cx) {
+  LowerCtx::GuardScope unguarded(cx, Operand{});
+  cx.emit(Opcode::NOP, {}, {})->ctrl().valid = true;
+}
+
+// cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a], as ptxas 13.0 lowers it on sm_90:
+//   NOP; SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [URa], RZ; ARRIVES.LDGSTSBAR.64.TRANSCNT [URa]; NOP
+//   .noinc: NOP; ARRIVES.LDGSTSBAR.64.ARVCNT [URa]; NOP
+// ARRIVES acts once this thread's earlier LDGSTS have landed. Without .noinc the SYNCS first
+// adds one expected transaction that the ARRIVES completes, so the phase's arrival count is left
+// alone (PTX: the pending count is incremented first); with .noinc the ARRIVES is an arrival.
+// The NOPs frame the sequence as ptxas's do: its EIATTR_MBARRIER_INSTR_OFFSETS record names the
+// first one (codegen/AsyncAttributes.cpp).
+// The address is a uniform register. One not provably warp-uniform is served a thread at a time
+// (oncePerThread), the arrive guarded to the served lane: ARRIVES counts every thread it runs for.
+bool lowerCpAsyncArrive(LowerCtx &cx, const ptx::Instruction &in) {
+  if (cx.options().smVersion != 90) return cx.unsupported("cp.async.mbarrier.arrive outside sm_90");
+  const ptx::Operand &a = in.operands[0];
+  Operand addr;
+  if (!sharedAddress(cx, in, a, addr)) return false;
+  const bool noinc = in.has(ptx::Mod::Noinc);
+  auto arrive = [&](const Operand &ua, const Operand &onlyIf) {
+    auto guarded = [&](ori::Instr *i) {
+      if (onlyIf.kind == ori::OperandKind::Reg) i->setGuard(onlyIf);
+    };
+    framingNop(cx);
+    if (!noinc) guarded(cx.emit(Opcode::SYNCS, {RZ()}, {asAddr(ua), RZ()}, extra(isa::kSyncsArriveRedA0T1)));
+    guarded(cx.emit(Opcode::SYNCS, {}, {asAddr(ua)}, extra(noinc ? isa::kArrivesArvCnt : isa::kArrivesTransCnt)));
+    framingNop(cx);
+  };
+  if (uniformValue(cx, a, 0)) {
+    arrive(toUniform(cx, {addr}), Operand{});
+    return true;
+  }
+  oncePerThread(cx, [&](const Operand &lane) {
+    Operand me = cx.tempOp(), served = cx.tempOp(RegClass::P);
+    cx.emit(Opcode::S2R, {me}, {Operand::sreg(ori::SpecialReg::LANEID)});
+    isetp(cx, served, Cmp::EQ, true, me, lane);
+    arrive(toUniform(cx, {fromLane(cx, addr, lane)}), served);
+  });
+  return true;
 }
 
 // ---- bulk copies ----
@@ -937,6 +986,9 @@ void registerHopperAsync(Registry &r) {
   // (MemoryOps' st and AtomicOps' red decline .async)
   r.add(ptx::Opcode::St, lowerAsyncStore, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Async); });
   r.add(ptx::Opcode::Red, lowerAsyncStore, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Async); });
+  r.add(ptx::Opcode::Cp, lowerCpAsyncArrive, [](const ptx::Instruction &in) {
+    return in.has(ptx::Mod::Async) && in.has(ptx::Mod::Mbarrier) && in.has(ptx::Mod::Arrive) && !in.has(ptx::Mod::Bulk);
+  });
   r.add(ptx::Opcode::Cp, lowerBulkCopy, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && !in.has(ptx::Mod::Prefetch); });
   r.add(ptx::Opcode::Cp, lowerBulkPrefetch, [](const ptx::Instruction &in) { return in.has(ptx::Mod::Bulk) && in.has(ptx::Mod::Prefetch); });
   r.add(ptx::Opcode::Fence, lowerTensormapFence, [](const ptx::Instruction &in) { return in.has(ptx::Mod::TensormapGeneric); });

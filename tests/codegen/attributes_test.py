@@ -10,6 +10,8 @@ decides"), against ptxas 13.0 on small targeted kernels (tests/codegen/attribute
     code is a warp-synchronous instruction (SHFL, VOTE, REDUX, MATCH, WARPSYNC or its NOP, BAR);
   - EIATTR_UNUSED_LOAD_BYTE_OFFSET: the same byte masks as ptxas, each at a wide load of ours;
   - EIATTR_CRS_STACK_SIZE: present where ptxas writes it, value 0;
+  - EIATTR_MBARRIER_INSTR_OFFSETS' cp.async.mbarrier.arrive records (kind 7): as many as ptxas,
+    each at a NOP that opens {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES.LDGSTSBAR;
   - (NAME.sm_100a.ptx, compiled for sm_100a) .nv.compat CAN_FASTPATH_FINALIZE as ptxas (elfcompare).
 
   attributes_test.py --optxas BIN
@@ -31,6 +33,7 @@ sys.path.insert(0, HERE)
 import elfcompare  # noqa: E402
 
 CRS_STACK_SIZE, COOP_OFFSETS, COOP_MASKS, UNUSED_LOAD_BYTES = 0x1e, 0x28, 0x29, 0x44
+MBARRIER_OFFSETS, CP_ASYNC_ARRIVE = 0x39, 7
 WARP_SYNC_OPS = ("SHFL", "VOTE", "REDUX", "MATCH", "WARPSYNC", "NOP", "BAR")
 
 
@@ -88,6 +91,17 @@ def check(name, ours, theirs):
                 text = oc.get(fn, {}).get(off, "?")
                 if not re.match(r"LD[GS]?\b.*\.(64|128)\b", text):
                     problems.append(f"{fn}: UNUSED_LOAD_BYTE_OFFSET offset {off:#x} is '{text}', not a wide load")
+        if MBARRIER_OFFSETS in want or MBARRIER_OFFSETS in got:
+            arrives = lambda ws: [ws[k] for k in range(0, len(ws) - 3, 4) if ws[k + 3] & 0xff == CP_ASYNC_ARRIVE]  # noqa: E731
+            w, g = arrives(want.get(MBARRIER_OFFSETS, [])), arrives(got.get(MBARRIER_OFFSETS, []))
+            if len(w) != len(g):
+                problems.append(f"{fn}: {len(g)} cp.async.mbarrier.arrive records, ptxas {len(w)}")
+            for off in g:
+                seq = [oc.get(fn, {}).get(off + 16 * k, "?") for k in range(3)]
+                if seq[1].startswith("SYNCS.ARRIVE.TRANS64.RED.A0T1"):
+                    seq = [seq[0], seq[2]]
+                if seq[0] != "NOP" or not seq[1].startswith("ARRIVES.LDGSTSBAR"):
+                    problems.append(f"{fn}: cp.async.mbarrier.arrive record at {off:#x} opens {seq}, not NOP; ARRIVES")
     print(("FAIL " if problems else "ok   ") + name + "".join("\n     " + p for p in problems))
     return not problems
 

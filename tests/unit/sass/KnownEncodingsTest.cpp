@@ -25,6 +25,11 @@ const Known kKnown[] = {
     {0x0000000602047c12, 0x002fcc000f8ec0ff, "LOP3.LUT R4, R2, UR6, RZ, 0xc0, !PT ;"},
     {0x0000000c07177224, 0x080fe200078e0217, "IMAD R23, R7, R12.reuse, R23 ;"},
     {0x0000000000007946, 0x000fea0003800000, "YIELD ;"},   // a spin loop (ptxas, ld.volatile)
+    // cp.async.mbarrier.arrive{.noinc}.shared.b64 (ptxas 13.0, sm_90)
+    {0x000000ffffff79a7, 0x000fe40008200404, "SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR4], RZ ;"},
+    {0x00000000ff0079b0, 0x000fe20008000a84, "ARRIVES.LDGSTSBAR.64.TRANSCNT [UR4] ;"},
+    {0x00000000ff0079b0, 0x000fe20008000a44, "ARRIVES.LDGSTSBAR.64.ARVCNT [UR4] ;"},
+    {0x00000800ff0089b0, 0x000fe20008000a44, "@!P0 ARRIVES.LDGSTSBAR.64.ARVCNT [UR4+0x8] ;"},
 };
 } // namespace
 

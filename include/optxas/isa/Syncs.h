@@ -1,0 +1,14 @@
+// Modifiers::extra values of the SYNCS flavours shared by lowering, the tables and the
+// attribute writer (1..7, the mbarrier.* forms, are spelled out in src/target/sm90/AsyncForms.cpp).
+#pragma once
+
+#include <cstdint>
+
+namespace optxas::isa {
+
+// cp.async.mbarrier.arrive (src/lower/AsyncCopy.cpp)
+constexpr uint8_t kSyncsArriveRedA0T1 = 8;   // SYNCS.ARRIVE.TRANS64.RED.A0T1: one expected transaction
+constexpr uint8_t kArrivesTransCnt = 9;      // ARRIVES.LDGSTSBAR.64.TRANSCNT: completes it
+constexpr uint8_t kArrivesArvCnt = 10;       // ARRIVES.LDGSTSBAR.64.ARVCNT: one arrival (.noinc)
+
+} // namespace optxas::isa
