@@ -21,9 +21,12 @@
 //  - Hopper's cluster/warpgroup special registers print as SRnnn;
 //  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it;
 //  - the tensor-core (HMMA/IMMA/DMMA, LDSM) and texture forms are sm_90's (DMMA spelled .884,
-//    LDSM's absolute address printed signed); Hopper's asynchronous units are not.
+//    LDSM's absolute address printed signed); Hopper's asynchronous units are not (but for
+//    ARRIVES.LDGSTSBAR, whose sm_8x form has no TRANSCNT/ARVCNT).
 // Everything else the sm_90 table encodes is bit for bit the same on all three.
 #include "sm90/Sm90.h"
+
+#include "optxas/isa/Syncs.h"
 
 #include <algorithm>
 
@@ -128,6 +131,25 @@ void addLepc(FormTable &t) {
   b.fix(bits(64, 27), 0);
 }
 
+// ARRIVES.LDGSTSBAR.64 [URa+imm24]: cp.async.mbarrier.arrive's arrival once the thread's earlier
+// LDGSTS have landed (ptxas 13.0 sm_80/86: sm_90's word without its TRANSCNT/ARVCNT bits 70/71;
+// a SYNCS flavour, as on sm_90). Counted as an arrival: kArrivesArvCnt.
+void addArrives(FormTable &t) {
+  Builder b(t);
+  MemLayout l;
+  l.ur = bits(64, 6);
+  l.urUse = MemLayout::UrUse::Add;
+  l.offset = bits(40, 24);
+  Form &f = b.form(O::SYNCS, 0x9b0, {fixed(S::extra, isa::kArrivesArvCnt, ".LDGSTSBAR.64"), Mem(l)});
+  f.mnemonic = "ARRIVES";
+  b.fix(bits(24, 8), 0xff);
+  b.fix(bits(70, 2), 0);
+  b.fix(bits(73, 1), 1);
+  b.fix(bits(75, 1), 1);
+  b.fix(bits(91, 1), 1);
+  b.noWriteScoreboard();
+}
+
 // IMNMX{.U32} Rd, Ra, b, Pmax: Ampere's 32-bit min/max (!PT: max, PT: min).
 void addImnmx(FormTable &t) {
   Builder b(t);
@@ -195,6 +217,7 @@ const FormTable *build(const EncodingDelta &d) {
   addImnmx(*t);
   addWarpsyncAll(*t);
   addLepc(*t);
+  addArrives(*t);
   // Hopper's cluster/warpgroup special registers have no name here (nvdisasm -b SM8x prints SR65,
   // SR134..SR137, SR139).
   std::erase_if(t->specialRegs, [](const auto &r) {

@@ -24,6 +24,10 @@ const Known kKnown[] = {
     {Target::SM80, 0x3f803f80060b7831, 0x020fe2000020000a, "HFMA2.BF16_V2 R11, R6, 1, 1, R10 ;"},
     {Target::SM80, 0x0000000204047240, 0x000fe20003a00000, "HMNMX2.BF16_V2 R4, R4, R2, PT ;"},
     {Target::SM80, 0x0000000000007b1d, 0x000fe20000010000, "BAR.SYNC.DEFER_BLOCKING 0x0 ;"},
+    // cp.async.mbarrier.arrive (ptxas 13.0 sm_80 / sm_86; the mbarrier at shared address 0 or in UR4)
+    {Target::SM80, 0x00000000ff0079b0, 0x000fe20008000a3f, "ARRIVES.LDGSTSBAR.64 [URZ] ;"},
+    {Target::SM86, 0x00000000ff0079b0, 0x000fe20008000a04, "ARRIVES.LDGSTSBAR.64 [UR4] ;"},
+    {Target::SM80, 0x00000800ff0099b0, 0x002fe20008000a04, "@!P1 ARRIVES.LDGSTSBAR.64 [UR4+0x8] ;"},
     {Target::SM89, 0x00000002030b723e, 0x0c4fe400048060ff,
      "F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R11, R3.reuse, R2.reuse, RZ ;"},
     {Target::SM89, 0x000000020309723e, 0x000fe400048070ff,
