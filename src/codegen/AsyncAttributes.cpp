@@ -100,8 +100,10 @@ void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &
       any = true;
       size_t at = framingNopBefore(code, pc);
       if (at == kNoNop) continue;   // not framed as ptxas frames it: nothing to point at
+      // (sm_100/120 set TRANSCNT/ARVCNT at 76/77, their UR field being 8 bits wide)
+      const unsigned urBits = field(hi, 76 - 64, 2) ? 8 : 6;
       words.insert(words.end(), {static_cast<uint32_t>(at), static_cast<uint32_t>(field(lo, 24, 8)), 0,
-                                 static_cast<uint32_t>(field(hi, 0, 6)) << 16 | 0x100 | 7});
+                                 static_cast<uint32_t>(field(hi, 0, urBits)) << 16 | 0x100 | 7});
       continue;
     }
     if (op == 0x5b2 && field(hi, 91 - 64, 1)) {          // SYNCS.EXCH.64 URZ, [URa], URb

@@ -407,7 +407,8 @@ void framingNop(LowerCtx &cx) {
   cx.emit(Opcode::NOP, {}, {})->ctrl().valid = true;
 }
 
-// cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a], as ptxas 13.0 lowers it on sm_90:
+// cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a], as ptxas 13.0 lowers it on sm_90
+// (and sm_100/120):
 //   NOP; SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [URa], RZ; ARRIVES.LDGSTSBAR.64.TRANSCNT [URa]; NOP
 //   .noinc: NOP; ARRIVES.LDGSTSBAR.64.ARVCNT [URa]; NOP
 // ARRIVES acts once this thread's earlier LDGSTS have landed. Without .noinc the SYNCS first
@@ -418,7 +419,9 @@ void framingNop(LowerCtx &cx) {
 // The address is a uniform register. One not provably warp-uniform is served a thread at a time
 // (oncePerThread), the arrive guarded to the served lane: ARRIVES counts every thread it runs for.
 bool lowerCpAsyncArrive(LowerCtx &cx, const ptx::Instruction &in) {
-  if (cx.options().smVersion != 90) return cx.unsupported("cp.async.mbarrier.arrive outside sm_90");
+  // (sm_8x: another sequence, docs/codegen.md; sm_100/120: sm_90's, ARRIVES re-encoded)
+  const unsigned sm = cx.options().smVersion;
+  if (sm != 90 && sm != 100 && sm != 120) return cx.unsupported("cp.async.mbarrier.arrive outside sm_90/100/120");
   const ptx::Operand &a = in.operands[0];
   Operand addr;
   if (!sharedAddress(cx, in, a, addr)) return false;

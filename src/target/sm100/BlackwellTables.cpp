@@ -201,6 +201,12 @@ const FormTable *build(const EncodingDelta &d) {
       if (setsSlot(f, s)) return true;
     return false;
   });
+  {
+    // Of Hopper's asynchronous units, cp.async.mbarrier.arrive's forms (checked with nvdisasm
+    // -b SM100/SM120 and on ptxas 13.0's words; widened below like the others).
+    Builder b(*t);
+    sm90::addCpAsyncArriveForms(b, true);
+  }
   if (d.constLoadIsLdcu) {
     addLdcu(*t, d.urzRaw);
     t->spacingOps_.insert(isa::Opcode::ULDC);   // (LDCU is a variable-latency load)

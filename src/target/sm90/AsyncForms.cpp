@@ -71,33 +71,7 @@ void addSyncs(Builder &b) {
   b.fix(bits(70, 1), 1);
   b.fix(bits(72, 1), 1);
   b.fix(bits(91, 1), 1);
-  // cp.async.mbarrier.arrive (ptxas 13.0: the form at the top of src/lower/AsyncCopy.cpp):
-  // SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [RZ+URb], RZ   (no arrival, one expected transaction)
-  b.form(Op::SYNCS, 0x9a7,
-         {fixed(S::extra, isa::kSyncsArriveRedA0T1, ".ARRIVE.TRANS64.RED.A0T1"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
-  b.fix(bits(74, 1), 1);
-  b.fix(bits(75, 1), 0);
-  b.fix(bits(84, 2), 2);
-  b.fix(bits(91, 1), 1);
-  // ARRIVES.LDGSTSBAR.64.{TRANSCNT|ARVCNT} [URb+imm24]: completes one transaction / one
-  // arrival on the mbarrier once this thread's earlier LDGSTS have landed (70: ARVCNT, 71:
-  // TRANSCNT). A SYNCS flavour spelled ARRIVES, as UBLKPF is one of UBLKCP.
-  // (nvdisasm accepts no register base: bits 24..31 stay RZ)
-  MemLayout arrives = urAddress(64);
-  arrives.offset = bits(40, 24);
-  for (bool trans : {true, false}) {
-    Form &f = b.form(Op::SYNCS, 0x9b0,
-                     {fixed(S::extra, trans ? isa::kArrivesTransCnt : isa::kArrivesArvCnt,
-                            trans ? ".LDGSTSBAR.64.TRANSCNT" : ".LDGSTSBAR.64.ARVCNT"),
-                      Mem(arrives)});
-    f.mnemonic = "ARRIVES";
-    b.fix(bits(24, 8), 0xff);
-    b.fix(bits(70, 2), trans ? 2 : 1);
-    b.fix(bits(73, 1), 1);
-    b.fix(bits(75, 1), 1);
-    b.fix(bits(91, 1), 1);
-    b.noWriteScoreboard();   // (nvdisasm rejects one: ARRIVES writes no register)
-  }
+  addCpAsyncArriveForms(b, false);
 }
 
 // [Ra.64] where the pair is {shared::cluster address, mbarrier address} (st.async/red.async); the
@@ -335,6 +309,37 @@ void addElect(Builder &b) {
 }
 
 } // namespace
+
+// cp.async.mbarrier.arrive (ptxas 13.0; src/lower/HopperAsync.cpp, lowerCpAsyncArrive):
+// SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [RZ+URb], RZ   (no arrival, one expected transaction)
+// ARRIVES.LDGSTSBAR.64.{TRANSCNT|ARVCNT} [URb+imm24]: completes one transaction / one arrival on
+// the mbarrier once this thread's earlier LDGSTS have landed (sm_90: 70 = ARVCNT, 71 = TRANSCNT;
+// sm_100/120, whose UR fields reach bit 71: 76 and 77). A SYNCS flavour spelled ARRIVES, as UBLKPF
+// is one of UBLKCP. nvdisasm accepts no register base (bits 24..31 stay RZ).
+void addCpAsyncArriveForms(Builder &b, bool blackwell) {
+  b.form(Op::SYNCS, 0x9a7,
+         {fixed(S::extra, isa::kSyncsArriveRedA0T1, ".ARRIVE.TRANS64.RED.A0T1"), R(16).def().w(2), Mem(regUrAddress()), R(32)});
+  b.fix(bits(74, 1), 1);
+  b.fix(bits(75, 1), 0);
+  b.fix(bits(84, 2), 2);
+  b.fix(bits(91, 1), 1);
+  MemLayout arrives = urAddress(64);
+  arrives.offset = bits(40, 24);
+  for (bool trans : {true, false}) {
+    Form &f = b.form(Op::SYNCS, 0x9b0,
+                     {fixed(S::extra, trans ? isa::kArrivesTransCnt : isa::kArrivesArvCnt,
+                            trans ? ".LDGSTSBAR.64.TRANSCNT" : ".LDGSTSBAR.64.ARVCNT"),
+                      Mem(arrives)});
+    f.mnemonic = "ARRIVES";
+    b.fix(bits(24, 8), 0xff);
+    if (blackwell) b.fix(bits(76, 2), trans ? 2 : 1);
+    else b.fix(bits(70, 2), trans ? 2 : 1);
+    b.fix(bits(73, 1), 1);
+    b.fix(bits(75, 1), 1);
+    b.fix(bits(91, 1), 1);
+    b.noWriteScoreboard();   // (nvdisasm rejects one: ARRIVES writes no register)
+  }
+}
 
 void addAsyncForms(Builder &b) {
   addElect(b);

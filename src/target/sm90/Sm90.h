@@ -26,6 +26,9 @@ void addUniformForms(Builder &b);
 void addControlForms(Builder &b);
 void addWarpForms(Builder &b);
 void addAsyncForms(Builder &b);
+// cp.async.mbarrier.arrive's SYNCS.ARRIVE.TRANS64.RED.A0T1 and ARRIVES.LDGSTSBAR.64 forms (part of
+// addAsyncForms; the Blackwell tables add them alone, ARRIVES's TRANSCNT/ARVCNT at 77/76).
+void addCpAsyncArriveForms(Builder &b, bool blackwell);
 void addTensorForms(Builder &b);
 void addTextureForms(Builder &b);
 void addSpecialRegisters(FormTable &t);

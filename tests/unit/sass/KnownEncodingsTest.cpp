@@ -88,3 +88,28 @@ TEST(KnownEncodings, ErrorsNameTheForm) {
   EXPECT_FALSE(decode({0xffffffffffffffffull, 0}));
   EXPECT_FALSE(parse("FROB R1, R2 ;"));
 }
+
+// cp.async.mbarrier.arrive{.noinc} on sm_100a/sm_120 (ptxas 13.0): the sm_90 sequence with
+// TRANSCNT/ARVCNT at bits 77/76.
+TEST(KnownEncodings, BlackwellCpAsyncArrive) {
+  const struct {
+    uint64_t lo, hi;
+    const char *text;
+  } words[] = {
+      {0x000000ffffff79a7, 0x000fe40008200404, "SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [UR4], RZ ;"},
+      {0x00000000ff0079b0, 0x000fe20008002a04, "ARRIVES.LDGSTSBAR.64.TRANSCNT [UR4] ;"},
+      {0x00000000ff0079b0, 0x000fe20008001a04, "ARRIVES.LDGSTSBAR.64.ARVCNT [UR4] ;"},
+  };
+  for (Target t : {Target::SM100, Target::SM120})
+    for (const auto &k : words) {
+      DecodeResult d = decode({k.lo, k.hi}, t);
+      ASSERT_TRUE(d) << k.text << ": " << d.error;
+      TextResult p = print(d.inst, t);
+      ASSERT_TRUE(p) << p.error;
+      EXPECT_EQ(p.text, k.text);
+      EncodeResult e = encode(d.inst, t);
+      ASSERT_TRUE(e) << k.text << ": " << e.error;
+      EXPECT_EQ(e.bits[0], k.lo) << k.text;
+      EXPECT_EQ(e.bits[1], k.hi) << k.text;
+    }
+}
