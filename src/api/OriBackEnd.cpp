@@ -109,6 +109,10 @@ bool compileOriModule(ori::Module &mod, const Options &opts, DiagEngine &diags, 
   spo.separateFunctions = opts.compileOnly || opts.deviceDebug;
   spo.localSymbols = opts.compileOnly;
   spo.regLimit = ro.maxrregcount;
+  // sm_8x warp-sync slow paths; the knob OptxasWarpSyncRoutines gives sm_90 code the same, so
+  // that the SASS simulator (sm_90 only) can check them (tests/simdiff/warpsync_routines.py).
+  spo.warpSyncRoutines = model && model->smVersion() >= 70 &&
+                         (model->smVersion() < 90 || knobSet.getBool(knobs::Knob::OptxasWarpSyncRoutines));
   phases::createSlowPathSubroutines(mod, spo);
   // In ptxas's processing order (last function first), as it compiles each entry.
   for (size_t k = mod.functions().size(); k-- > 0;) {

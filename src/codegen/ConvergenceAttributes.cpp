@@ -21,17 +21,40 @@ uint32_t maskRegId(const ori::Function &f, const ori::Instr &warpsync) {
   return 0x05000000u | static_cast<uint32_t>(phys);
 }
 
+// A call of an sm_8x warp-synchronous slow path (phases/expand/WarpSyncRoutines.cpp): ptxas lists
+// the CALL, for all threads.
+bool callsWarpSyncRoutine(const ori::Function &f, const ori::Instr &i) {
+  if (i.opcode() != Opcode::CALL || i.numUses() == 0 || i.use(0).kind != ori::OperandKind::Symbol || !f.parent())
+    return false;
+  const ori::Function *callee = f.parent()->findFunction(f.parent()->symbol(static_cast<uint32_t>(i.use(0).value)).name);
+  return callee && callee->attrs.slowPathRoutine.starts_with("__cuda_sm70_");
+}
+
 } // namespace
 
 std::vector<WarpSyncSite> warpSyncSites(const ori::Function &f, const Layout &layout) {
   std::vector<WarpSyncSite> sites;
   const size_t n = layout.order.size();
   const uint32_t step = n == 0 ? 0 : layout.codeEnd / static_cast<uint32_t>(n);
+  bool slowPaths = false;
+  for (const ori::Instr *i : layout.order) slowPaths |= callsWarpSyncRoutine(f, *i);
   for (size_t k = 0; k < n; ++k) {
     const ori::Instr &i = *layout.order[k];
     // barrier.sync without .aligned: its BAR, for all threads.
     if (i.opcode() == Opcode::BAR &&
         std::find(f.unalignedBarriers.begin(), f.unalignedBarriers.end(), i.id()) != f.unalignedBarriers.end()) {
+      sites.push_back({static_cast<uint32_t>(k * step), 0xffffffffu});
+      continue;
+    }
+    if (callsWarpSyncRoutine(f, i)) {
+      sites.push_back({static_cast<uint32_t>(k * step), 0xffffffffu});
+      continue;
+    }
+    // The fast path of such a slow path: the collective without its WARPSYNC (the warp-wide
+    // instructions of aggregated atomics are not listed). Its mask register is not tracked.
+    if (isWarpCollective(i.opcode()) && (k == 0 || layout.order[k - 1]->opcode() != Opcode::WARPSYNC) &&
+        std::find(f.warpWideInstrs.begin(), f.warpWideInstrs.end(), i.id()) == f.warpWideInstrs.end() &&
+        slowPaths) {
       sites.push_back({static_cast<uint32_t>(k * step), 0xffffffffu});
       continue;
     }

@@ -61,11 +61,19 @@ struct SlowPathOptions {
   // -maxrregcount (0: none). A call needs R20:R21 and the callee-saved registers, so under a
   // limit below kMinCallRegs the slow paths stay inline (also per function, for .maxnreg).
   unsigned regLimit = 0;
+  // sm_8x: shfl.sync / vote.sync / bar.warp.sync that the warp may reach diverged, or with a
+  // member mask that varies across the warp, test convergence and call a subroutine when the test
+  // fails, as ptxas does (src/phases/expand/WarpSyncRoutines.cpp). Whole programs only.
+  bool warpSyncRoutines = false;
 };
 constexpr unsigned kMinCallRegs = 32;
 
 // Adds a subroutine for every slow-path routine the module's macros need (once each, in name
 // order, after the PTX's functions). Returns how many it added.
 unsigned createSlowPathSubroutines(ori::Module &m, const SlowPathOptions &opts = {});
+
+// The warp-synchronous slow paths of opts.warpSyncRoutines: adds their subroutines (numbered from
+// firstNumber, in name order) and rewrites the sites that need them. Returns how many it added.
+unsigned createWarpSyncSubroutines(ori::Module &m, const SlowPathOptions &opts, unsigned firstNumber);
 
 } // namespace optxas::phases

@@ -155,6 +155,8 @@ unsigned createSlowPathSubroutines(ori::Module &m, const SlowPathOptions &opts) 
     buildSubroutine(m, name, routine, need, opts);
     ++n;
   }
+  // ptxas's warp-sync routines (__cuda_sm70_*) sort after these (__cuda_sm20_*, __cuda_sm3x_*).
+  if (opts.warpSyncRoutines) n += createWarpSyncSubroutines(m, opts, n);
   return n;
 }
 
