@@ -1,8 +1,9 @@
 // ori::Module (compiled) -> elf::Cubin -> bytes (see CubinAssembly.h).
 #include "optxas/codegen/CubinAssembly.h"
 #include "optxas/codegen/AsyncAttributes.h"
-#include "optxas/codegen/DriverRelocations.h"
+#include "optxas/codegen/AtomEmulationMap.h"
 #include "optxas/codegen/ConvergenceAttributes.h"
+#include "optxas/codegen/DriverRelocations.h"
 #include "optxas/codegen/Emit.h"
 #include "optxas/codegen/SymbolLayout.h"
 #include "optxas/elf/CubinBuilder.h"
@@ -441,6 +442,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));
     addConvergenceAttributes(m, f, layout, separate, ef.attributes);
+    if (std::vector<uint32_t> map = atom16EmulationMap(f, layout); !map.empty())
+      ef.attributes.push_back(sized(NvInfoKind::ATOM16_EMUL_INSTR_REG_MAP, map));
     if (!ff.unusedLoadBytes.empty())
       ef.attributes.push_back(sized(NvInfoKind::UNUSED_LOAD_BYTE_OFFSET, ff.unusedLoadBytes));
     if (!ff.spillOffsets.empty()) {

@@ -328,6 +328,11 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
     out.ops[0].width = 1;   // the pair's first register names it
     out.ops.push_back(sass::Operand::target(-static_cast<int64_t>(pc + 16)));
   }
+  // The f16/bf16 CAS loop's CAS carries the unaligned address as a fourth use only to keep it
+  // live (lower/AtomicOps.cpp, halfCasLoop); SASS has no such operand.
+  if ((out.op == Opcode::ATOMG || out.op == Opcode::ATOM || out.op == Opcode::ATOMS) &&
+      out.mods.atom == isa::AtomOp::CAS && i.numUses() == 4)
+    out.ops.pop_back();
   // ATOMG.E.CAS addresses 64 bits through a base register nvdisasm spells without ".64" (and with
   // no descriptor): [R2] is R2:R3.
   // CCTL.E and QSPC.E likewise: the .E is the 64-bit address ([R6] is R6:R7).

@@ -100,7 +100,10 @@ bool relocateCode(const ori::Module &m, size_t k, const CubinOptions &opts, elf:
     // sm_8x: the 48-bit target has no low byte at bit 16 (R_CUDA_ABS47_34, as ptxas).
     relocate(pc, m.smVersion() < 90 ? elf::RelocType::R_CUDA_ABS47_34 : elf::RelocType::R_CUDA_ABS55_16_34,
              callee.name, 0);
-    c.callGraph.calls.push_back({ef.name, callee.name});
+    // One edge per (caller, callee), however many calls (ptxas 13.0, -c and -g).
+    const elf::CallGraph::Pair edge{ef.name, callee.name};
+    if (std::find(c.callGraph.calls.begin(), c.callGraph.calls.end(), edge) == c.callGraph.calls.end())
+      c.callGraph.calls.push_back(edge);
     if (callee.isExtern) {
       addExternalSymbol(c, callee.name, elf::ExternalSymbol::Kind::Function);
       if (std::find(externs.begin(), externs.end(), callee.name) == externs.end()) externs.push_back(callee.name);

@@ -208,17 +208,21 @@ bool halfCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, co
   if (t == ptx::Type::BF16) hm.floatType = isa::FloatType::BF16x2;
   cx.emit(Opcode::HADD2, {sum}, {old, vv}, hm, t == ptx::Type::BF16 ? ori::DataType::BF16x2 : ori::DataType::F16x2);
   cx.emit(Opcode::PRMT, {nw}, {old, selector, sum});
+  // The CAS's fourth use, the unaligned address, is not encoded (OriToSass drops it): it keeps
+  // that register live through the loop, as ptxas does, and names it in
+  // EIATTR_ATOM16_EMUL_INSTR_REG_MAP (codegen/AtomEmulationMap.cpp).
+  const Operand unaligned = cx.word(full, 0);
   if (shared) {
     isa::Modifiers cm;
     cm.atom = isa::AtomOp::CAS;
-    cx.emit(Opcode::ATOMS, {cur}, {wordAddr, old, nw}, cm);
+    cx.emit(Opcode::ATOMS, {cur}, {wordAddr, old, nw, unaligned}, cm);
   } else {
     isa::Modifiers cm = am;
     cm.atom = isa::AtomOp::CAS;
     cm.atomType = isa::AtomType::None;
     cm.round = isa::Round::None;
     cm.ftz = false;
-    cx.emit(global ? Opcode::ATOMG : Opcode::ATOM, {PT(), cur}, {wordAddr, old, nw}, cm);
+    cx.emit(global ? Opcode::ATOMG : Opcode::ATOM, {PT(), cur}, {wordAddr, old, nw, unaligned}, cm);
   }
   Operand p = cx.tempOp(RegClass::P);
   isetp(cx, p, Cmp::NE, true, cur, old);

@@ -12,6 +12,9 @@ decides"), against ptxas 13.0 on small targeted kernels (tests/codegen/attribute
   - EIATTR_CRS_STACK_SIZE: present where ptxas writes it, value 0;
   - EIATTR_MBARRIER_INSTR_OFFSETS' cp.async.mbarrier.arrive records (kind 7): as many as ptxas,
     each at a NOP that opens {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES.LDGSTSBAR;
+  - EIATTR_ATOM16_EMUL_INSTR_REG_MAP: as many [offset, register] pairs as ptxas, a load then a CAS
+    per f16/bf16 CAS loop with the same register, which no instruction from the load to the CAS
+    writes;
   - (NAME.sm_100a.ptx, compiled for sm_100a) .nv.compat CAN_FASTPATH_FINALIZE as ptxas (elfcompare).
 
   attributes_test.py --optxas BIN
@@ -32,7 +35,7 @@ PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 sys.path.insert(0, HERE)
 import elfcompare  # noqa: E402
 
-CRS_STACK_SIZE, COOP_OFFSETS, COOP_MASKS, UNUSED_LOAD_BYTES = 0x1e, 0x28, 0x29, 0x44
+CRS_STACK_SIZE, COOP_OFFSETS, COOP_MASKS, UNUSED_LOAD_BYTES, ATOM16_MAP = 0x1e, 0x28, 0x29, 0x44, 0x2e
 MBARRIER_OFFSETS, CP_ASYNC_ARRIVE = 0x39, 7
 WARP_SYNC_OPS = ("SHFL", "VOTE", "REDUX", "MATCH", "WARPSYNC", "NOP", "BAR")
 
@@ -63,6 +66,29 @@ def code(cubin):
         if m and cur is not None:
             cur[int(m.group(1), 16)] = m.group(2).strip()
     return out
+
+
+def written_register(text):
+    """The R register an instruction writes (its first operand, after a predicate result), or None."""
+    ops = text.split(None, 1)[1].split(", ") if " " in text else []
+    if ops and re.fullmatch(r"U?P(T|\d+)", ops[0]):
+        ops = ops[1:]
+    m = re.fullmatch(r"R(\d+)", ops[0]) if ops else None
+    return int(m.group(1)) if m else None
+
+
+def atom16_problems(fn, want, got, code):
+    """ATOM16_EMUL_INSTR_REG_MAP: [load, reg, CAS, reg] per loop, the register untouched in between."""
+    if len(got) != len(want) or len(got) % 4:
+        return [f"{fn}: ATOM16_EMUL_INSTR_REG_MAP has {len(got) // 2} pairs, ptxas {len(want) // 2}"]
+    problems = []
+    for k in range(0, len(got), 4):
+        load, reg, cas, reg2 = got[k:k + 4]
+        if not re.match(r"LD[GS]?\b", code.get(load, "?")) or not re.match(r"ATOM[GS]?\b.*\.CAS\b", code.get(cas, "?")):
+            problems.append(f"{fn}: ATOM16 pair {load:#x}/{cas:#x} is '{code.get(load)}' / '{code.get(cas)}', not a load and a CAS")
+        elif reg != reg2 or any(written_register(code.get(o, "")) == reg for o in range(load, cas, 16)):
+            problems.append(f"{fn}: ATOM16 register R{reg} (R{reg2} at the CAS) is written between {load:#x} and {cas:#x}")
+    return problems
 
 
 def check(name, ours, theirs):
@@ -102,6 +128,8 @@ def check(name, ours, theirs):
                     seq = [seq[0], seq[2]]
                 if seq[0] != "NOP" or not seq[1].startswith("ARRIVES.LDGSTSBAR"):
                     problems.append(f"{fn}: cp.async.mbarrier.arrive record at {off:#x} opens {seq}, not NOP; ARRIVES")
+        if ATOM16_MAP in want or ATOM16_MAP in got:
+            problems += atom16_problems(fn, want.get(ATOM16_MAP, []), got.get(ATOM16_MAP, []), oc.get(fn, {}))
     print(("FAIL " if problems else "ok   ") + name + "".join("\n     " + p for p in problems))
     return not problems
 

@@ -67,6 +67,9 @@ TEST(AtomicOps, HalfAtomicsAreCasLoopsOnTheAlignedWord) {
   auto cas = l.find(Opcode::ATOMG);
   ASSERT_EQ(cas.size(), 2u) << l.text();
   EXPECT_EQ(cas[0]->mods().atom, isa::AtomOp::CAS);
+  // The unaligned address rides on the CAS as a fourth, unencoded use (ATOM16_EMUL_INSTR_REG_MAP).
+  ASSERT_EQ(cas[0]->numUses(), 4u);
+  EXPECT_TRUE(isReg(cas[0]->use(3)));
   EXPECT_EQ(cas[1]->mods().scope, isa::Scope::SM);   // .cta -> .STRONG.SM
   auto gen = l.find(Opcode::ATOM);
   ASSERT_EQ(gen.size(), 1u);
