@@ -150,7 +150,8 @@ std::string prototypeOf(const ori::Function &f) {
 
 // A kernel's bank-0 slots for texture/sampler/surface references used by name (lowering
 // allocates them after the parameters): the header-index relocations in creation order (the
-// writer lists them newest first, as ptxas), and the BINDLESS_{TEXTURE,SURFACE}_BANK attributes (bank 0) ptxas adds.
+// writer lists them newest first, as ptxas), and the BINDLESS_{TEXTURE,SURFACE}_BANK attributes (bank 0) ptxas adds
+// (sm_90: both; sm_8x: those of the kinds used).
 void addTextureRefSlots(const ori::Function &f, unsigned sm, elf::Function &ef) {
   const auto &slots = f.attrs.textureRefSlots;
   if (slots.empty()) return;
@@ -162,11 +163,18 @@ void addTextureRefSlots(const ori::Function &f, unsigned sm, elf::Function &ef) 
              : s->kind == ori::TextureRefKind::Sampler ? (sm >= 90 ? elf::RelocType::R_CUDA_SAMP_HEADER_INDEX_0
                                                                   : elf::RelocType::R_CUDA_SAMP_HEADER_INDEX)
                                                        : elf::RelocType::R_CUDA_SURF_HEADER_INDEX;
+    r.explicitAddend = sm >= 90;   // sm_8x: a REL .rel.nv.constant0.<fn>
     ef.constant0Relocations.push_back(r);
   }
   ef.textureRefSlotBytes = slots.back().offset + 4 - (f.attrs.paramBase + f.attrs.paramBytes);
-  ef.attributes.push_back(valued(NvInfoKind::BINDLESS_TEXTURE_BANK, 0, NvInfoFormat::Byte));
-  ef.attributes.push_back(valued(NvInfoKind::BINDLESS_SURFACE_BANK, 0, NvInfoFormat::Byte));
+  // sm_8x: each only for the kinds of slot the kernel has (a sampler shares its texture's).
+  auto has = [&](ori::TextureRefKind k) {
+    return sm >= 90 || std::any_of(slots.begin(), slots.end(), [&](const ori::TextureRefSlot &s) { return s.kind == k; });
+  };
+  if (has(ori::TextureRefKind::Texture))
+    ef.attributes.push_back(valued(NvInfoKind::BINDLESS_TEXTURE_BANK, 0, NvInfoFormat::Byte));
+  if (has(ori::TextureRefKind::Surface))
+    ef.attributes.push_back(valued(NvInfoKind::BINDLESS_SURFACE_BANK, 0, NvInfoFormat::Byte));
 }
 
 // The module's texture/sampler/surface references, as undefined symbols after the global ones:

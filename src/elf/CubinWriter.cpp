@@ -289,8 +289,8 @@ void Creator::createFunction(const Function &f, bool first) {
   }
 }
 
-// sm_8x: bank 0 is created with its function. Executables also name (and drop) a .rel section
-// for it before the bank's symbol; relocatable objects add a "_param" symbol over the parameters.
+// sm_8x: bank 0 is created with its function. Executables also name a .rel section for it
+// before the bank's symbol (dropped unless texture/surface slots have relocations); relocatable objects add a "_param" symbol over the parameters.
 void Creator::createLegacyParamBank(const Function &f) {
   auto &fs = w_.fn[f.name];
   std::string name = ".nv.constant0." + f.name;
@@ -299,7 +299,8 @@ void Creator::createLegacyParamBank(const Function &f) {
   b_.section(fs.bank0).infoSection = fs.text;
   if (!w_.relocatable()) {
     ensureRelocationSections(fs.bank0, name, RelocOrder::RelOnly);
-    b_.section(w_.rel[fs.bank0]).dropped = true;
+    // Kept only for texture/surface header-index relocations (slots after the parameters).
+    b_.section(w_.rel[fs.bank0]).dropped = f.constant0Relocations.empty();
   }
   b_.addSectionSymbol(fs.bank0);
   if (w_.relocatable()) {

@@ -22,6 +22,11 @@
 // parameters (refSlotOffset), like a parameter handle; in the independent texture mode the
 // high word of a texture handle is a .samplerref's slot instead of zero.
 //
+// Ampere (IsaFeatures::boundTextures): a handle in a bank-0 word (by name, or a kernel
+// parameter) is not loaded but named by the word's index, ptxas's bound forms
+// (TEX.SCR.LL ..., 0x0, 0x5b, 1D; SULD ..., 0x0, 0x5d); in the independent mode a texture and
+// its sampler share one word (pairSlotOffset).
+//
 // Not lowered yet (reported as unsupported): txq.level, txq.force_unnormalized_coords, descriptor
 // queries in the independent texture mode or outside a kernel, tex.grad other than 2d,
 // tld4 other than 2d, integer-coordinate arrays, predicate results, and sub-word or mixed
@@ -97,53 +102,114 @@ bool paramHandleOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
   return true;
 }
 
-// A module-scope .texref/.surfref used by name: the kernel's bank-0 slot the driver fills with
-// its header index (ptxas: 4-byte words in order of first use, after the largest parameter
-// block of any kernel of the module).
-bool refSlotOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
+// The variable of a module-scope .texref/.samplerref/.surfref used by name, or null (reported).
+const ptx::Variable *refVariable(LowerCtx &cx, const ptx::Operand &h) {
   if (!h.sym || h.sym->kind != ptx::DeclKind::Variable || h.offset != 0)
-    return cx.unsupported("this texture/surface handle operand");
+    return cx.unsupported("this texture/surface handle operand"), nullptr;
   const auto *v = static_cast<const ptx::Variable *>(h.sym);
   if (v->type != ptx::Type::TexRef && v->type != ptx::Type::SurfRef && v->type != ptx::Type::SamplerRef)
-    return cx.unsupported("this texture/surface handle operand");
+    return cx.unsupported("this texture/surface handle operand"), nullptr;
   for (const auto &r : cx.moduleLowering().module().textureRefs())
     if (r.samplerInitUnsupported && r.name == v->name.str())
-      return cx.unsupported("sampler initializers other than addr_mode_0..2 and filter_mode");
+      return cx.unsupported("sampler initializers other than addr_mode_0..2 and filter_mode"), nullptr;
   if (!cx.isKernel())
-    return cx.unsupported("texture/surface references by name outside a kernel");
+    return cx.unsupported("texture/surface references by name outside a kernel"), nullptr;
+  return v;
+}
+
+ori::TextureRefKind refKind(const ptx::Variable &v) {
+  return v.type == ptx::Type::TexRef       ? ori::TextureRefKind::Texture
+         : v.type == ptx::Type::SamplerRef ? ori::TextureRefKind::Sampler
+                                           : ori::TextureRefKind::Surface;
+}
+
+// The next free slot: ptxas's are 4-byte words in order of first use, after the largest
+// parameter block of any kernel of the module (sm_90; with bound forms, sm_8x: after the
+// kernel's own parameters).
+uint32_t nextRefSlot(LowerCtx &cx) {
+  ori::FunctionAttrs &a = cx.fn().attrs;
+  uint32_t params = cx.features().boundTextures ? a.paramBytes
+                                                : std::max(a.paramBytes, cx.moduleLowering().maxKernelParamBytes());
+  return a.textureRefSlots.empty() ? a.paramBase + ((params + 3) & ~3u) : a.textureRefSlots.back().offset + 4;
+}
+
+// A module-scope .texref/.surfref used by name: the kernel's bank-0 slot the driver fills with
+// its header index. (The last one naming it: ptxas's txq of an independent-mode texture reads
+// the texture's latest texture+sampler slot.)
+bool refSlotOffset(LowerCtx &cx, const ptx::Operand &h, uint32_t &offset) {
+  const ptx::Variable *v = refVariable(cx, h);
+  if (!v) return false;
   ori::FunctionAttrs &a = cx.fn().attrs;
   std::string name(v->name.str());
-  for (const ori::TextureRefSlot &s : a.textureRefSlots)
-    if (s.name == name) {
-      offset = s.offset;
+  for (auto s = a.textureRefSlots.rbegin(); s != a.textureRefSlots.rend(); ++s)
+    if (s->name == name) {
+      offset = s->offset;
       return true;
     }
-  // The first slot follows the largest parameter block of any kernel of the module.
-  uint32_t params = std::max(a.paramBytes, cx.moduleLowering().maxKernelParamBytes());
-  uint32_t next = a.textureRefSlots.empty() ? a.paramBase + ((params + 3) & ~3u) : a.textureRefSlots.back().offset + 4;
-  a.textureRefSlots.push_back({name,
-                               v->type == ptx::Type::TexRef       ? ori::TextureRefKind::Texture
-                               : v->type == ptx::Type::SamplerRef ? ori::TextureRefKind::Sampler
-                                                                  : ori::TextureRefKind::Surface,
-                               next});
-  offset = next;
+  offset = nextRefSlot(cx);
+  a.textureRefSlots.push_back({name, refKind(*v), offset});
   return true;
 }
 
-// The handle in a uniform register (words = 1) or a uniform pair with a zero high word (2).
-bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Operand &out,
-                   const ptx::Operand *sampler = nullptr) {
+// Bound textures in the independent mode (IsaFeatures::boundTextures): one slot per texture +
+// sampler pair, both header-index relocations at its offset (ptxas's sm_8x layout; pairs in
+// order of first use).
+bool pairSlotOffset(LowerCtx &cx, const ptx::Operand &tex, const ptx::Operand &samp, uint32_t &offset) {
+  const ptx::Variable *t = refVariable(cx, tex);
+  if (!t) return false;
+  const ptx::Variable *s = refVariable(cx, samp);
+  if (!s) return false;
+  if (t->type != ptx::Type::TexRef || s->type != ptx::Type::SamplerRef)
+    return cx.unsupported("this texture/sampler operand pair");
+  auto &slots = cx.fn().attrs.textureRefSlots;
+  for (size_t i = 0; i + 1 < slots.size(); ++i)
+    if (slots[i].name == t->name.str() && slots[i + 1].name == s->name.str() && slots[i].offset == slots[i + 1].offset &&
+        slots[i + 1].kind == ori::TextureRefKind::Sampler) {
+      offset = slots[i].offset;
+      return true;
+    }
+  offset = nextRefSlot(cx);
+  slots.push_back({std::string(t->name.str()), ori::TextureRefKind::Texture, offset});
+  slots.push_back({std::string(s->name.str()), ori::TextureRefKind::Sampler, offset});
+  return true;
+}
+
+// How an instruction names its handle: two operands, a uniform register (pair) and the
+// immediate 0 (bindless), or the immediate 0 and the bank-0 word index of the handle's slot
+// (bound, IsaFeatures::boundTextures).
+struct Handle {
+  Operand a, b;
+  bool bound = false;
+};
+
+// The handle in a uniform register (words = 1) or a uniform pair with a zero high word (2), or
+// bound to its bank-0 slot where the target has bound forms and `bindable` allows.
+bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Handle &out,
+                   const ptx::Operand *sampler = nullptr, bool bindable = true) {
   uint32_t off = 0;
   bool byName = false;
+  const bool bound = bindable && cx.features().boundTextures;
   if (h.kind == ptx::OperandKind::Symbol) {
+    if (bound && words == 2 && sampler) {
+      if (sampler->kind != ptx::OperandKind::Symbol)
+        return cx.unsupported("independent-mode samplers other than a .texref with a .samplerref by name");
+      if (!pairSlotOffset(cx, h, *sampler, off)) return false;
+      out = {imm(0), imm(static_cast<int32_t>(off / 4)), true};
+      return true;
+    }
     if (!refSlotOffset(cx, h, off)) return false;
     byName = true;
   } else if (h.kind != ptx::OperandKind::Reg) {
     return cx.unsupported("this texture/surface handle operand");
   }
+  const bool inBank = byName || paramHandleOffset(cx, h, off);
+  if (bound && inBank && !sampler) {
+    out = {imm(0), imm(static_cast<int32_t>(off / 4)), true};
+    return true;
+  }
   VRegId u = cx.temp(RegClass::UR, words);
   Operand lo = words == 1 ? cx.whole(u) : cx.part(u, 0);
-  if (byName || paramHandleOffset(cx, h, off)) {
+  if (inBank) {
     cx.emit(Opcode::ULDC, {lo}, {Operand::cbank(0, off)});
   } else {
     Operand r = cx.srcReg(h, ptx::Type::U64);
@@ -159,7 +225,7 @@ bool handleOperand(LowerCtx &cx, const ptx::Operand &h, unsigned words, Operand 
   } else if (words == 2) {
     cx.emit(Opcode::UMOV, {cx.part(u, 1)}, {Operand::zero(RegClass::UR)});
   }
-  out = cx.whole(u);
+  out = {cx.whole(u), imm(0)};
   return true;
 }
 
@@ -254,7 +320,7 @@ bool lowerTex(LowerCtx &cx, const ptx::Instruction &in) {
   // Array forms: the index is an integer, the rest follow the coordinate type.
   std::vector<ptx::Type> types(n, ct);
   if (dim == TexDim::ARRAY_1D || dim == TexDim::ARRAY_2D || dim == TexDim::ARRAY_CUBE) types[0] = ptx::Type::U32;
-  Operand ur;
+  Handle ur;
   if (!handleOperand(cx, *handle, 2, ur, sampler)) return false;
   Operand ra;
   if (op == Opcode::TEX && dim == TexDim::D1 && !sampler) {
@@ -286,11 +352,20 @@ bool lowerTex(LowerCtx &cx, const ptx::Instruction &in) {
   } else if (ops.size() != 2) {
     return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " form");
   }
+  // Ampere's bound TEX/TLD/TLD4 may take .SCR, which splits the coordinates and TEX's LOD as one
+  // list over Ra (the first half, rounded up) and Rb (ptxas 13.0's sm_8x code: TLD 2D x | y, TEX
+  // CUBE x,y | z,lod). Set only where that is the layout above (coordinates | LOD): TEX 1D, 2D
+  // and ARRAY_1D with their LOD, TLD 1D; ptxas does the same there. (Elsewhere the plain bound
+  // form takes the layout above, as ptxas's TEX.LL ... ARRAY_CUBE.)
+  const unsigned coordRegs = coordWords(m.texDim);
+  if (ur.bound && ((op == Opcode::TEX && m.texMode == TexMode::LL && coordRegs <= 2) ||
+                   (op == Opcode::TLD && coordRegs == 1)))
+    m.extra = 1;   // .SCR
   Operand d = cx.tempOp(RegClass::R, 2), d2 = cx.tempOp(RegClass::R, 2);
   if (op == Opcode::TEX || op == Opcode::TXD)
-    cx.emit(op, {d2, d}, {ra, rb, ur, imm(0), imm(0xf)}, m);
+    cx.emit(op, {d2, d}, {ra, rb, ur.a, ur.b, imm(0xf)}, m);
   else
-    cx.emit(op, {d2, d}, {ra, Operand::zero(), ur, imm(0), imm(0xf)}, m);
+    cx.emit(op, {d2, d}, {ra, Operand::zero(), ur.a, ur.b, imm(0xf)}, m);
   return scatterResults(cx, ops[0], dt, d, d2);
 }
 
@@ -325,7 +400,7 @@ Operand surfaceCoords(LowerCtx &cx, const ptx::Operand &coords, TexDim dim) {
 // What SULD and SUST share: modifiers with the access size, the handle (uniform register) and the
 // coordinates of the surface address operand `addr`.
 bool surfaceAccess(LowerCtx &cx, const ptx::Instruction &in, unsigned addr, const char *what, isa::Modifiers &m,
-                   Operand &ur, Operand &ra) {
+                   Handle &ur, Operand &ra) {
   if (!surfaceMods(cx, in, m)) return false;
   m.memType = surfaceSize(in.type(0), in.vectorWidth());
   if (m.memType == isa::MemType::None) return cx.unsupported(std::string(what) + " of this vector format");
@@ -339,13 +414,14 @@ bool surfaceAccess(LowerCtx &cx, const ptx::Instruction &in, unsigned addr, cons
 
 bool lowerSuld(LowerCtx &cx, const ptx::Instruction &in) {
   isa::Modifiers m;
-  Operand ur, ra;
+  Handle ur;
+  Operand ra;
   if (!surfaceAccess(cx, in, 1, "suld", m, ur, ra)) return false;
   const ptx::Type t = in.type(0);
   const unsigned vec = in.vectorWidth();
   const unsigned words = std::max(1u, ptx::typeBits(t) * vec / 32);
   Operand d = cx.tempOp(RegClass::R, words);
-  cx.emit(Opcode::SULD, {d}, {ra, ur, imm(0)}, m);
+  cx.emit(Opcode::SULD, {d}, {ra, ur.a, ur.b}, m);
   std::vector<const ptx::Operand *> ds = elemsOf(in.operands[0]);
   const unsigned per = std::max(1u, ptx::typeBits(t) / 32);
   const ptx::Type dt = per == 2 ? ptx::Type::B64 : ptx::Type::B32;
@@ -359,7 +435,8 @@ bool lowerSuld(LowerCtx &cx, const ptx::Instruction &in) {
 
 bool lowerSust(LowerCtx &cx, const ptx::Instruction &in) {
   isa::Modifiers m;
-  Operand ur, ra;
+  Handle ur;
+  Operand ra;
   if (!surfaceAccess(cx, in, 0, "sust", m, ur, ra)) return false;
   const ptx::Type t = in.type(0);
   std::vector<const ptx::Operand *> vs = elemsOf(in.operands[1]);
@@ -379,7 +456,7 @@ bool lowerSust(LowerCtx &cx, const ptx::Instruction &in) {
       }
     }
   }
-  cx.emit(Opcode::SUST, {}, {ra, data, ur, imm(0)}, m);
+  cx.emit(Opcode::SUST, {}, {ra, data, ur.a, ur.b}, m);
   return true;
 }
 
@@ -404,12 +481,12 @@ bool lowerSured(LowerCtx &cx, const ptx::Instruction &in) {
   }
   const ptx::Operand *handle = nullptr, *coords = nullptr;
   if (in.operands.size() != 2 || !splitAddress(cx, in.operands[0], handle, coords)) return false;
-  Operand ur;
+  Handle ur;
   if (!handleOperand(cx, *handle, 1, ur)) return false;
   Operand ra = surfaceCoords(cx, *coords, m.texDim);
   if (ra.kind != ori::OperandKind::Reg) return cx.unsupported("too few surface coordinates");
   Operand data = ptx::typeBits(t) == 64 ? cx.srcWide(in.operands[1], t, 2) : cx.srcReg(in.operands[1], t);
-  cx.emit(Opcode::SURED, {}, {ra, data, ur, imm(0)}, m);
+  cx.emit(Opcode::SURED, {}, {ra, data, ur.a, ur.b}, m);
   return true;
 }
 
@@ -440,10 +517,10 @@ bool descriptorQuery(LowerCtx &cx, const ptx::Instruction &in, const ptx::Operan
   const uint32_t table = surface ? bank.surfDescTable : bank.texDescTable;
   if (table == target::kNoSlot || !cx.isKernel() || cx.moduleLowering().module().texmodeIndependent())
     return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " query");
-  Operand ur;
-  if (!handleOperand(cx, h, 1, ur)) return false;
+  Handle ur;
+  if (!handleOperand(cx, h, 1, ur, nullptr, /*bindable=*/false)) return false;
   Operand index = cx.tempOp();
-  cx.copy(index, ur);
+  cx.copy(index, ur.a);
   if (bank.descIndexMask) lop3(cx, index, index, imm(bank.descIndexMask), RZ(), 0xc0);
   Operand size = cx.tempOp();
   const char *sym = surface ? ".nv.surfrefDescSize" : ".nv.unified.texrefDescSize";
@@ -487,14 +564,14 @@ bool lowerTxq(LowerCtx &cx, const ptx::Instruction &in) {
     if (field < 0) return cx.unsupported(std::string("this ") + std::string(in.opcodeName()) + " query");
     return descriptorQuery(cx, in, h, surface, field);
   }
-  Operand ur;
+  Handle ur;
   if (!handleOperand(cx, h, 2, ur)) return false;
   Operand level = cx.tempOp();
   cx.copy(level, Operand::zero());
   isa::Modifiers m;
   m.extra = 1;   // TEX_HEADER_DIMENSION
   Operand d = cx.tempOp(), unused = cx.tempOp();
-  cx.emit(Opcode::TXQ, {unused, d}, {level, ur, imm(0), imm(mask)}, m);
+  cx.emit(Opcode::TXQ, {unused, d}, {level, ur.a, ur.b, imm(mask)}, m);
   cx.copy(cx.dst(ops[0], ptx::Type::B32), d);
   return true;
 }

@@ -16,6 +16,11 @@ compares the ELF with ptxas's (elfcompare.py: sections, symbols with their
 STT_CUDA_TEXTURE/SURFACE types, the R_CUDA_*_HEADER_INDEX relocations on the bank-0 slots after
 the parameters, .nv.info attributes; with --values their values, so SAMPLER_INIT's too).
 
+The same files are also compiled for sm_80 and sm_86 (the .target rewritten): Ampere's bound
+forms (the handle a bank-0 word index, TEX.SCR ..., 0x0, 0x58). There ptxas's .SCR, which
+splits the coordinates over Ra and Rb, is ours only where that split is the plain layout, so
+forms.ptx's shapes are compared without it; the others exactly, with the ELF.
+
   texture_test.py --optxas BIN
 """
 import argparse
@@ -35,14 +40,15 @@ SHAPE_RE = re.compile(r"\b((?:TEX|TLD4|TLD|TXD|TXQ|SULD|SUST|SURED)(?:\.[A-Z0-9_
 DIMS = {"1D", "2D", "3D", "CUBE", "ARRAY_1D", "ARRAY_2D", "ARRAY_CUBE", "TEX_HEADER_DIMENSION"}
 
 
-def shapes(cubin):
+def shapes(cubin, drop_scr=False):
     out = subprocess.run([NVDISASM, "-c", cubin], capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError("nvdisasm: " + out.stderr.strip())
     found = collections.Counter()
     for m in SHAPE_RE.finditer(out.stdout):
         ops = [o.strip() for o in m.group(2).split(",")]
-        found[" ".join([m.group(1)] + [o for o in ops if o in DIMS])] += 1
+        mn = m.group(1).replace(".SCR", "") if drop_scr else m.group(1)
+        found[" ".join([mn] + [o for o in ops if o in DIMS])] += 1
     return found
 
 
@@ -55,29 +61,35 @@ def main():
             print(f"FAIL: {tool} (an oracle) is missing")
             return 1
     fails = 0
-    for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True),
-                                         ("independent.ptx", 2, True), ("queries.ptx", 3, True)):
-        fails += check(a.optxas, os.path.join(HERE, "texture", name), min_count, compare_elf)
+    for arch in ("sm_90", "sm_86", "sm_80"):
+        for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True),
+                                             ("independent.ptx", 2, True), ("queries.ptx", 3, True)):
+            fails += check(a.optxas, os.path.join(HERE, "texture", name), min_count, compare_elf, arch)
     return 1 if fails else 0
 
 
-def check(optxas, src, min_count, compare_elf):
-    name = os.path.basename(src)
+def check(optxas, src, min_count, compare_elf, arch):
+    name = os.path.basename(src) + ("" if arch == "sm_90" else f" ({arch})")
+    drop_scr = arch != "sm_90" and os.path.basename(src) == "forms.ptx"
     fails = 0
     with tempfile.TemporaryDirectory(prefix="texture-test-") as tmp:
+        if arch != "sm_90":
+            text = re.sub(r"^\.target sm_90", ".target " + arch, open(src).read(), flags=re.M)
+            src = os.path.join(tmp, os.path.basename(src))
+            open(src, "w").write(text)
         ref = os.path.join(tmp, "ptxas.cubin")
-        r = subprocess.run([PTXAS, "-arch=sm_90", src, "-o", ref], capture_output=True, text=True)
+        r = subprocess.run([PTXAS, f"-arch={arch}", src, "-o", ref], capture_output=True, text=True)
         if r.returncode:
             print(f"FAIL: ptxas rejected {name}:\n" + r.stderr)
             return 1
-        want = shapes(ref)
+        want = shapes(ref, drop_scr)
         if sum(want.values()) < min_count:
             print(f"FAIL: ptxas kept only {sum(want.values())} texture/surface instructions")
             return 1
         for opt in ("-O0", "-O3"):
             before = fails
             ours = os.path.join(tmp, f"ours{opt}.cubin")
-            r = subprocess.run([optxas, "-arch=sm_90", opt, src, "-o", ours], capture_output=True, text=True)
+            r = subprocess.run([optxas, f"-arch={arch}", opt, src, "-o", ours], capture_output=True, text=True)
             if r.returncode:
                 print(f"FAIL {name} {opt}: optxas:\n{r.stdout}{r.stderr}")
                 fails += 1
@@ -88,7 +100,7 @@ def check(optxas, src, min_count, compare_elf):
             if h.returncode:
                 print(f"FAIL {name} {opt}: hazards:\n{h.stdout}{h.stderr}")
                 fails += 1
-            got = shapes(ours)
+            got = shapes(ours, drop_scr)
             if got != want:
                 print(f"FAIL {name} {opt}: texture/surface instructions differ from ptxas's")
                 print("  only ptxas:", sorted((want - got).elements()))

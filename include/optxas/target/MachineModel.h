@@ -85,6 +85,11 @@ struct IsaFeatures {
   // A 64-bit float literal that no immediate field holds is read from the function's constant
   // bank 2 (Ampere, as ptxas), not moved into a register pair.
   bool f64LiteralsInBank2 = false;
+  // Textures and surfaces whose handle is a constant-bank-0 word (a .texref/.surfref by name, a
+  // kernel parameter) name the word's index in the instruction (Ampere's bound forms, TEX.SCR
+  // ..., 0x0, 0x5b) instead of loading it into a uniform register; in the independent texture
+  // mode a texture and its sampler share one word.
+  bool boundTextures = false;
 };
 
 struct Timing {

@@ -8,7 +8,8 @@
 //  - %reserved_smem_offset_0/_begin are SR_SMEMSZ - c[0x0][0x114], not constants;
 //  - FP64 arithmetic is variable-latency (DADD/DMUL/DFMA set a scoreboard, also on sm_80);
 //  - no VIADD/VIMNMX/VIADDMNMX (IADD3/IMNMX), no clusters/TMA/wgmma; sm_80 has no I2FP;
-//  - a DMUL/DSETP/... f64 literal with a non-zero low word is read from c[0x2] (sm_90: a UR pair).
+//  - a DMUL/DSETP/... f64 literal with a non-zero low word is read from c[0x2] (sm_90: a UR pair);
+//  - a texture/surface handle in a bank-0 word is named by the word's index (bound forms).
 // Everything else (register files, fixed-latency classes) keeps sm_90's conservative numbers
 // (docs/control-bits.md).
 #include "sm90/Sm90Model.h"
@@ -33,9 +34,11 @@ const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DADD, Pipe::Variable}, {Opcode::DMUL, Pipe::Variable}, {Opcode::DFMA, Pipe::Variable},
     {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}};
 constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clusters = false,
-                                 .reservedSmemAtTop = true, .f64LiteralsInBank2 = true};
+                                 .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
+                                 .boundTextures = true};
 constexpr IsaFeatures kSm80 = {.hopperIntegerOps = false, .i2fp = false, .clusters = false,
-                               .reservedSmemAtTop = true, .f64LiteralsInBank2 = true};
+                               .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
+                               .boundTextures = true};
 } // namespace
 
 const sm90::ArchTables &sm80Tables() {

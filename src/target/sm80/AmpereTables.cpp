@@ -206,6 +206,7 @@ const FormTable *build(const EncodingDelta &d) {
     Builder b(*t);
     sm90::addTensorForms(b);
     sm90::addTextureForms(b);
+    sm90::addBoundTextureForms(b);
     t->spacingOps_ = {O::HMMA, O::IMMA, O::BMMA};
   }
   t->removeForms([&](const Form &f) {

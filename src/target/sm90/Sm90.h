@@ -31,6 +31,8 @@ void addAsyncForms(Builder &b);
 void addCpAsyncArriveForms(Builder &b, bool blackwell);
 void addTensorForms(Builder &b);
 void addTextureForms(Builder &b);
+// Ampere's bound texture/surface forms (the handle a constant-bank-0 word index).
+void addBoundTextureForms(Builder &b);
 void addSpecialRegisters(FormTable &t);
 
 // Value maps shared by several families.

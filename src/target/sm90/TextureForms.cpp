@@ -168,11 +168,101 @@ void addSurfaces(Builder &b) {
   b.noWriteScoreboard();
 }
 
+// Ampere's bound forms: the handle is not a uniform register but the index of a constant-bank-0
+// word the driver fills with the header index (ptxas 13.0's sm_80/86 code for .texref/.surfref
+// by name and for handles loaded from kernel parameters). The word index is bits 40..53 and a
+// second immediate (always 0 in ptxas's code) 54..58, printed "0x0, 0x5b"; bit 91 (bindless) is
+// clear, and so is opcode bit 10 (bits 9 and 11 too for SURED: 0x59f). TEX/TLD/TLD4 may carry
+// .SCR (bits 59..60 = 2, Modifiers::extra = 1; 1 prints .B): the coordinates and LOD split over
+// Ra and Rb (lowering, TextureOps.cpp); TXD/TXQ have no such field.
+std::vector<E> boundSlot() { return {Imm(bits(54, 5)), Imm(bits(40, 14))}; }
+
+void boundTexForm(Builder &b, Op op, unsigned opcode, std::vector<E> mode, bool scr, bool rbShown, E dim) {
+  std::vector<E> elems;
+  if (scr) elems.push_back(mod(S::extra, bits(59, 2), {V(0, 0, ""), V(2, 1, ".SCR")}));
+  for (E &m : mode) elems.push_back(m);
+  for (E &e : texOperands(rbShown, dim)) {
+    if (e.kind == ElemKind::Opd && e.type == OpdType::UGpr) {
+      for (E &s : boundSlot()) elems.push_back(s);
+      continue;
+    }
+    if (e.kind == ElemKind::Opd && e.type == OpdType::Imm && e.field.pos == 46) continue;
+    elems.push_back(e);
+  }
+  b.form(op, opcode, elems);
+  b.fix(bits(84, 3), 1);
+  if (!scr) b.fix(bits(59, 2), 0);
+  b.fix(bits(91, 1), 0);
+}
+
+void addBoundTextures(Builder &b) {
+  boundTexForm(b, Op::TEX, 0xb60,
+               {mod(S::texMode, bits(87, 3),
+                    {V(0, TexMode::None, ""), V(1, TexMode::LZ, ".LZ"), V(2, TexMode::LB, ".LB"),
+                     V(3, TexMode::LL, ".LL")})},
+               true, false, texDim({0, 1, 2, 3, 4, 5, 7}));
+  boundTexForm(b, Op::TLD, 0xb66, {fixed(S::texMode, static_cast<uint8_t>(TexMode::LZ), ".LZ")}, true, false,
+               texDim({0, 1, 2, 4, 5}));
+  b.fix(bits(87, 3), 1);
+  boundTexForm(b, Op::TLD4, 0xb63,
+               {mod(S::texMode, bits(87, 2),
+                    {V(0, TexMode::R, ".R"), V(1, TexMode::G, ".G"), V(2, TexMode::B, ".B"), V(3, TexMode::A, ".A")})},
+               true, false, texDim({1, 3, 5, 7}));
+  boundTexForm(b, Op::TXD, 0xb6c, {}, false, true, texDim({0, 1, 4, 5}));
+  std::vector<E> txq = {R(64).def(), R(16).def(), R(24).nz(),
+                        namedOperand(S::extra, bits(62, 2),
+                                     {V(0, 1, "TEX_HEADER_DIMENSION"), V(1, 2, "TEX_HEADER_TEXTURE_TYPE"),
+                                      V(2, 3, "TEX_HEADER_SAMPLER_POS")})};
+  for (E &s : boundSlot()) txq.push_back(s);
+  txq.push_back(Imm(bits(72, 4)));
+  b.form(Op::TXQ, 0xb6f, txq);
+  b.fix(bits(81, 4), 0xf);
+  b.fix(bits(91, 1), 0);
+}
+
+void addBoundSurfaces(Builder &b) {
+  auto common = [&](Op op, unsigned opcode, std::vector<E> elems) {
+    b.form(op, opcode, elems);
+    b.fix(bits(72, 1), 1);
+    b.fix(bits(84, 3), 1);
+    b.fix(bits(91, 1), 0);
+  };
+  std::vector<E> suld = {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
+                         surfOob(), P(81).def().opt(1, pt()), R(16).def().wslot(S::memType),
+                         R(24).wslot(S::texDim).wrapped("[").nz()};
+  for (E &s : boundSlot()) suld.push_back(s);
+  common(Op::SULD, 0xb99, suld);
+  std::vector<E> sust = {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
+                         surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(), R(32).wslot(S::memType)};
+  for (E &s : boundSlot()) sust.push_back(s);
+  common(Op::SUST, 0xb9d, sust);
+  b.noWriteScoreboard();
+  using isa::AtomOp;
+  using isa::AtomType;
+  std::vector<E> sured = {text(".D.BA"), surfDim(),
+                          mod(S::atom, bits(87, 3),
+                              {V(0, AtomOp::ADD, ".ADD"), V(1, AtomOp::MIN, ".MIN"), V(2, AtomOp::MAX, ".MAX"),
+                               V(3, AtomOp::INC, ".INC"), V(4, AtomOp::DEC, ".DEC"), V(5, AtomOp::AND, ".AND"),
+                               V(6, AtomOp::OR, ".OR"), V(7, AtomOp::XOR, ".XOR")}),
+                          mod(S::atomType, bits(73, 3),
+                              {V(0, AtomType::U32, ""), V(1, AtomType::S32, ".S32"), V(2, AtomType::U64, ".U64")}),
+                          surfSemantics(), surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(),
+                          R(32).wslot(S::atomType)};
+  for (E &s : boundSlot()) sured.push_back(s);
+  common(Op::SURED, 0x59f, sured);
+  b.noWriteScoreboard();
+}
+
 } // namespace
 
 void addTextureForms(Builder &b) {
   addTextures(b);
   addSurfaces(b);
+}
+
+void addBoundTextureForms(Builder &b) {
+  addBoundTextures(b);
+  addBoundSurfaces(b);
 }
 
 } // namespace optxas::sass::sm90
