@@ -90,13 +90,14 @@ bool clearsFastpathBit(const ori::Module &m) {
 }
 
 // Whether f reads a %reserved_smem_offset_* register, for EIATTR_RESERVED_SMEM_USED. The lowering
-// reads %reserved_smem_offset_1 and _end from their constant-bank slots, which nothing else
-// uses; _begin, _0 and _cap become constants and leave no trace (not recognised yet).
+// reads %reserved_smem_offset_1 and _end from their constant-bank slots (SR_CgaSize-indexed on
+// Blackwell), which nothing else uses; _begin, _0 and _cap become constants and leave no trace
+// (not recognised yet).
 bool readsReservedSmemSlots(const ori::Function &f, const target::DriverBank &bank) {
   for (const ori::BasicBlock *bb : f.blocks())
     for (const ori::Instr *i : *bb)
       for (const ori::Operand &o : i->uses())
-        if (o.kind == ori::OperandKind::CBank && o.bank == 0 && o.reg == ori::kNoVReg &&
+        if (o.kind == ori::OperandKind::CBank && o.bank == 0 && (o.reg == ori::kNoVReg || bank.cgaStride) &&
             ((bank.reservedSmem1 != target::kNoSlot && o.value == bank.reservedSmem1) ||
              (bank.reservedSmemEnd != target::kNoSlot && o.value == bank.reservedSmemEnd)))
           return true;

@@ -131,8 +131,10 @@ struct Converter {
     case OperandKind::SReg: {
       uint8_t idx;
       std::string_view name = specialRegName(o.specialReg());
-      if (!sass::specialRegFromName(name, idx)) {
-        error = fmt::format("special register {} has no sm_90 encoding", name);
+      // Registers share their numbers across targets; SR_CgaSize (which only Blackwell lowering
+      // reads) is numbered in the Blackwell tables alone.
+      if (!sass::specialRegFromName(name, idx) && !sass::specialRegFromName(name, idx, sass::Target::SM100)) {
+        error = fmt::format("special register {} has no encoding", name);
         return false;
       }
       s = sass::Operand::sr(idx);

@@ -1,5 +1,6 @@
 // PTX special registers: S2R / CS2R of a hardware special register, or a load from the driver's
-// constant bank 0 (launch dimensions and sizes), as ptxas 13.0 reads each of them on sm_90.
+// constant bank 0 (launch dimensions and sizes), as ptxas 13.0 reads each of them on sm_90 and,
+// through the SR_CgaSize-scaled cluster slots (DriverBank::cgaStride), on Blackwell.
 #include "Passes.h"
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@ enum class How : uint8_t {
   CS2R32,      // CS2R.32 Rd, SR_x (clock-like counters)
   CS2R64,      // CS2R Rd(pair), SR_x
   CBank,       // LDC Rd, c[0x0][offset]   (LDC.64 for 64-bit registers)
+  ClusterBank, // CBank, at offset - cgaStride * SR_CgaSize where the bank has a stride
   Field,       // S2R then extract `bits` bits at `shift` (%warpid, %nwarpid)
   Special,     // a short sequence, see readComposite()
 };
@@ -52,13 +54,13 @@ bool lookup(SReg r, const target::DriverBank &b, SRegInfo &out) {
   case SReg::Globaltimer: out = {How::CS2R64, {S::GLOBALTIMERLO}, {}}; return true;
   case SReg::GlobaltimerLo: out = {How::CS2R32, {S::GLOBALTIMERLO}, {}}; return true;
   case SReg::GlobaltimerHi: out = {How::CS2R32, {S::GLOBALTIMERHI}, {}}; return true;
-  case SReg::DynamicSmemSize: out = {How::CBank, {}, {b.dynamicSmemSize}}; return true;
+  case SReg::DynamicSmemSize: out = {How::ClusterBank, {}, {b.dynamicSmemSize}}; return true;
   case SReg::ClusterCtarank: out = {How::S2R, {S::CGACTAID}, {}}; return true;
-  case SReg::ClusterNctaid: out = {How::CBank, {}, {b.clusterNctaid[0], b.clusterNctaid[1], b.clusterNctaid[2]}}; return true;
-  case SReg::Nclusterid: out = {How::CBank, {}, {b.nclusterid[0], b.nclusterid[1], b.nclusterid[2]}}; return true;
-  case SReg::ClusterNctarank: out = {How::CBank, {}, {b.clusterNctarank}}; return true;
-  case SReg::ReservedSmemOffsetEnd: out = {How::CBank, {}, {b.reservedSmemEnd}}; return true;
-  case SReg::ReservedSmemOffset1: out = {How::CBank, {}, {b.reservedSmem1}}; return true;
+  case SReg::ClusterNctaid: out = {How::ClusterBank, {}, {b.clusterNctaid[0], b.clusterNctaid[1], b.clusterNctaid[2]}}; return true;
+  case SReg::Nclusterid: out = {How::ClusterBank, {}, {b.nclusterid[0], b.nclusterid[1], b.nclusterid[2]}}; return true;
+  case SReg::ClusterNctarank: out = {How::ClusterBank, {}, {b.clusterNctarank}}; return true;
+  case SReg::ReservedSmemOffsetEnd: out = {How::ClusterBank, {}, {b.reservedSmemEnd}}; return true;
+  case SReg::ReservedSmemOffset1: out = {How::ClusterBank, {}, {b.reservedSmem1}}; return true;
   case SReg::ReservedSmemOffsetBegin:
   case SReg::ReservedSmemOffset0:
   case SReg::ReservedSmemOffsetCap:
@@ -80,21 +82,41 @@ bool lookup(SReg r, const target::DriverBank &b, SRegInfo &out) {
   return false;
 }
 
+// LDC d, c[0x0][slot] of a cluster slot: on Blackwell (cgaStride != 0) as ptxas 13.0 reads it,
+// CS2R.32 t, SR_CgaSize; IMAD t, t, -stride, RZ; LDC d, c[0x0][t+slot].
+Operand loadClusterSlot(LowerCtx &cx, uint32_t slot, bool wide = false) {
+  Operand d = cx.tempOp(RegClass::R, wide ? 2 : 1);
+  isa::Modifiers m;
+  if (wide) m.memType = isa::MemType::B64;
+  const uint32_t stride = cx.bank().cgaStride;
+  if (stride == 0) {
+    cx.emit(Opcode::LDC, {d}, {Operand::cbank(0, slot)}, m);
+    return d;
+  }
+  Operand size = cx.tempOp(), index = cx.tempOp();
+  isa::Modifiers b32;
+  b32.memType = isa::MemType::B32;
+  cx.emit(Opcode::CS2R, {size}, {Operand::sreg(SpecialReg::CGASIZE)}, b32);
+  cx.emit(Opcode::IMAD, {index}, {size, Operand::imm(-static_cast<int64_t>(stride)), Operand::zero()});
+  cx.emit(Opcode::LDC, {d}, {Operand::cbankIndexed(0, index.reg, RegClass::R, slot)}, m);
+  return d;
+}
+
 // %clusterid.c = %ctaid.c / %cluster_nctaid.c and %cluster_ctaid.c = %ctaid.c - %clusterid.c *
 // %cluster_nctaid.c, as ptxas 13.0 computes them on sm_90: the quotient is the f32 product of
 // %ctaid.c with the driver's f32 reciprocal of %cluster_nctaid.c, which sits 12 bytes after
 // the %cluster_nctaid slots (c[0x0][0x150..0x158]), truncated (I2FP; FMUL; F2I.U32.TRUNC.NTZ).
+// Blackwell reads the same quotient from its cluster slots (reciprocals 16 bytes after them).
 Operand clusterIndex(LowerCtx &cx, bool wantClusterId, unsigned comp) {
   const SpecialReg ctaidSr[3] = {SpecialReg::CTAID_X, SpecialReg::CTAID_Y, SpecialReg::CTAID_Z};
-  const uint32_t nSlot = cx.bank().clusterNctaid[comp], recipSlot = nSlot + 0xc;
+  const uint32_t nSlot = cx.bank().clusterNctaid[comp], recipSlot = nSlot + cx.bank().clusterRecipDelta;
   Operand ctaid = cx.tempOp(), f = cx.tempOp(), q = cx.tempOp(), id = cx.tempOp();
   cx.emit(Opcode::S2R, {ctaid}, {Operand::sreg(ctaidSr[comp])});
   isa::Modifiers i2f;
   i2f.floatType = isa::FloatType::F32;
   i2f.srcIntType = isa::IntType::U32;
   cx.emit(Opcode::I2FP, {f}, {ctaid}, i2f, ori::DataType::F32);
-  Operand recip = cx.tempOp();
-  cx.emit(Opcode::LDC, {recip}, {Operand::cbank(0, recipSlot)});
+  Operand recip = loadClusterSlot(cx, recipSlot);
   cx.emit(Opcode::FMUL, {q}, {f, recip}, isa::Modifiers{}, ori::DataType::F32);
   isa::Modifiers f2i;
   f2i.intType = isa::IntType::U32;
@@ -103,8 +125,7 @@ Operand clusterIndex(LowerCtx &cx, bool wantClusterId, unsigned comp) {
   f2i.ntz = true;
   cx.emit(Opcode::F2I, {id}, {q}, f2i);
   if (wantClusterId) return id;
-  Operand n = cx.tempOp(), negId = cx.tempOp(), d = cx.tempOp();
-  cx.emit(Opcode::LDC, {n}, {Operand::cbank(0, nSlot)});
+  Operand n = loadClusterSlot(cx, nSlot), negId = cx.tempOp(), d = cx.tempOp();
   cx.emit(Opcode::IADD3, {negId}, {Operand(id).setFlag(ori::OpNeg), Operand::zero(), Operand::zero()});
   cx.emit(Opcode::IMAD, {d}, {n, negId, ctaid});
   return d;
@@ -142,6 +163,12 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
     cx.emit(Opcode::CS2R, {d}, {Operand::sreg(info.sr[0])}, m);
     return d;
   }
+  case How::ClusterBank:
+    if (info.offset[comp] == target::kNoSlot) {
+      cx.unsupported(fmt::format("special register {} on sm_{}", ptx::sregName(o.sreg), cx.options().smVersion));
+      return Operand::zero();
+    }
+    return loadClusterSlot(cx, info.offset[comp], wide);
   case How::CBank: {
     if (info.offset[comp] == target::kNoSlot) {
       cx.unsupported(fmt::format("special register {} on sm_{}", ptx::sregName(o.sreg), cx.options().smVersion));
@@ -186,9 +213,9 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
       cx.unsupported(fmt::format("special register {} on sm_{}", ptx::sregName(o.sreg), cx.options().smVersion));
       return Operand::zero();
     }
-    Operand sz = cx.tempOp(), lim = cx.tempOp(), d = cx.tempOp();
+    Operand sz = cx.tempOp();
     cx.emit(Opcode::S2R, {sz}, {Operand::sreg(SpecialReg::SMEMSZ)});
-    cx.emit(Opcode::LDC, {lim}, {Operand::cbank(0, cx.bank().smemLimit)});
+    Operand lim = loadClusterSlot(cx, cx.bank().smemLimit), d = cx.tempOp();
     isa::Modifiers m;
     m.intType = isa::IntType::U32;
     cx.emit(cx.intMinMax(), {d}, {lim, sz, Operand::truePred()}, m);
@@ -219,7 +246,7 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o) {
   default:
     break;
   }
-  if ((o.sreg == SReg::Clusterid || o.sreg == SReg::ClusterCtaid) && cx.options().smVersion == 90)
+  if ((o.sreg == SReg::Clusterid || o.sreg == SReg::ClusterCtaid) && cx.bank().clusterNctaid[comp] != target::kNoSlot)
     return clusterIndex(cx, o.sreg == SReg::Clusterid, comp);
   cx.unsupported(std::string("special register ") + std::string(ptx::sregName(o.sreg)));
   return Operand::zero();

@@ -3,6 +3,7 @@
 
   run_codegen.py ori    --ori-cubin BIN          hand-written Ori kernels (tests/codegen/ori)
   run_codegen.py corpus --optxas BIN [--json F] [--only GLOB]...  every corpus PTX at -O0 and -O3
+  run_codegen.py blackwell --optxas BIN [-j N] [--only GLOB]...  every corpus PTX for sm_100 and sm_120
   run_codegen.py selftest                        the hazard checker on ptxas's own output
 
 For every cubin we produce: nvdisasm must decode every instruction, the hazard checker
@@ -10,6 +11,9 @@ For every cubin we produce: nvdisasm must decode every instruction, the hazard c
 match ptxas's for the same input (elfcompare.py). A corpus file our tool rejects must be
 rejected cleanly: a ptxas-style diagnostic, a non-zero exit, no crash and no output file.
 Files listed in expected_e2e.txt must go end to end (a ratchet: the list only grows).
+The blackwell mode compiles every corpus file again for sm_100 and sm_120 (the files whose
+.target ptxas accepts there; the others are reported as skipped); expected_blackwell.txt is
+its ratchet.
 ELF differences listed in known_elf_diffs.txt (metadata the back end does not model yet) are
 reported, not failed; an entry that explains nothing any more fails the test.
 The oracles (ptxas, nvdisasm) are required: missing tools fail the test.
@@ -264,6 +268,126 @@ def run_corpus(args):
     return 1 if failures else 0
 
 
+BLACKWELL_ARCHS = ("sm_100", "sm_120")
+
+
+def corpus_files(args):
+    """Every corpus PTX (tests/corpus/ptx, examples/vecadd.ptx, tests/corpus/handwritten), or the
+    developer's --only subset."""
+    files = sorted(os.path.join(ROOT, "tests", "corpus", "ptx", f)
+                   for f in os.listdir(os.path.join(ROOT, "tests", "corpus", "ptx")) if f.endswith(".ptx"))
+    files.append(os.path.join(ROOT, "examples", "vecadd.ptx"))
+    hand = os.path.join(ROOT, "tests", "corpus", "handwritten")
+    files += sorted(os.path.join(hand, f) for f in os.listdir(hand) if f.endswith(".ptx"))
+    if args.only:
+        files = [f for f in files if any(fnmatch.fnmatchcase(os.path.basename(f)[:-4], g) for g in args.only)]
+    return files
+
+
+def blackwell_one(args, path, arch, expected, known, tmp):
+    """Compiles one corpus file for one Blackwell arch at -O0 and -O3 (-O0 only for -G PTX);
+    returns (lines to print, failures, results)."""
+    name = os.path.basename(path)[:-4]
+    flags = extra_flags(name)
+    dbg = ".G." in name
+    theirs = os.path.join(tmp, f"{name}.{arch}.ptxas.cubin")
+    rp = subprocess.run([PTXAS, f"-arch={arch}", *(["-O0"] if dbg else []), *flags, path, "-o", theirs],
+                        capture_output=True, text=True)
+    if rp.returncode != 0:
+        first = (rp.stderr.strip().splitlines() or [""])[0]
+        return [f"skip {name} {arch}: ptxas rejects it: {first[:140]}"], 0, [
+            {"file": name, "arch": arch, "status": "skipped"}]
+    lines, failures, results, used = [], 0, [], set()
+    for opt in (("-O0",) if dbg else ("-O0", "-O3")):
+        key = f"{name} {arch} {opt}"
+        out = os.path.join(tmp, f"{name}.{arch}{opt}.cubin")
+        entry = {"file": name, "arch": arch, "opt": opt}
+        try:
+            r = subprocess.run([args.optxas, f"-arch={arch}", opt, *flags, path, "-o", out],
+                               capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            entry["status"] = "timeout"
+            lines.append(f"FAIL {key}: timeout")
+            failures += 1
+            results.append(entry)
+            continue
+        must = key in expected or f"{name} {arch}" in expected
+        if r.returncode < 0 or r.returncode in (134, 139):
+            entry["status"] = "crash"
+            lines.append(f"FAIL {key}: crashed ({r.returncode})")
+            failures += 1
+        elif r.returncode != 0:
+            first = (r.stderr.strip().splitlines() or [""])[0]
+            clean = re.match(r"^ptxas (\S+, line \d+; )?(error|fatal) *: ", first) is not None
+            entry["status"], entry["reason"] = "rejected", first[:200]
+            if os.path.exists(out) or not clean:
+                lines.append(f"FAIL {key}: unclean rejection: {first[:200]}")
+                failures += 1
+            elif must:
+                lines.append(f"FAIL {key}: expected to go end to end: {first[:200]}")
+                failures += 1
+            else:
+                lines.append(f"rej  {key}: {first[:160]}")
+        else:
+            problems = check_cubin(out, theirs)
+            # Known gaps match the file name, or "NAME.ARCH -On" (the Mercury entry names the arch).
+            problems, explained = split_known(name, problems, known, used, f"{name}.{arch} {opt}")
+            entry["status"] = "fail" if problems else "ok"
+            entry["problems"] = problems[:5]
+            note = f"  (known ELF gaps: {'; '.join(explained)})" if explained else ""
+            if problems and not must:
+                # Not in the ratchet yet: reported, not failed (it compiles, but not as ptxas does).
+                lines.append(f"bad  {key}" + "".join("\n     " + p for p in problems[:5]))
+            else:
+                lines.append(("FAIL " if problems else "ok   ") + key + note
+                             + "".join("\n     " + p for p in problems[:5]))
+                failures += bool(problems)
+        results.append(entry)
+    return lines, failures, results
+
+
+def run_blackwell(args):
+    """The corpus for sm_100 and sm_120 (issue 4): every file whose .target ptxas accepts there,
+    at -O0 and -O3; the ones in expected_blackwell.txt must go end to end."""
+    require_tools()
+    from concurrent.futures import ThreadPoolExecutor
+    known = known_elf_diffs()
+    expected = set()
+    exp_file = os.path.join(HERE, "expected_blackwell.txt")
+    for l in open(exp_file):
+        l = " ".join(l.split("#")[0].split())
+        if l:
+            expected.add(l)
+    tasks = [(p, a) for p in corpus_files(args) for a in BLACKWELL_ARCHS]
+    failures, results = 0, []
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futs = [pool.submit(blackwell_one, args, p, a, expected, known, tmp) for p, a in tasks]
+        for f in futs:   # in order, so the log reads like codegen.corpus's
+            lines, n, res = f.result()
+            print("\n".join(lines), flush=True)
+            failures += n
+            results += res
+    # A ratchet entry must name something that exists (a typo would pass silently).
+    seen = {f"{r['file']} {r['arch']}" for r in results} | {f"{r['file']} {r['arch']} {r.get('opt')}" for r in results}
+    if not args.only:
+        for e in sorted(expected - seen):
+            print(f"FAIL expected_blackwell.txt: '{e}' names no corpus compilation")
+            failures += 1
+        # A ratchet entry ptxas skips would never be checked.
+        for r in results:
+            if r["status"] == "skipped" and any(e.startswith(f"{r['file']} {r['arch']}") for e in expected):
+                print(f"FAIL expected_blackwell.txt: ptxas rejects {r['file']} for {r['arch']}")
+                failures += 1
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    count = {s: sum(1 for r in results if r["status"] == s) for s in ("ok", "fail", "rejected", "skipped")}
+    print(f"{count['ok']}/{len(results) - count['skipped']} Blackwell compilations end to end "
+          f"({count['fail']} differ from ptxas, {count['rejected']} rejected; {count['skipped']} file/arch pairs "
+          f"skipped: ptxas rejects them), {failures} failure(s)")
+    return 1 if failures else 0
+
+
 def run_selftest(args):
     """The hazard checker passes ptxas's own sm_90 code and catches broken control bits."""
     require_tools()
@@ -311,13 +435,15 @@ def run_selftest(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["ori", "corpus", "selftest"])
+    ap.add_argument("mode", choices=["ori", "corpus", "blackwell", "selftest"])
     ap.add_argument("--optxas")
     ap.add_argument("--ori-cubin")
     ap.add_argument("--json")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="blackwell mode: compilations in parallel")
     ap.add_argument("--only", action="append", help="corpus mode: only files whose name matches this glob")
     args = ap.parse_args()
-    return {"ori": run_ori, "corpus": run_corpus, "selftest": run_selftest}[args.mode](args)
+    return {"ori": run_ori, "corpus": run_corpus, "blackwell": run_blackwell,
+            "selftest": run_selftest}[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -51,8 +51,9 @@ enum class ReadKind : uint8_t {
 };
 
 // Where the driver puts launch values in constant bank 0, per architecture (ptxas 13.0 reads
-// them there). kNoSlot: the value is not a plain slot on this architecture (Blackwell indexes
-// the cluster and shared-memory sizes by SR_CgaSize), which optxas does not generate yet.
+// them there). kNoSlot: the architecture has no such value. With cgaStride != 0 (Blackwell) the
+// cluster and shared-memory sizes (%dynamic_smem_size, %aggr_smem_size's limit, %cluster_*,
+// %nclusterid, %reserved_smem_offset_1/_end) are read at slot - cgaStride * SR_CgaSize.
 constexpr uint32_t kNoSlot = ~0u;
 struct DriverBank {
   uint32_t stackInit;          // the stack pointer's initial value (R1)
@@ -71,6 +72,9 @@ struct DriverBank {
   // suq queries other than the dimensions read them: header index * descriptor size + field).
   uint32_t texDescTable = kNoSlot, surfDescTable = kNoSlot;
   uint32_t descIndexMask = 0;  // the header-index bits of a handle (0: the whole low word)
+  uint32_t cgaStride = 0;      // see above (0: plain slots)
+  // The driver's f32 reciprocal of %cluster_nctaid.c sits this many bytes after its slot.
+  uint32_t clusterRecipDelta = 0xc;
 };
 
 // The instruction families an architecture has, for the choices lowering and selection make

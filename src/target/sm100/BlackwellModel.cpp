@@ -5,7 +5,10 @@
 //    %ntid 0x360.., %nctaid 0x370.., %nsmid 0x2d0, %gridid 0x140, the local window 0x2f8, the
 //    constant window 0x120, SR_SMEMSZ's reserved part 0x16c; %reserved_smem_offset_0 is 0x40;
 //  - the cluster sizes, the dynamic and aggregate shared-memory sizes and the reserved-smem
-//    bounds are read through an index computed from SR_CgaSize (not generated yet: kNoSlot);
+//    bounds are read at slot - 0xa0 * SR_CgaSize (CS2R.32 R, SR_CgaSize; IMAD R, R, -0xa0, RZ;
+//    LDC c[0x0][R+slot]): %cluster_nctaid 0x2a0.., the f32 reciprocals 0x10 after them,
+//    %dynamic_smem_size 0x2ac, the smem limit 0x2bc, %nclusterid 0x2c0.., %cluster_nctarank
+//    0x2cc, %reserved_smem_offset_end 0x278 and _1 0x27c (the same on sm_120);
 //  - the uniform constant load (LDCU) is variable-latency: ptxas gives it a scoreboard;
 //  - on sm_120, FP64 arithmetic is variable-latency too (DMUL sets a scoreboard; sm_100 keeps
 //    sm_90's coupled FP64 pipe).
@@ -19,13 +22,14 @@ namespace {
 constexpr DriverBank kBlackwellBank = {
     .stackInit = 0x37c, .globalDesc = 0x358, .paramBase = 0x380,
     .ntid = {0x360, 0x364, 0x368}, .nctaid = {0x370, 0x374, 0x378},
-    .nsmid = 0x2d0, .gridid = 0x140, .dynamicSmemSize = kNoSlot,
-    .reservedSmem = 0x16c, .smemLimit = kNoSlot,
-    .clusterNctaid = {kNoSlot, kNoSlot, kNoSlot}, .nclusterid = {kNoSlot, kNoSlot, kNoSlot},
-    .clusterNctarank = kNoSlot,
-    .reservedSmemEnd = kNoSlot, .reservedSmem1 = kNoSlot,
+    .nsmid = 0x2d0, .gridid = 0x140, .dynamicSmemSize = 0x2ac,
+    .reservedSmem = 0x16c, .smemLimit = 0x2bc,
+    .clusterNctaid = {0x2a0, 0x2a4, 0x2a8}, .nclusterid = {0x2c0, 0x2c4, 0x2c8},
+    .clusterNctarank = 0x2cc,
+    .reservedSmemEnd = 0x278, .reservedSmem1 = 0x27c,
     .localWindow = 0x2f8, .constWindow = 0x120, .reservedSmemOffset0 = 0x40,
     .texDescTable = 0x150, .surfDescTable = 0x160,
+    .cgaStride = 0xa0, .clusterRecipDelta = 0x10,
 };
 } // namespace
 
