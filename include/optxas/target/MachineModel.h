@@ -85,6 +85,10 @@ struct IsaFeatures {
   // A 64-bit float literal that no immediate field holds is read from the function's constant
   // bank 2 (Ampere, as ptxas), not moved into a register pair.
   bool f64LiteralsInBank2 = false;
+  // IMMA.8816 exists (Blackwell: mma.m8n8k16 is the upper half of an IMMA.16816).
+  bool imma8816 = true;
+  // VABSDIFF4 exists (sm_120: per-byte max - min with VIMNMX/VIADD on bytes; expanded here).
+  bool vabsdiff4 = true;
 };
 
 struct Timing {

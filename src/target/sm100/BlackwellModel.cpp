@@ -8,7 +8,9 @@
 //    bounds are read through an index computed from SR_CgaSize (not generated yet: kNoSlot);
 //  - the uniform constant load (LDCU) is variable-latency: ptxas gives it a scoreboard;
 //  - on sm_120, FP64 arithmetic is variable-latency too (DMUL sets a scoreboard; sm_100 keeps
-//    sm_90's coupled FP64 pipe).
+//    sm_90's coupled FP64 pipe);
+//  - no IMMA.8816: ptxas runs mma.m8n8k16 as IMMA.16816 with the A/C rows 8..15 unused;
+//  - sm_120 has no VABSDIFF4 (ptxas: VIMNMX.U8x4 max and min, VIADD.U8x4 of the difference).
 #include "sm90/Sm90Model.h"
 
 namespace optxas::target::sm100 {
@@ -27,10 +29,12 @@ constexpr DriverBank kBlackwellBank = {
     .localWindow = 0x2f8, .constWindow = 0x120, .reservedSmemOffset0 = 0x40,
     .texDescTable = 0x150, .surfDescTable = 0x160,
 };
+constexpr IsaFeatures kSm100 = {.imma8816 = false};
+constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false};
 } // namespace
 
 const sm90::ArchTables &sm100Tables() {
-  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}};
+  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}, kSm100};
   return t;
 }
 
@@ -44,6 +48,7 @@ const sm90::ArchTables &sm120Tables() {
        {Opcode::DFMA, Pipe::Variable},
        {Opcode::DSETP, Pipe::Variable},
        {Opcode::DMNMX, Pipe::Variable}},
+      kSm120,
   };
   return t;
 }
