@@ -10,7 +10,9 @@
 //  - on sm_120, FP64 arithmetic is variable-latency too (DMUL sets a scoreboard; sm_100 keeps
 //    sm_90's coupled FP64 pipe);
 //  - no IMMA.8816: ptxas runs mma.m8n8k16 as IMMA.16816 with the A/C rows 8..15 unused;
-//  - sm_120 has no VABSDIFF4 (ptxas: VIMNMX.U8x4 max and min, VIADD.U8x4 of the difference).
+//  - sm_120 has no VABSDIFF4 (ptxas: VIMNMX.U8x4 max and min, VIADD.U8x4 of the difference);
+//  - sm_120 issues consecutive HMMA/IMMA 16 cycles apart (ptxas: stall 15 plus a NOP) where
+//    sm_100 issues them back to back; not modelled (no issue-interval rule in the model yet).
 #include "sm90/Sm90Model.h"
 
 namespace optxas::target::sm100 {

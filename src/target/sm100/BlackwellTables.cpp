@@ -15,6 +15,12 @@
 //    REDG's stays 24 bits; CAS and ATOMS are unchanged (see atomicsRelayout);
 //  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
 //    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF.
+//  - the tensor-core and texture/surface forms are sm_90's, except: LDGSTS's UR is 8 bits (64..71),
+//    moving the L2 prefetch to 72..73 and the size to 74..75, with bit 83 set; the textures'
+//    handle UR is 8 bits (40..47) and their index immediate is gone (48..55 fixed to 0xff; TXQ
+//    prints "0x0" from no bits); TEX's LOD mode is split over 59 and 87..89 and TLD's is 87 alone
+//    (asyncCopyAndTexture*); BMMA and IMMA.8816 do not exist (ptxas runs mma.m8n8k16 on
+//    IMMA.16816); sm_120's HMMA/IMMA/DMMA have no operand reuse.
 // Everything else the sm_90 table encodes is bit for bit the same on both.
 #include "sm90/Sm90.h"
 
