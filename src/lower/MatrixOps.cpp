@@ -7,6 +7,7 @@
 //   mma.sync.aligned.m16n8k8 (f16/bf16/tf32), m16n8k4 (tf32)    HMMA.1688 / HMMA.1684
 //   mma.sync.aligned.{m8n8k16,m16n8k16,m16n8k32}.row.col.s32.{s8,u8}.{s8,u8}.s32{.satfinite}
 //                                                              IMMA.{8816,16816,16832}.A.B{.SAT}
+//     (Blackwell, no IMMA.8816: m8n8k16 as the upper rows of an IMMA.16816)
 //   mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64            DMMA.8x8x4
 //   mma.sp{::ordered_metadata}.sync.aligned.{m16n8k16,m16n8k32}.row.col.{f32,f16}.{f16,bf16}...
 //     D, A, B, C, e, sel                                        HMMA.SP.{16816,16832}... D, A, B, C, e, sel
@@ -179,15 +180,24 @@ bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
   } else {
     return cx.unsupported("mma with these types");
   }
-  m.extra = static_cast<uint8_t>(static_cast<uint8_t>(p.shape) | (sparse ? isa::kMmaSparse : 0));
   const unsigned ew = p.elemWords;
   if (count(ops[0]) * ew != p.cd || count(ops[1]) * ew != p.a || count(ops[2]) * ew != p.b || count(ops[3]) * ew != p.cd)
     return cx.error("mma operand vectors do not match the shape");
+  // No IMMA.8816 (Blackwell): the m8n8k16 tile is rows 0..7 of an IMMA.16816, whose A word 1
+  // and C words 2..3 are rows 8..15 (zeroed here) and whose D words 2..3 are dropped, as ptxas.
+  const bool asM16 = p.op == Opcode::IMMA && p.shape == MmaShape::M8N8K16 && !cx.features().imma8816;
+  if (asM16) p = {Opcode::IMMA, MmaShape::M16N8K16, 2, 1, 4, 1};
+  m.extra = static_cast<uint8_t>(static_cast<uint8_t>(p.shape) | (sparse ? isa::kMmaSparse : 0));
   const ptx::Type aType = ew == 2 ? ptx::Type::F64 : ptx::Type::B32;
   const ptx::Type cType = ew == 2 ? ptx::Type::F64 : dt == ptx::Type::F16 ? ptx::Type::B32 : dt;
   Operand a = gather(cx, ops[1], aType, ew, p.a);
   Operand b = gather(cx, ops[2], aType, ew, p.b);
   Operand c = gather(cx, ops[3], cType, ew, p.cd);
+  if (asM16) {
+    cx.copy(cx.word(a, 1), RZ());
+    cx.copy(cx.word(c, 2), RZ());
+    cx.copy(cx.word(c, 3), RZ());
+  }
   Operand d = cx.tempOp(RegClass::R, p.cd);
   if (sparse)
     cx.emit(p.op, {d}, {a, b, c, cx.srcReg(ops[4], ptx::Type::B32), imm(static_cast<int64_t>(ops[5].bits))}, m);

@@ -12,7 +12,8 @@
 // .sat, the secondary .add/.min/.max with c and the dsel merge (one PRMT) follow ptxas's
 // expansion, which is the behaviour on these GPUs and departs from the PTX ISA pseudo-code
 // (docs/lowering.md, "Video instructions"; the interpreter models it in videoScalar).
-// vabsdiff4.u32 with the default selectors is one VABSDIFF4.U8{.ACC}; the other SIMD forms work
+// vabsdiff4.u32 with the default selectors is one VABSDIFF4.U8{.ACC} (not on sm_120, which has
+// none; ptxas uses byte-wise VIMNMX/VIADD there, which the tables lack); the other SIMD forms work
 // lane by lane on PRMT-extracted lanes. SIMD selectors/masks and negated vmad operands are not
 // supported.
 #include <algorithm>
@@ -453,7 +454,9 @@ bool lowerSimdVideo(LowerCtx &cx, const ptx::Instruction &in) {
   const bool asgn = ptx::isSigned(in.type(ta)), bsgn = ptx::isSigned(in.type(ta + 1));
   const bool dsgn = !isSet && ptx::isSigned(in.type(0));
   const bool acc = in.has(ptx::Mod::Add), sat = in.has(ptx::Mod::Sat) && !acc;
-  if (in.op == Opcode::Vabsdiff4 && !asgn && !bsgn && !dsgn && !sat) return lowerVabsdiff4U8(cx, in);
+  // (sm_120 has no VABSDIFF4: lane by lane below)
+  if (in.op == Opcode::Vabsdiff4 && !asgn && !bsgn && !dsgn && !sat && cx.features().vabsdiff4)
+    return lowerVabsdiff4U8(cx, in);
   const unsigned lanes = (in.op == Opcode::Vadd2 || in.op == Opcode::Vsub2 || in.op == Opcode::Vavrg2 ||
                           in.op == Opcode::Vabsdiff2 || in.op == Opcode::Vmin2 || in.op == Opcode::Vmax2 ||
                           in.op == Opcode::Vset2) ? 2 : 4;

@@ -94,6 +94,10 @@ struct IsaFeatures {
   // ..., 0x0, 0x5b) instead of loading it into a uniform register; in the independent texture
   // mode a texture and its sampler share one word.
   bool boundTextures = false;
+  // IMMA.8816 exists (Blackwell: mma.m8n8k16 is the upper half of an IMMA.16816).
+  bool imma8816 = true;
+  // VABSDIFF4 exists (sm_120: per-byte max - min with VIMNMX/VIADD on bytes; expanded here).
+  bool vabsdiff4 = true;
 };
 
 struct Timing {

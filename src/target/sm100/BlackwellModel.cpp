@@ -11,7 +11,11 @@
 //    0x2cc, %reserved_smem_offset_end 0x278 and _1 0x27c (the same on sm_120);
 //  - the uniform constant load (LDCU) is variable-latency: ptxas gives it a scoreboard;
 //  - on sm_120, FP64 arithmetic is variable-latency too (DMUL sets a scoreboard; sm_100 keeps
-//    sm_90's coupled FP64 pipe).
+//    sm_90's coupled FP64 pipe);
+//  - no IMMA.8816: ptxas runs mma.m8n8k16 as IMMA.16816 with the A/C rows 8..15 unused;
+//  - sm_120 has no VABSDIFF4 (ptxas: VIMNMX.U8x4 max and min, VIADD.U8x4 of the difference);
+//  - sm_120 issues consecutive HMMA/IMMA 16 cycles apart (ptxas: stall 15 plus a NOP) where
+//    sm_100 issues them back to back; not modelled (no issue-interval rule in the model yet).
 #include "sm90/Sm90Model.h"
 
 namespace optxas::target::sm100 {
@@ -31,10 +35,12 @@ constexpr DriverBank kBlackwellBank = {
     .texDescTable = 0x150, .surfDescTable = 0x160,
     .cgaStride = 0xa0, .clusterRecipDelta = 0x10,
 };
+constexpr IsaFeatures kSm100 = {.imma8816 = false};
+constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false};
 } // namespace
 
 const sm90::ArchTables &sm100Tables() {
-  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}};
+  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}, kSm100};
   return t;
 }
 
@@ -48,6 +54,7 @@ const sm90::ArchTables &sm120Tables() {
        {Opcode::DFMA, Pipe::Variable},
        {Opcode::DSETP, Pipe::Variable},
        {Opcode::DMNMX, Pipe::Variable}},
+      kSm120,
   };
   return t;
 }

@@ -15,6 +15,12 @@
 //    REDG's stays 24 bits; CAS and ATOMS are unchanged (see atomicsRelayout);
 //  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
 //    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF.
+//  - the tensor-core and texture/surface forms are sm_90's, except: LDGSTS's UR is 8 bits (64..71),
+//    moving the L2 prefetch to 72..73 and the size to 74..75, with bit 83 set; the textures'
+//    handle UR is 8 bits (40..47) and their index immediate is gone (48..55 fixed to 0xff; TXQ
+//    prints "0x0" from no bits); TEX's LOD mode is split over 59 and 87..89 and TLD's is 87 alone
+//    (asyncCopyAndTexture*); BMMA and IMMA.8816 do not exist (ptxas runs mma.m8n8k16 on
+//    IMMA.16816); sm_120's HMMA/IMMA/DMMA have no operand reuse.
 // Everything else the sm_90 table encodes is bit for bit the same on both.
 #include "sm90/Sm90.h"
 
@@ -55,8 +61,17 @@ struct EncodingDelta {
     uint8_t offsetBits;
   };
   std::vector<Relayout> relayout;
-  // Modifier values of an opcode that nvdisasm spells otherwise here and ptxas never emits.
+  // Modifier values of an opcode that nvdisasm spells otherwise here and ptxas never emits; a
+  // form that fixes such a value (IMMA's ".8816" shape) does not exist.
   std::vector<std::pair<isa::Opcode, std::string_view>> droppedValues;
+  // An element that moved or changed meaning: in the forms of `op`, the modifier or operand
+  // whose field is `was` becomes `now`.
+  struct ElemEdit {
+    isa::Opcode op;
+    Field was;
+    Elem now;
+  };
+  std::vector<ElemEdit> elemEdits;
 };
 
 using O = isa::Opcode;
@@ -77,33 +92,87 @@ std::vector<EncodingDelta::Relayout> atomicsRelayout() {
   };
 }
 
+// LDGSTS on Blackwell: the desc[UR] field takes bits 64..71 (sm_90 fixed bit 70 to 1), pushing
+// the L2 prefetch to 72..73 (3 = .LTC256B, not emitted) and the size to 74..75 (0 = 32 bits,
+// 1 = .64, 2 = .128); bit 83 is set (clear, nvdisasm rejects the word).
+// Textures and surfaces: the handle UR takes bits 40..47 and the sm_90 index immediate (46..53,
+// always 0x0 in ptxas's bindless code) is gone: TEX/TLD/TLD4/TXD/SULD/SUST/SURED print none and
+// fix 48..55 to 0xff; TXQ still prints "0x0" but encodes nothing there. TEX's LOD mode is split
+// (59 low bit, 87..89 high bits: .LZ sets 59, .LB 87, .LL both) and TLD's is one bit at 87
+// (clear .LZ, set .LL), where sm_90 encoded .LZ as 1 in 87..89.
+#define V(raw, val, text) ModValue{raw, static_cast<uint8_t>(val), text}
+std::vector<EncodingDelta::Relayout> asyncCopyAndTextureRelayout() {
+  std::vector<EncodingDelta::Relayout> r = {
+      {O::LDGSTS, 0xfae, {{bits(83, 1), 1}}, 0},
+      {O::TLD, 0xf66, {{bits(87, 3), 0}, {bits(48, 8), 0xff}}, 0},
+  };
+  for (auto [op, opcode] : {std::pair{O::TEX, 0xf60}, {O::TLD4, 0xf63}, {O::TXD, 0xf6c}, {O::SULD, 0xf99},
+                            {O::SUST, 0xf9d}, {O::SURED, 0xf9f}})
+    r.push_back({op, static_cast<uint16_t>(opcode), {{bits(48, 8), 0xff}}, 0});
+  return r;
+}
+
+std::vector<EncodingDelta::ElemEdit> asyncCopyAndTextureEdits() {
+  using isa::L2Prefetch;
+  using isa::MemType;
+  using isa::TexMode;
+  std::vector<EncodingDelta::ElemEdit> r = {
+      {O::LDGSTS, bits(71, 2),
+       mod(S::l2prefetch, bits(72, 2),
+           {V(0, L2Prefetch::None, ""), V(1, L2Prefetch::B64, ".LTC64B"), V(2, L2Prefetch::B128, ".LTC128B"),
+            V(3, L2Prefetch::B256, ".LTC256B")})},
+      {O::LDGSTS, bits(73, 3),
+       mod(S::memType, bits(74, 2),
+           {V(0, MemType::B32, ""), V(0, MemType::None, ""), V(1, MemType::B64, ".64"), V(2, MemType::B128, ".128")})},
+      {O::TEX, bits(87, 3),
+       mod(S::texMode, bits(59, 1),
+           {V(0, TexMode::None, ""), V(1, TexMode::LZ, ".LZ"), V(2, TexMode::LB, ".LB"), V(3, TexMode::LL, ".LL")})
+           .hi(bits(87, 3))},
+      // (TXQ prints its index, always 0x0)
+      {O::TXQ, bits(46, 8), Imm(Field{})},
+  };
+  for (O op : {O::TEX, O::TLD, O::TLD4, O::TXD, O::SULD, O::SUST, O::SURED})
+    r.push_back({op, bits(46, 8), Imm(Field{}).opt(4, Operand::i(0))});
+  return r;
+}
+#undef V
+
+std::vector<EncodingDelta::Relayout> blackwellRelayout() {
+  std::vector<EncodingDelta::Relayout> r = atomicsRelayout();
+  for (EncodingDelta::Relayout &x : asyncCopyAndTextureRelayout()) r.push_back(std::move(x));
+  return r;
+}
+
 // A store's sm_90 .CONSTANT.VC / .CONSTANT.GPU orders read .SYS.ORDERED / .MMIO.SYS.ORDERED.
+// IMMA.8816 (nvdisasm prints its shape INVALID0) is gone too.
 const std::vector<std::pair<isa::Opcode, std::string_view>> kStoreOrders = {
-    {O::STG, ".CONSTANT.VC"}, {O::STG, ".CONSTANT.GPU"}};
+    {O::STG, ".CONSTANT.VC"}, {O::STG, ".CONSTANT.GPU"}, {O::IMMA, ".8816"}};
 
 const EncodingDelta kSm100 = {
     Target::SM100, 8, 255,
-    {O::ULDC, O::LDGMC},   // (LDGMC: the .64 base bit is inside the wider UR field; not probed yet)
+    {O::ULDC, O::LDGMC, O::BMMA},   // (BMMA: nvdisasm rejects every sm_90 form; LDGMC: the .64 base bit is inside the wider UR field; not probed yet)
     {isa::ModSlot::mmaPipe}, true, true,
     {O::IADD3, O::UIADD3},
     {},
     {},
     {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}},
-    atomicsRelayout(),
-    kStoreOrders};
+    blackwellRelayout(),
+    kStoreOrders,
+    asyncCopyAndTextureEdits()};
 // sm_120 also lacks VIADDMNMX and the VABSDIFF family, spells VIMNMX's and VIADD's defaults,
-// and its (variable-latency) FP64 instructions have no operand reuse.
+// and its (variable-latency) FP64 instructions and HMMA, IMMA, DMMA have no operand reuse.
 const EncodingDelta kSm120 = {
     Target::SM120, 8, 255,
-    {O::ULDC, O::VIADDMNMX, O::VABSDIFF, O::VABSDIFF4, O::LDGMC},
+    {O::ULDC, O::VIADDMNMX, O::VABSDIFF, O::VABSDIFF4, O::LDGMC, O::BMMA},
     {isa::ModSlot::mmaPipe}, true, true,
     {O::IADD3, O::UIADD3},
     {{O::VIMNMX, ".U32", ".S32"}, {O::VIADD, ".16x2", ".32"}},
-    {O::DADD, O::DMUL, O::DFMA, O::DSETP},
+    {O::DADD, O::DMUL, O::DFMA, O::DSETP, O::HMMA, O::IMMA, O::DMMA},
     {{0x86, ""}, {0x87, ""}, {0x8a, "SR_CgaSize"}, {0x8d, "SR_TMemSz"}, {0x8e, "SR_CONTEXT_SAVE_ADDR_LO"},
      {0x8f, "SR_CONTEXT_SAVE_ADDR_HI"}},
-    atomicsRelayout(),
-    kStoreOrders};
+    blackwellRelayout(),
+    kStoreOrders,
+    asyncCopyAndTextureEdits()};
 
 // A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
 bool aluConstBankSource(const Form &f) {
@@ -189,6 +258,13 @@ void addLdcu(FormTable &t, uint8_t urzRaw) {
 const FormTable *build(const EncodingDelta &d) {
   auto *t = new FormTable(d.target);
   sm90::addAllForms(*t);
+  {
+    // mma.sync/ldmatrix and textures (Hopper's asynchronous units are not inherited).
+    Builder b(*t);
+    sm90::addTensorForms(b);
+    sm90::addTextureForms(b);
+    t->spacingOps_ = {isa::Opcode::HMMA, isa::Opcode::IMMA, isa::Opcode::BMMA};
+  }
   t->urzRaw = d.urzRaw;
   for (const auto &[n, name] : d.specialRegs) {
     std::erase_if(t->specialRegs, [n = n](const auto &r) { return r.first == n; });
@@ -199,6 +275,10 @@ const FormTable *build(const EncodingDelta &d) {
       if (f.op == op) return true;
     for (isa::ModSlot s : d.droppedFlags)
       if (setsSlot(f, s)) return true;
+    for (const auto &[op, text] : d.droppedValues)
+      for (const Elem &e : f.elems)
+        if (f.op == op && e.kind == ElemKind::Mod && !e.field.valid() && !e.values.empty() && e.values[0].text == text)
+          return true;
     return false;
   });
   {
@@ -232,6 +312,10 @@ const FormTable *build(const EncodingDelta &d) {
       while (it != f.elems.end() && it->kind != ElemKind::Opd) ++it;
       if (it != f.elems.end()) f.elems.insert(it + 1, {lit("PT"), lit("PT")});
     }
+    for (const EncodingDelta::ElemEdit &x : d.elemEdits)
+      if (f.op == x.op)
+        for (Elem &e : f.elems)
+          if (e.field.valid() && e.field.pos == x.was.pos && e.field.width == x.was.width) e = x.now;
     for (const EncodingDelta::Relayout &r : d.relayout) {
       if (f.op != r.op || (f.fixedBits[0] & 0xfff) != r.opcode) continue;
       for (Elem &e : f.elems)

@@ -36,7 +36,8 @@ struct Lowered {
   std::unique_ptr<ori::Module> module;
 
   // `text` is a whole PTX module.
-  explicit Lowered(const std::string &text, bool expectSuccess = true) {
+  // `sm`: the SASS target lowered for (-arch sm_XX).
+  explicit Lowered(const std::string &text, bool expectSuccess = true, unsigned sm = 90) {
     uint32_t id = diags.addFile("t.ptx");
     ptx::CheckOptions copts;
     ptx::Checker checker(copts, diags);
@@ -47,7 +48,9 @@ struct Lowered {
       ADD_FAILURE() << "PTX does not parse:\n" << all();
       return;
     }
-    module = lowerModule(*ptx, LowerOptions{}, diags);
+    LowerOptions lopts;
+    lopts.smVersion = sm;
+    module = lowerModule(*ptx, lopts, diags);
     if (!expectSuccess) return;
     if (!module) {
       ADD_FAILURE() << "lowering failed:\n" << all();

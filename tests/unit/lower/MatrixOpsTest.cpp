@@ -62,6 +62,29 @@ TEST(MatrixOps, MmaShapesSelectOneTensorInstructionEach) {
   EXPECT_EQ(widthOf(l.fn(), d->use(0)), 2u);
 }
 
+// Blackwell has no IMMA.8816: m8n8k16 is an IMMA.16816 whose A word 1 and C words 2..3 (rows
+// 8..15) are zero and whose D words 0..1 are the result.
+TEST(MatrixOps, BlackwellMmaM8n8k16IsTheUpperHalfOfAnImma16816) {
+  const std::string body =
+      "  ld.param.u64 %rd1, [p];\n  ld.global.v4.u32 {%r1,%r2,%r3,%r4}, [%rd1];\n"
+      "  mma.sync.aligned.m8n8k16.row.col.s32.s8.s8.s32 {%r7,%r8}, {%r1}, {%r2}, {%r3,%r4};\n"
+      "  st.global.v2.u32 [%rd1], {%r7,%r8};";
+  for (unsigned sm : {100u, 120u}) {
+    Lowered l(kernel(".param .u64 p", body), true, sm);
+    ori::Instr *i = l.first(Opcode::IMMA);
+    ASSERT_TRUE(i) << l.text();
+    EXPECT_EQ(i->mods().extra, static_cast<uint8_t>(isa::MmaShape::M16N8K16));
+    EXPECT_EQ(widthOf(l.fn(), i->def(0)), 4u);
+    EXPECT_EQ(widthOf(l.fn(), i->use(0)), 2u);
+    EXPECT_EQ(widthOf(l.fn(), i->use(1)), 1u);
+    EXPECT_EQ(widthOf(l.fn(), i->use(2)), 4u);
+  }
+  Lowered h(kernel(".param .u64 p", body));
+  ori::Instr *i = h.first(Opcode::IMMA);
+  ASSERT_TRUE(i);
+  EXPECT_EQ(i->mods().extra, static_cast<uint8_t>(isa::MmaShape::M8N8K16));
+}
+
 TEST(MatrixOps, CreatepolicyIsTheConstantPtxasComputes) {
   // evict_last (0x140) | fraction code ceil(0.5 * 16) - 1 = 7, shifted to bits 52..63.
   Lowered l(kernel(".param .u64 p", "  ld.param.u64 %rd1, [p];\n"
