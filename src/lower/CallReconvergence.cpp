@@ -55,9 +55,11 @@ bool endsRegion(const ori::Function &f, const ori::Instr *call) {
 // BSSY Bn / BSYNC Bn around `call`: the instructions after it move to a new block J.
 void bracket(ori::Function &f, ori::Instr *call, unsigned barrier) {
   ori::BasicBlock *bb = call->parent();
+  auto pos = std::find(f.blocks().begin(), f.blocks().end(), bb);
+  if (!call->next() && pos + 1 == f.blocks().end()) return;   // nothing after the CALL to join
   isa::Modifiers m;
   m.barrierId = static_cast<uint8_t>(barrier);
-  ori::BasicBlock *sync = f.createBlockAfter(bb);
+  ori::BasicBlock *sync = f.createBlockAfter(bb);   // (moves the layout: pos is stale now)
   ori::BasicBlock *join = nullptr;
   if (call->next()) {
     join = f.createBlockAfter(sync);
@@ -66,9 +68,7 @@ void bracket(ori::Function &f, ori::Instr *call, unsigned barrier) {
       join->append(i);
     }
   } else {
-    auto it = std::find(f.blocks().begin(), f.blocks().end(), sync);
-    if (it + 1 == f.blocks().end()) return;   // the function ends with the CALL: nothing to join
-    join = *(it + 1);
+    join = *(std::find(f.blocks().begin(), f.blocks().end(), sync) + 1);
   }
   ori::Builder b(f);
   b.setLoc(call->loc());
