@@ -306,12 +306,12 @@ void insertReconvergence(LowerCtx &cx) {
     recordCalls({});
     return;
   }
-  // A function whose callers are not all known (address taken, visible, separate compilation)
-  // reconverges before returning, as ptxas does then; the others leave that to their callers.
+  // A function whose callers are not all known (address taken, separate compilation: -c, -g)
+  // reconverges before returning, as ptxas does then; the others (.visible ones too, in a whole
+  // program) leave that to their callers.
   const ptx::Function &pf = cx.ptxFunction();
   const bool reconvergeReturns = !device || cx.moduleLowering().addressTaken(&pf) ||
-                                 pf.linkage != ptx::Linkage::None || cx.options().compileOnly ||
-                                 cx.options().deviceDebug;
+                                 cx.options().compileOnly || cx.options().deviceDebug;
   if (f.blocks().size() < 3) {
     std::set<const ori::Instr *> none;
     for (ori::BasicBlock *bb : f.blocks())
