@@ -279,6 +279,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
     for (const std::string &what : ks.getList(knobs::Knob::OptxasNoReconvergence)) {
       if (what == "cas") lo.casLoopRegions = false;
       if (what == "loops") lo.loopRegions = false;
+      if (what == "calls") lo.callRegions = false;
     }
   }
   std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);

@@ -296,8 +296,10 @@ std::unique_ptr<ori::Module> lowerProgram(std::span<const ptx::Module *const> mo
     ml.declareModule(*pm);
   }
   if (diags.errorCount() != before) return nullptr;
+  ml.analyzeCalls(modules);
   for (const ptx::Module *pm : modules) ml.lowerFunctions(*pm);
   if (diags.errorCount() != before) return nullptr;
+  ml.reconvergeCalls();
   return m;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "optxas/lower/Lower.h"
@@ -24,6 +25,15 @@ struct CallLayout {
   std::vector<Slot> params, results;
   uint32_t stackBytes = 0;           // size of the stack-argument area
   bool resultsInRegisters = true;    // false: a result the convention cannot return yet
+};
+
+// What lowering learnt about a function's convergence barriers (Reconvergence.cpp), for the
+// program-wide pass that brackets calls and numbers the barriers (CallReconvergence.cpp).
+struct ReconvergenceFacts {
+  bool returnsDiverged = false;   // its threads may leave it diverged: callers bracket the call
+  unsigned barriers = 0;          // B0..B(barriers-1) used by its own regions
+  // Each CALL with the number of the function's regions around it.
+  std::vector<std::pair<ori::Instr *, unsigned>> calls;
 };
 
 class ModuleLowering {
@@ -63,6 +73,16 @@ public:
   uint32_t maxKernelParamBytes() const { return maxKernelParamBytes_; }
   static CallLayout layoutOf(std::span<ptx::Variable *const> params, std::span<ptx::Variable *const> results);
 
+  // The program's call graph as far as reconvergence needs it (CallReconvergence.cpp): functions
+  // whose address is taken (any indirect call may reach them) and functions on a call cycle.
+  void analyzeCalls(std::span<const ptx::Module *const> modules);
+  bool addressTaken(const ptx::Function *f) const { return addressTaken_.count(f) != 0; }
+  bool recursive(const ptx::Function *f) const { return recursive_.count(f) != 0; }
+  ReconvergenceFacts &reconvergence(const ori::Function *f) { return reconvergence_[f]; }
+  // Brackets the calls of functions that return diverged and moves each function's barriers
+  // above those its callers hold across the call, once every function is lowered.
+  void reconvergeCalls();
+
 private:
   int addVariableSymbol(const ptx::Variable *v);
   bool fillInitializer(const ptx::Variable *v, int symIndex);
@@ -74,6 +94,8 @@ private:
   std::unordered_map<std::string_view, int> symbolsByName_;
   std::unordered_map<const ptx::Function *, CallLayout> layouts_;
   uint32_t maxKernelParamBytes_ = 0;
+  std::unordered_set<const ptx::Function *> addressTaken_, recursive_;
+  std::unordered_map<const ori::Function *, ReconvergenceFacts> reconvergence_;
 };
 
 } // namespace optxas::lower

@@ -13,11 +13,17 @@
 // the region is the loop with its preheader, BSSY at the preheader's end). Nested regions use
 // B(depth). If J's layout predecessor falls into J from outside the region, J' goes at the end of
 // the function and ends with BRA J.
+//
+// Device functions get the same regions, except (whole programs) those whose J only returns: a
+// function left diverged is reconverged by its caller, with a BSSY/BSYNC around the CALL
+// (ReconvergenceFacts::returnsDiverged, CallReconvergence.cpp, which also moves a function's
+// barriers above those its callers hold across the call). Functions on a call cycle get none.
 #include "Reconvergence.h"
 
 #include <algorithm>
 #include <set>
 
+#include "ModuleLowering.h"
 #include "optxas/ori/CFG.h"
 
 namespace optxas::lower {
@@ -206,7 +212,8 @@ bool uniformExits(ori::ControlFlowInfo &cfg, const ori::Loop &lp, const std::vec
 // forward regions). Loops with a guard branch (P ends `@p BRA J`) are in the guard's region
 // already; a loop left only by EXIT has no J. A loop is divergent unless each exit decision is
 // a branch PTX marked .uni or one uniformExits proves warp-uniform (counted loops).
-void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Region> &regions) {
+void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Region> &regions,
+                       std::set<const ori::Instr *> &uniformLoopExits) {
   for (const auto &lp : cfg.loops()) {
     ori::BasicBlock *join = nullptr;
     bool single = true, divergent = false;
@@ -225,7 +232,10 @@ void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Regi
         else divergent = true;
       }
     if (!join || !single || cfg.loopFor(join) != lp->parent) continue;
-    if (!divergent && uniformExits(cfg, *lp, exits)) continue;
+    if (!divergent && uniformExits(cfg, *lp, exits)) {
+      for (const DefSite &e : exits) uniformLoopExits.insert(e.first);
+      continue;
+    }
     ori::BasicBlock *pre = nullptr;
     unsigned entries = 0;
     for (ori::BasicBlock *p : lp->header->preds())
@@ -244,16 +254,71 @@ void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Regi
   }
 }
 
+// A block that only returns: copies into the result registers, then RET.
+bool onlyReturns(const ori::BasicBlock *bb) {
+  for (const ori::Instr *i : *bb) {
+    if (i->opcode() == Opcode::RET) return !i->isPredicated() && i == bb->back();
+    if (i->opcode() != Opcode::PSEUDO_COPY && i->opcode() != Opcode::MOV) return false;
+  }
+  return false;
+}
+
+// Where threads of one warp may part: divergent branches and returns, and macros whose expansion
+// branches to a slow path (ExpandMacros brackets them in kernels only; 32-bit integer division
+// is straight-line code).
+bool splitsWarp(LowerCtx &cx, const ori::Instr *i, const std::set<const ori::Instr *> &uniformLoopExits) {
+  if (i->opcode() == Opcode::PSEUDO_MACRO)
+    switch (i->macro()) {
+    case ori::MacroKind::DIV_U32: case ori::MacroKind::DIV_S32: case ori::MacroKind::REM_U32:
+    case ori::MacroKind::REM_S32:
+      return false;
+    default:
+      return true;
+    }
+  if (!i->isPredicated() && i->opcode() != Opcode::BRX) return false;
+  if (i->opcode() != Opcode::BRA && i->opcode() != Opcode::BRX && i->opcode() != Opcode::RET &&
+      i->opcode() != Opcode::EXIT)
+    return false;
+  return !cx.isUniformBranch(i) && !uniformLoopExits.count(i);
+}
+
 } // namespace
 
 void insertReconvergence(LowerCtx &cx) {
   ori::Function &f = cx.fn();
-  if (f.blocks().size() < 3) return;
-  // A .func's barriers would be its callers' barriers too (a call inside a caller's region, or
-  // recursion): ptxas saves them around its own use with BMOV, which optxas does not emit yet.
-  // Without them a .func's threads reconverge only at its caller's BSYNC; results are the same
-  // (threads progress independently since sm_70).
-  if (!cx.isKernel()) return;
+  ReconvergenceFacts &facts = cx.moduleLowering().reconvergence(&f);
+  auto recordCalls = [&](const std::vector<Region> &placed) {
+    for (ori::BasicBlock *bb : f.blocks())
+      for (ori::Instr *i : *bb) {
+        if (i->opcode() != Opcode::CALL) continue;
+        unsigned depth = 0;   // (in B itself only the branch after BSSY is inside)
+        for (const Region &r : placed) depth += r.branch != bb && r.blocks.count(bb);
+        facts.calls.push_back({i, depth});
+      }
+  };
+  const bool device = !cx.isKernel();
+  // Without call regions (knob OptxasNoReconvergence=calls) a .func gets no barriers and its
+  // threads reconverge only at a caller's BSYNC, as before. A function on a call cycle would
+  // need its barriers saved around the recursive calls (ptxas: BMOV): it gets none, and its
+  // callers outside the cycle reconverge it.
+  if (device && (!cx.options().callRegions || cx.moduleLowering().recursive(&cx.ptxFunction()))) {
+    facts.returnsDiverged = cx.options().callRegions;
+    recordCalls({});
+    return;
+  }
+  // A function whose callers are not all known (address taken, separate compilation: -c, -g)
+  // reconverges before returning, as ptxas does then; the others (.visible ones too, in a whole
+  // program) leave that to their callers.
+  const ptx::Function &pf = cx.ptxFunction();
+  const bool reconvergeReturns = !device || cx.moduleLowering().addressTaken(&pf) ||
+                                 cx.options().compileOnly || cx.options().deviceDebug;
+  if (f.blocks().size() < 3) {
+    std::set<const ori::Instr *> none;
+    for (ori::BasicBlock *bb : f.blocks())
+      for (ori::Instr *i : *bb) facts.returnsDiverged |= device && splitsWarp(cx, i, none);
+    recordCalls({});
+    return;
+  }
   ori::ControlFlowInfo &cfg = ori::analyzeControlFlow(f);
   const auto &blocks = f.blocks();
   const int n = static_cast<int>(f.blockIdLimit());
@@ -306,16 +371,34 @@ void insertReconvergence(LowerCtx &cx) {
     r.blocks = {l.entry, l.loop};
     regions.push_back(std::move(r));
   }
-  if (cx.options().loopRegions) addDivergentLoops(cx, cfg, regions);
-  if (regions.empty()) return;
+  std::set<const ori::Instr *> uniformLoopExits;
+  if (cx.options().loopRegions) addDivergentLoops(cx, cfg, regions, uniformLoopExits);
+  if (!reconvergeReturns)
+    std::erase_if(regions, [](const Region &r) { return onlyReturns(r.join); });
   for (Region &r : regions)
     for (const Region &o : regions)
       if (&o != &r && o.blocks.count(r.branch)) ++r.depth;
   std::stable_sort(regions.begin(), regions.end(), [](const Region &a, const Region &b) { return a.depth > b.depth; });
+  std::erase_if(regions, [](const Region &r) { return r.depth >= kBarriers; });
+  // A warp that parts outside every region leaves the function diverged.
+  if (device)
+    for (ori::BasicBlock *bb : blocks) {
+      if (!bb->reachable()) continue;
+      bool inRegion = false, branchesIn = false;
+      for (const Region &r : regions) {
+        inRegion |= r.branch != bb && r.blocks.count(bb);
+        branchesIn |= r.branch == bb;
+      }
+      if (inRegion) continue;
+      for (const ori::Instr *i : *bb)
+        facts.returnsDiverged |= !(branchesIn && i == bb->terminator()) && splitsWarp(cx, i, uniformLoopExits);
+    }
+  recordCalls(regions);
+  if (regions.empty()) return;
+  facts.barriers = regions.front().depth + 1;
 
   std::vector<std::pair<ori::Instr *, ori::BasicBlock *>> placed;   // BSSY, its BSYNC block
   for (Region &r : regions) {
-    if (r.depth >= kBarriers) continue;
     isa::Modifiers m;
     m.barrierId = static_cast<uint8_t>(r.depth);
     // BSSY Bn, J right before the branch (at the end of a convergent loop's entry without one).

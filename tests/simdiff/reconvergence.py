@@ -19,7 +19,8 @@ import tempfile
 
 # kernel (tests/exec/NAME.ptx), the region kinds whose absence must fault
 KERNELS = [("atomics_half", "cas+loops"),   # the f16/bf16 CAS loops (the H200 failure)
-           ("loop_barrier", "loops")]       # data-dependent loops before bar.sync
+           ("loop_barrier", "loops"),       # data-dependent loops before bar.sync
+           ("func_barrier", "calls")]       # device functions that return diverged
 
 
 def run(cmd):

@@ -34,9 +34,11 @@ struct LowerOptions {
   // Verify every lowered function with ori::verifyFunction (reported as internal errors).
   bool verify = true;
   // Testing only (knob OptxasNoReconvergence): leave out the BSSY/BSYNC regions of the CAS
-  // loops of emulated atomics / of divergent loops (src/lower/Reconvergence.cpp).
+  // loops of emulated atomics / of divergent loops / of device functions and around their calls
+  // (src/lower/Reconvergence.cpp, CallReconvergence.cpp).
   bool casLoopRegions = true;
   bool loopRegions = true;
+  bool callRegions = true;
 };
 
 // Lowers one checked module. Returns nullptr after reporting at least one error.

@@ -61,6 +61,42 @@ TEST(ControlFlow, UniformBranchesAndLoopsGetNoBarrier) {
   EXPECT_EQ(l.count(Opcode::BSSY), 0u) << l.text();
 }
 
+// A device function whose divergent loop ends at its return is reconverged by its caller
+// (BSSY/BSYNC around the CALL); one whose loop is followed by code reconverges it inside, above
+// the barrier the caller holds across the call (docs/abi.md, "Convergence barriers across calls").
+TEST(ControlFlow, CallsOfFunctionsThatReturnDivergedAreBracketed) {
+  const std::string loop = "  ld.param.b32 %r1, [x];\n  mov.u32 %r2, 0;\n$L_loop:\n  add.s32 %r2, %r2, 1;\n"
+                           "  shr.u32 %r1, %r1, 1;\n  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra $L_loop;\n";
+  Lowered l(module(".func (.param .b32 r) tail(.param .b32 x)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n" + loop +
+                   "  st.param.b32 [r], %r2;\n  ret;\n}\n"
+                   ".func (.param .b32 r) more(.param .b32 x)\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<4>;\n" + loop +
+                   "  mul.lo.s32 %r2, %r2, %r2;\n  st.param.b32 [r], %r2;\n  ret;\n}\n"
+                   ".visible .entry k(.param .u64 out)\n{\n  .reg .pred %q<2>;\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<2>;\n"
+                   "  mov.u32 %r1, %tid.x;\n"
+                   "  { .param .b32 a; .param .b32 v; st.param.b32 [a], %r1; call.uni (v), tail, (a); ld.param.b32 %r2, [v]; }\n"
+                   "  setp.lt.u32 %q1, %r1, 5;\n  @%q1 bra $L_skip;\n"
+                   "  { .param .b32 a; .param .b32 v; st.param.b32 [a], %r2; call.uni (v), more, (a); ld.param.b32 %r2, [v]; }\n"
+                   "  add.s32 %r2, %r2, 1;\n$L_skip:\n  bar.sync 0;\n  ld.param.u64 %rd1, [out];\n"
+                   "  st.global.u32 [%rd1], %r2;\n  ret;\n}\n"));
+  ori::Function *k = l.fn("k"), *tail = l.fn("tail"), *more = l.fn("more");
+  ASSERT_TRUE(k && tail && more);
+  auto calls = Lowered::find(*k, Opcode::CALL);
+  ASSERT_EQ(calls.size(), 2u) << l.text();
+  // The call of tail: BSSY B0 right before it, BSYNC B0 alone in the next block.
+  ASSERT_TRUE(calls[0]->prev()) << l.text();
+  EXPECT_EQ(calls[0]->prev()->opcode(), Opcode::BSSY) << l.text();
+  EXPECT_EQ(calls[0]->prev()->mods().barrierId, 0);
+  EXPECT_EQ(calls[0]->next(), nullptr);
+  // tail has no barrier of its own; more's loop region sits above the kernel's B0 region.
+  EXPECT_EQ(Lowered::find(*tail, Opcode::BSSY).size(), 0u) << l.text();
+  auto inner = Lowered::find(*more, Opcode::BSSY);
+  ASSERT_EQ(inner.size(), 1u) << l.text();
+  EXPECT_EQ(inner[0]->mods().barrierId, 1);
+  // The call of more (it returns converged) has no bracket: the kernel's if region holds B0.
+  EXPECT_TRUE(!calls[1]->prev() || calls[1]->prev()->opcode() != Opcode::BSSY) << l.text();
+  EXPECT_EQ(Lowered::find(*k, Opcode::BSSY).size(), 2u) << l.text();
+}
+
 TEST(ControlFlow, BranchesCompute) {
   Exec r("  mov.u32 %r3, 0;\n  mov.u32 %r4, 0;\n$L_loop:\n  add.s32 %r4, %r4, %r3;\n  add.s32 %r3, %r3, 1;\n"
          "  setp.lt.u32 %p1, %r3, %r1;\n  @%p1 bra $L_loop;\n  setp.eq.s32 %p2, %r4, 45;\n  @!%p2 bra $L_no;\n"
