@@ -295,7 +295,9 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
     }
     // A split value that is spilled anyway is spilled whole: its pieces merge back.
     splitter.mergeSpilled(c.failed);
-    if (!spiller.spill(c.failed)) {
+    // The pieces of one value are live in disjoint regions (loops, call runs), each holding
+    // the value: spilled, they share one slot.
+    if (!spiller.spill(c.failed, [&](VRegId v) { return splitter.valueOf(v); })) {
       diags.report(Severity::Error, fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
       return res;
     }

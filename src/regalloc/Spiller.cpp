@@ -176,11 +176,18 @@ struct Spiller::Home {
   const Instr *remat = nullptr;   // the definition repeated before each use, if rematerialized
 };
 
-Spiller::Home Spiller::placeHome(VRegId v) {
+Spiller::Home Spiller::placeHome(VRegId v, VRegId group) {
   Home h;
   h.v = v;
   h.info = f_.vreg(v);
   const VReg &info = h.info;
+  if (info.cls == RegClass::R && group != kNoVReg) {
+    auto it = groupSlot_.find(group);
+    if (it != groupSlot_.end()) {
+      h.slot = it->second;
+      return h;
+    }
+  }
   if (info.cls == RegClass::R) {
     unsigned bytes = 4 * info.width;
     unsigned align = info.width >= 3 ? 16 : bytes;
@@ -188,6 +195,7 @@ Spiller::Home Spiller::placeHome(VRegId v) {
     h.slot = areaEnd_;
     areaEnd_ += bytes;
     areaAlign_ = std::max(areaAlign_, align);
+    if (group != kNoVReg) groupSlot_[group] = h.slot;
   } else {
     h.home = f_.newVReg(RegClass::R, info.cls == RegClass::UR ? info.width : 1);
     temp_.resize(f_.numVRegs(), false);
@@ -195,7 +203,7 @@ Spiller::Home Spiller::placeHome(VRegId v) {
   return h;
 }
 
-bool Spiller::spill(const std::vector<VRegId> &vs) {
+bool Spiller::spill(const std::vector<VRegId> &vs, const std::function<VRegId(VRegId)> &group) {
   // One walk over the function for the whole batch: an instruction that mentions several
   // spilled vregs gets a fill/store pair for each.
   std::vector<Home> homes;
@@ -219,7 +227,7 @@ bool Spiller::spill(const std::vector<VRegId> &vs) {
     }
     if (f_.vreg(v).cls == RegClass::UP) return false;
     homeOf[v] = static_cast<int>(homes.size());
-    homes.push_back(placeHome(v));
+    homes.push_back(placeHome(v, group ? group(v) : kNoVReg));
   }
   noteStackAdjustments();
   std::vector<Instr *> deadDefs;

@@ -53,6 +53,8 @@ VRegId LiveRangeSplitter::newPiece(VRegId value) {
   VRegId t = f_.newVReg(info.cls, info.width, info.align);
   pieceOf_.resize(f_.numVRegs(), kNoVReg);
   pieceOf_[t] = value;
+  origin_.resize(f_.numVRegs(), kNoVReg);
+  origin_[t] = value;
   return t;
 }
 

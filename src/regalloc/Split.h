@@ -27,6 +27,9 @@ public:
   // splitAll made at least one piece: the coloring may evict by spill cost (RegAlloc.cpp).
   bool active() const { return !pieces_.empty(); }
   bool isColdPiece(ori::VRegId v) const { return v < pieceOf_.size() && pieceOf_[v] != ori::kNoVReg; }
+  // The value v was split from if v is a piece made by splitAll (even one spilled or merged
+  // back since), else kNoVReg.
+  ori::VRegId valueOf(ori::VRegId v) const { return v < origin_.size() ? origin_[v] : ori::kNoVReg; }
 
   // For each of vs that was split and is not kept (spilling the value anyway), its pieces are
   // merged back and their copies deleted, so that the value is spilled as one; pieces named in
@@ -44,6 +47,7 @@ private:
 
   ori::Function &f_;
   std::vector<ori::VRegId> pieceOf_;   // piece -> its value (kNoVReg: not a live piece)
+  std::vector<ori::VRegId> origin_;    // piece -> its value, kept
   std::vector<Piece> pieces_;
 };
 
