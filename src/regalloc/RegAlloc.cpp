@@ -296,8 +296,20 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
     // A split value that is spilled anyway is spilled whole: its pieces merge back.
     splitter.mergeSpilled(c.failed);
     // The pieces of one value are live in disjoint regions (loops, call runs), each holding
-    // the value: spilled, they share one slot.
-    if (!spiller.spill(c.failed, [&](VRegId v) { return splitter.valueOf(v); })) {
+    // the value, and the value is not live there: spilled, they and the value share one slot,
+    // and a piece spilled before its value needs no copies once the value is spilled too.
+    {
+      const std::vector<bool> remat = spiller.rematerializable();
+      std::vector<VRegId> stored;
+      for (VRegId v : c.failed)
+        if (f.vreg(v).cls == RegClass::R && !remat[v]) stored.push_back(v);
+      spiller.dropSameSlotCopies(splitter.takeSpilledPieceCopies(stored));
+    }
+    auto group = [&](VRegId v) {
+      VRegId value = splitter.valueOf(v);
+      return value != kNoVReg ? value : v;
+    };
+    if (!spiller.spill(c.failed, group)) {
       diags.report(Severity::Error, fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
       return res;
     }

@@ -255,6 +255,35 @@ bool Spiller::spill(const std::vector<VRegId> &vs, const std::function<VRegId(VR
   return true;
 }
 
+void Spiller::dropSameSlotCopies(const std::vector<Instr *> &copies) {
+  for (Instr *c : copies) {
+    if (c->opcode() != Opcode::PSEUDO_COPY || c->numDefs() != 1 || c->numUses() != 1 ||
+        !c->def(0).isReg() || !c->use(0).isReg() || !c->def(0).isWholeReg() || !c->use(0).isWholeReg())
+      continue;
+    // Entry copy `t = COPY v` then the piece's stores of t; exit copy: its loads of t then
+    // `v = COPY t`.
+    const bool entry = isTemp(c->def(0).reg);
+    const VRegId t = entry ? c->def(0).reg : c->use(0).reg;
+    if (!isTemp(t)) continue;
+    auto width = [&](const Operand &o) { return o.isWholeReg() ? f_.vreg(o.reg).width : o.subWidth; };
+    std::vector<Instr *> code;
+    unsigned comps = 0;
+    for (Instr *i = entry ? c->next() : c->prev(); i; i = entry ? i->next() : i->prev()) {
+      const bool ok = entry ? i->opcode() == Opcode::PSEUDO_SPILL && i->use(1).refersToVReg() && i->use(1).reg == t
+                            : i->opcode() == Opcode::PSEUDO_FILL && i->def(0).refersToVReg() && i->def(0).reg == t;
+      if (!ok) break;
+      code.push_back(i);
+      comps += width(entry ? i->use(1) : i->def(0));
+    }
+    if (comps != f_.vreg(t).width) continue;   // not the shape spill() made: keep it (still right)
+    for (Instr *i : code) {
+      (entry ? storeBytes_ : loadBytes_) -= 4 * width(entry ? i->use(1) : i->def(0));
+      i->eraseFromParent();
+    }
+    c->eraseFromParent();
+  }
+}
+
 // Rematerialization: i reads h.v; a copy of its definition right before i writes a fresh
 // temporary that i reads instead.
 void Spiller::rewriteRemat(Instr *i, const Home &h) {

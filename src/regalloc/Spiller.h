@@ -28,6 +28,11 @@ public:
   bool spill(const std::vector<ori::VRegId> &vs,
              const std::function<ori::VRegId(ori::VRegId)> &group = {});
 
+  // Deletes copies between a value about to be spilled and the spill temporaries of a piece of
+  // it spilled already to the same slot (a store of what was just loaded, a load of what is
+  // stored), with the piece's store after or load before each copy.
+  void dropSameSlotCopies(const std::vector<ori::Instr *> &copies);
+
   // The vregs that would be rematerialized rather than stored, indexed by vreg.
   std::vector<bool> rematerializable() const;
 

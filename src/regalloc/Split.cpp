@@ -252,4 +252,15 @@ void LiveRangeSplitter::mergeSpilled(std::vector<VRegId> &vs) {
     if (isColdPiece(v)) pieceOf_[v] = kNoVReg;
 }
 
+std::vector<Instr *> LiveRangeSplitter::takeSpilledPieceCopies(const std::vector<VRegId> &vs) {
+  std::vector<Instr *> out;
+  for (Piece &p : pieces_) {
+    if (isColdPiece(p.piece) || std::find(vs.begin(), vs.end(), p.value) == vs.end()) continue;
+    for (Instr *c : p.copies)
+      if (c->parent()) out.push_back(c);
+    p.copies.clear();
+  }
+  return out;
+}
+
 } // namespace optxas::regalloc

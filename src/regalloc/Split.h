@@ -37,6 +37,11 @@ public:
   // stays. Pieces of vregs not in vs are kept.
   void mergeSpilled(std::vector<ori::VRegId> &vs);
 
+  // The copies of pieces that were spilled already and whose value is among vs (spilled now):
+  // the piece's slot is the value's, so the copies (and the piece's spill code beside them) only
+  // move the value from its slot to the same slot. Forgotten here; the caller deletes them.
+  std::vector<ori::Instr *> takeSpilledPieceCopies(const std::vector<ori::VRegId> &vs);
+
 private:
   struct Piece {
     ori::VRegId piece, value;
