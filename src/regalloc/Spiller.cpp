@@ -299,11 +299,72 @@ void Spiller::rewriteRemat(Instr *i, const Home &h) {
   i->parent()->insert(i, c);
 }
 
+// A value wider than 4 registers (a call's struct argument bundle) is moved one component at a
+// time anyway, and an instruction mostly mentions one component of it (a copy of one word into
+// the bundle): its temporary covers only the components i mentions, only those it reads are
+// loaded and only those it writes stored. Returns false (i untouched) if i mentions h.v other
+// than as a register operand.
+bool Spiller::rewriteWideMention(Instr *i, const Home &h) {
+  const VRegId v = h.v;
+  const unsigned width = h.info.width;
+  unsigned lo = width, hi = 0;
+  bool other = false;
+  auto range = [&](const Operand &o) {
+    unsigned off = o.isWholeReg() ? 0 : o.subOff, w = o.isWholeReg() ? width : o.subWidth;
+    return std::pair<unsigned, unsigned>{off, off + w};
+  };
+  auto scan = [&](const Operand &o) {
+    if (!o.refersToVReg() || o.reg != v) return;
+    if (o.kind != OperandKind::Reg) { other = true; return; }
+    auto [a, b] = range(o);
+    lo = std::min(lo, a);
+    hi = std::max(hi, b);
+  };
+  for (const Operand &o : i->defs()) scan(o);
+  for (const Operand &o : i->uses()) scan(o);
+  if (i->guard().refersToVReg() && i->guard().reg == v) other = true;
+  if (other || lo >= hi) return false;
+  std::vector<bool> read(hi - lo, false), written(hi - lo, false);
+  VRegId t = newTemp(RegClass::R, hi - lo, h.info.align);
+  auto redirect = [&](Operand &o, std::vector<bool> &mark) {
+    if (!o.refersToVReg() || o.reg != v) return;
+    auto [a, b] = range(o);
+    for (unsigned k = a; k < b; ++k) mark[k - lo] = true;
+    o = (a == lo && b == hi) ? f_.regOp(t) : Operand::vregPart(t, RegClass::R, a - lo, b - a);
+  };
+  for (unsigned k = 0; k < i->numDefs(); ++k) redirect(i->def(k), written);
+  for (Operand &o : i->uses()) redirect(o, read);
+  const uint32_t fillSlot = h.slot + stackShiftAt(i);
+  for (unsigned k = 0; k < hi - lo; ++k) {
+    if (!read[k]) continue;
+    Instr *ld = f_.createInstr(Opcode::PSEUDO_FILL, 1, 1);
+    ld->def(0) = part(f_, t, k, 1);
+    ld->use(0) = Operand::addr(stackPointer(), RegClass::R, fillSlot + 4 * (lo + k));
+    ld->mods().memType = isa::MemType::B32;
+    ld->setLoc(i->loc());
+    i->parent()->insert(i, ld);
+    loadBytes_ += 4;
+  }
+  Instr *pos = i->next();
+  for (unsigned k = 0; k < hi - lo; ++k) {
+    if (!written[k]) continue;
+    Instr *st = f_.createInstr(Opcode::PSEUDO_SPILL, 0, 2);
+    st->use(0) = Operand::addr(stackPointer(), RegClass::R, fillSlot + 4 * (lo + k));
+    st->use(1) = part(f_, t, k, 1);
+    st->mods().memType = isa::MemType::B32;
+    st->setLoc(i->loc());
+    i->parent()->insert(pos, st);
+    storeBytes_ += 4;
+  }
+  return true;
+}
+
 // Gives instruction i (in bb, followed by next) a fresh temporary for h.v, filled before it when
 // read and stored after it when written.
 void Spiller::rewriteMention(BasicBlock *bb, Instr *i, Instr *next, const Home &h) {
   const VRegId v = h.v;
   const VReg &info = h.info;
+  if (info.cls == RegClass::R && info.width > 4 && !i->isPredicated() && rewriteWideMention(i, h)) return;
   const uint32_t slot = h.slot;
   const VRegId home = h.home;
   VRegId t = newTemp(info.cls, info.width, info.align);

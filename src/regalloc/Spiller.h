@@ -49,6 +49,7 @@ private:
   Home placeHome(ori::VRegId v, ori::VRegId group);
   void rewriteMention(ori::BasicBlock *bb, ori::Instr *i, ori::Instr *next, const Home &h);
   void rewriteRemat(ori::Instr *i, const Home &h);
+  bool rewriteWideMention(ori::Instr *i, const Home &h);
   ori::VRegId newTemp(ori::RegClass c, unsigned width, unsigned align);
   void fillR(ori::Instr *before, ori::VRegId t, uint32_t slot, unsigned width);
   void storeR(ori::Instr *after, ori::VRegId t, uint32_t slot, unsigned width);
