@@ -212,12 +212,37 @@ void zeroUndefinedReads(Function &f) {
     }
 }
 
+// A .func's register parameters are all in their registers on entry, but lowering defines each
+// (PSEUDO_PARAM) just before its own copy-out: a value written between two of them could be
+// given a later parameter's register and overwrite it before it is read (a spilled copy's
+// temporary did, under -maxrregcount=24). Defining them all at the top of the entry block makes
+// every parameter register live from the entry on, as it is.
+void hoistIncomingParams(Function &f) {
+  BasicBlock *entry = f.entry();
+  if (!entry) return;
+  std::vector<Instr *> params;
+  for (Instr *i : *entry)
+    if (i->opcode() == isa::Opcode::PSEUDO_PARAM && i->uses().empty() && i->defs().size() == 1 &&
+        i->defs()[0].kind == OperandKind::Reg && f.vreg(i->defs()[0].reg).phys >= 0)
+      params.push_back(i);
+  Instr *pos = entry->front();
+  for (Instr *i : params) {
+    if (i == pos) {
+      pos = pos->next();
+      continue;
+    }
+    i->removeFromParent();
+    entry->insert(pos, i);
+  }
+}
+
 } // namespace
 
 RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
                                  const RegAllocOptions &opts, DiagEngine &diags) {
   RegAllocResult res;
   uint32_t areaBase = (f.localBytes + 7) / 8 * 8;
+  hoistIncomingParams(f);
   zeroUndefinedReads(f);
   coalesceCopies(f);
   Spiller spiller(f, areaBase);
@@ -270,7 +295,21 @@ RegAllocResult allocateRegisters(Function &f, const target::MachineModel &m,
     }
     // A split value that is spilled anyway is spilled whole: its pieces merge back.
     splitter.mergeSpilled(c.failed);
-    if (!spiller.spill(c.failed)) {
+    // The pieces of one value are live in disjoint regions (loops, call runs), each holding
+    // the value, and the value is not live there: spilled, they and the value share one slot,
+    // and a piece spilled before its value needs no copies once the value is spilled too.
+    {
+      const std::vector<bool> remat = spiller.rematerializable();
+      std::vector<VRegId> stored;
+      for (VRegId v : c.failed)
+        if (f.vreg(v).cls == RegClass::R && !remat[v]) stored.push_back(v);
+      spiller.dropSameSlotCopies(splitter.takeSpilledPieceCopies(stored));
+    }
+    auto group = [&](VRegId v) {
+      VRegId value = splitter.valueOf(v);
+      return value != kNoVReg ? value : v;
+    };
+    if (!spiller.spill(c.failed, group)) {
       diags.report(Severity::Error, fmt::format("internal: too many live uniform predicates in '{}'", f.name()));
       return res;
     }

@@ -176,11 +176,18 @@ struct Spiller::Home {
   const Instr *remat = nullptr;   // the definition repeated before each use, if rematerialized
 };
 
-Spiller::Home Spiller::placeHome(VRegId v) {
+Spiller::Home Spiller::placeHome(VRegId v, VRegId group) {
   Home h;
   h.v = v;
   h.info = f_.vreg(v);
   const VReg &info = h.info;
+  if (info.cls == RegClass::R && group != kNoVReg) {
+    auto it = groupSlot_.find(group);
+    if (it != groupSlot_.end()) {
+      h.slot = it->second;
+      return h;
+    }
+  }
   if (info.cls == RegClass::R) {
     unsigned bytes = 4 * info.width;
     unsigned align = info.width >= 3 ? 16 : bytes;
@@ -188,6 +195,7 @@ Spiller::Home Spiller::placeHome(VRegId v) {
     h.slot = areaEnd_;
     areaEnd_ += bytes;
     areaAlign_ = std::max(areaAlign_, align);
+    if (group != kNoVReg) groupSlot_[group] = h.slot;
   } else {
     h.home = f_.newVReg(RegClass::R, info.cls == RegClass::UR ? info.width : 1);
     temp_.resize(f_.numVRegs(), false);
@@ -195,7 +203,7 @@ Spiller::Home Spiller::placeHome(VRegId v) {
   return h;
 }
 
-bool Spiller::spill(const std::vector<VRegId> &vs) {
+bool Spiller::spill(const std::vector<VRegId> &vs, const std::function<VRegId(VRegId)> &group) {
   // One walk over the function for the whole batch: an instruction that mentions several
   // spilled vregs gets a fill/store pair for each.
   std::vector<Home> homes;
@@ -219,7 +227,7 @@ bool Spiller::spill(const std::vector<VRegId> &vs) {
     }
     if (f_.vreg(v).cls == RegClass::UP) return false;
     homeOf[v] = static_cast<int>(homes.size());
-    homes.push_back(placeHome(v));
+    homes.push_back(placeHome(v, group ? group(v) : kNoVReg));
   }
   noteStackAdjustments();
   std::vector<Instr *> deadDefs;
@@ -247,6 +255,35 @@ bool Spiller::spill(const std::vector<VRegId> &vs) {
   return true;
 }
 
+void Spiller::dropSameSlotCopies(const std::vector<Instr *> &copies) {
+  for (Instr *c : copies) {
+    if (c->opcode() != Opcode::PSEUDO_COPY || c->numDefs() != 1 || c->numUses() != 1 ||
+        !c->def(0).isReg() || !c->use(0).isReg() || !c->def(0).isWholeReg() || !c->use(0).isWholeReg())
+      continue;
+    // Entry copy `t = COPY v` then the piece's stores of t; exit copy: its loads of t then
+    // `v = COPY t`.
+    const bool entry = isTemp(c->def(0).reg);
+    const VRegId t = entry ? c->def(0).reg : c->use(0).reg;
+    if (!isTemp(t)) continue;
+    auto width = [&](const Operand &o) { return o.isWholeReg() ? f_.vreg(o.reg).width : o.subWidth; };
+    std::vector<Instr *> code;
+    unsigned comps = 0;
+    for (Instr *i = entry ? c->next() : c->prev(); i; i = entry ? i->next() : i->prev()) {
+      const bool ok = entry ? i->opcode() == Opcode::PSEUDO_SPILL && i->use(1).refersToVReg() && i->use(1).reg == t
+                            : i->opcode() == Opcode::PSEUDO_FILL && i->def(0).refersToVReg() && i->def(0).reg == t;
+      if (!ok) break;
+      code.push_back(i);
+      comps += width(entry ? i->use(1) : i->def(0));
+    }
+    if (comps != f_.vreg(t).width) continue;   // not the shape spill() made: keep it (still right)
+    for (Instr *i : code) {
+      (entry ? storeBytes_ : loadBytes_) -= 4 * width(entry ? i->use(1) : i->def(0));
+      i->eraseFromParent();
+    }
+    c->eraseFromParent();
+  }
+}
+
 // Rematerialization: i reads h.v; a copy of its definition right before i writes a fresh
 // temporary that i reads instead.
 void Spiller::rewriteRemat(Instr *i, const Home &h) {
@@ -262,11 +299,72 @@ void Spiller::rewriteRemat(Instr *i, const Home &h) {
   i->parent()->insert(i, c);
 }
 
+// A value wider than 4 registers (a call's struct argument bundle) is moved one component at a
+// time anyway, and an instruction mostly mentions one component of it (a copy of one word into
+// the bundle): its temporary covers only the components i mentions, only those it reads are
+// loaded and only those it writes stored. Returns false (i untouched) if i mentions h.v other
+// than as a register operand.
+bool Spiller::rewriteWideMention(Instr *i, const Home &h) {
+  const VRegId v = h.v;
+  const unsigned width = h.info.width;
+  unsigned lo = width, hi = 0;
+  bool other = false;
+  auto range = [&](const Operand &o) {
+    unsigned off = o.isWholeReg() ? 0 : o.subOff, w = o.isWholeReg() ? width : o.subWidth;
+    return std::pair<unsigned, unsigned>{off, off + w};
+  };
+  auto scan = [&](const Operand &o) {
+    if (!o.refersToVReg() || o.reg != v) return;
+    if (o.kind != OperandKind::Reg) { other = true; return; }
+    auto [a, b] = range(o);
+    lo = std::min(lo, a);
+    hi = std::max(hi, b);
+  };
+  for (const Operand &o : i->defs()) scan(o);
+  for (const Operand &o : i->uses()) scan(o);
+  if (i->guard().refersToVReg() && i->guard().reg == v) other = true;
+  if (other || lo >= hi) return false;
+  std::vector<bool> read(hi - lo, false), written(hi - lo, false);
+  VRegId t = newTemp(RegClass::R, hi - lo, h.info.align);
+  auto redirect = [&](Operand &o, std::vector<bool> &mark) {
+    if (!o.refersToVReg() || o.reg != v) return;
+    auto [a, b] = range(o);
+    for (unsigned k = a; k < b; ++k) mark[k - lo] = true;
+    o = (a == lo && b == hi) ? f_.regOp(t) : Operand::vregPart(t, RegClass::R, a - lo, b - a);
+  };
+  for (unsigned k = 0; k < i->numDefs(); ++k) redirect(i->def(k), written);
+  for (Operand &o : i->uses()) redirect(o, read);
+  const uint32_t fillSlot = h.slot + stackShiftAt(i);
+  for (unsigned k = 0; k < hi - lo; ++k) {
+    if (!read[k]) continue;
+    Instr *ld = f_.createInstr(Opcode::PSEUDO_FILL, 1, 1);
+    ld->def(0) = part(f_, t, k, 1);
+    ld->use(0) = Operand::addr(stackPointer(), RegClass::R, fillSlot + 4 * (lo + k));
+    ld->mods().memType = isa::MemType::B32;
+    ld->setLoc(i->loc());
+    i->parent()->insert(i, ld);
+    loadBytes_ += 4;
+  }
+  Instr *pos = i->next();
+  for (unsigned k = 0; k < hi - lo; ++k) {
+    if (!written[k]) continue;
+    Instr *st = f_.createInstr(Opcode::PSEUDO_SPILL, 0, 2);
+    st->use(0) = Operand::addr(stackPointer(), RegClass::R, fillSlot + 4 * (lo + k));
+    st->use(1) = part(f_, t, k, 1);
+    st->mods().memType = isa::MemType::B32;
+    st->setLoc(i->loc());
+    i->parent()->insert(pos, st);
+    storeBytes_ += 4;
+  }
+  return true;
+}
+
 // Gives instruction i (in bb, followed by next) a fresh temporary for h.v, filled before it when
 // read and stored after it when written.
 void Spiller::rewriteMention(BasicBlock *bb, Instr *i, Instr *next, const Home &h) {
   const VRegId v = h.v;
   const VReg &info = h.info;
+  if (info.cls == RegClass::R && info.width > 4 && !i->isPredicated() && rewriteWideMention(i, h)) return;
   const uint32_t slot = h.slot;
   const VRegId home = h.home;
   VRegId t = newTemp(info.cls, info.width, info.align);

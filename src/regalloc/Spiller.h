@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -22,8 +23,15 @@ public:
   Spiller(ori::Function &f, uint32_t areaBase);
 
   // Rewrites every mention of each of vs, in one walk over the function. Returns false for a
-  // file that cannot be spilled (UP).
-  bool spill(const std::vector<ori::VRegId> &vs);
+  // file that cannot be spilled (UP). group(v), if given and not kNoVReg, names a set of R vregs
+  // that are never live at once (the pieces of one split value): they share one slot.
+  bool spill(const std::vector<ori::VRegId> &vs,
+             const std::function<ori::VRegId(ori::VRegId)> &group = {});
+
+  // Deletes copies between a value about to be spilled and the spill temporaries of a piece of
+  // it spilled already to the same slot (a store of what was just loaded, a load of what is
+  // stored), with the piece's store after or load before each copy.
+  void dropSameSlotCopies(const std::vector<ori::Instr *> &copies);
 
   // The vregs that would be rematerialized rather than stored, indexed by vreg.
   std::vector<bool> rematerializable() const;
@@ -38,9 +46,10 @@ public:
 
 private:
   struct Home;
-  Home placeHome(ori::VRegId v);
+  Home placeHome(ori::VRegId v, ori::VRegId group);
   void rewriteMention(ori::BasicBlock *bb, ori::Instr *i, ori::Instr *next, const Home &h);
   void rewriteRemat(ori::Instr *i, const Home &h);
+  bool rewriteWideMention(ori::Instr *i, const Home &h);
   ori::VRegId newTemp(ori::RegClass c, unsigned width, unsigned align);
   void fillR(ori::Instr *before, ori::VRegId t, uint32_t slot, unsigned width);
   void storeR(ori::Instr *after, ori::VRegId t, uint32_t slot, unsigned width);
@@ -56,6 +65,7 @@ private:
   ori::VRegId sp_ = ori::kNoVReg;
   unsigned storeBytes_ = 0, loadBytes_ = 0;
   std::unordered_map<const ori::Instr *, uint32_t> stackShift_;   // only instructions with a shift
+  std::unordered_map<ori::VRegId, uint32_t> groupSlot_;   // group -> its shared slot
 };
 
 } // namespace optxas::regalloc

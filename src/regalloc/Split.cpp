@@ -53,6 +53,8 @@ VRegId LiveRangeSplitter::newPiece(VRegId value) {
   VRegId t = f_.newVReg(info.cls, info.width, info.align);
   pieceOf_.resize(f_.numVRegs(), kNoVReg);
   pieceOf_[t] = value;
+  origin_.resize(f_.numVRegs(), kNoVReg);
+  origin_[t] = value;
   return t;
 }
 
@@ -248,6 +250,17 @@ void LiveRangeSplitter::mergeSpilled(std::vector<VRegId> &vs) {
   // The pieces left in vs are spilled now: no longer cold pieces the coloring may evict.
   for (VRegId v : vs)
     if (isColdPiece(v)) pieceOf_[v] = kNoVReg;
+}
+
+std::vector<Instr *> LiveRangeSplitter::takeSpilledPieceCopies(const std::vector<VRegId> &vs) {
+  std::vector<Instr *> out;
+  for (Piece &p : pieces_) {
+    if (isColdPiece(p.piece) || std::find(vs.begin(), vs.end(), p.value) == vs.end()) continue;
+    for (Instr *c : p.copies)
+      if (c->parent()) out.push_back(c);
+    p.copies.clear();
+  }
+  return out;
 }
 
 } // namespace optxas::regalloc

@@ -27,12 +27,20 @@ public:
   // splitAll made at least one piece: the coloring may evict by spill cost (RegAlloc.cpp).
   bool active() const { return !pieces_.empty(); }
   bool isColdPiece(ori::VRegId v) const { return v < pieceOf_.size() && pieceOf_[v] != ori::kNoVReg; }
+  // The value v was split from if v is a piece made by splitAll (even one spilled or merged
+  // back since), else kNoVReg.
+  ori::VRegId valueOf(ori::VRegId v) const { return v < origin_.size() ? origin_[v] : ori::kNoVReg; }
 
   // For each of vs that was split and is not kept (spilling the value anyway), its pieces are
   // merged back and their copies deleted, so that the value is spilled as one; pieces named in
   // vs whose value is merged back are dropped from it. A piece that was itself spilled already
   // stays. Pieces of vregs not in vs are kept.
   void mergeSpilled(std::vector<ori::VRegId> &vs);
+
+  // The copies of pieces that were spilled already and whose value is among vs (spilled now):
+  // the piece's slot is the value's, so the copies (and the piece's spill code beside them) only
+  // move the value from its slot to the same slot. Forgotten here; the caller deletes them.
+  std::vector<ori::Instr *> takeSpilledPieceCopies(const std::vector<ori::VRegId> &vs);
 
 private:
   struct Piece {
@@ -44,6 +52,7 @@ private:
 
   ori::Function &f_;
   std::vector<ori::VRegId> pieceOf_;   // piece -> its value (kNoVReg: not a live piece)
+  std::vector<ori::VRegId> origin_;    // piece -> its value, kept
   std::vector<Piece> pieces_;
 };
 

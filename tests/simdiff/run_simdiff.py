@@ -32,6 +32,8 @@ def main():
     ap.add_argument("--known", help="file of 'NAME reason' lines: known failures")
     ap.add_argument("--seeds", default="3")
     ap.add_argument("--opt", help="optimization level given to the compiler (-O0..-O3); default: its own")
+    ap.add_argument("--flags", default="", help="more compiler options, e.g. -maxrregcount=24")
+    ap.add_argument("--only", help="file of kernel names: run just these")
     ap.add_argument("dirs", nargs="+")
     args = ap.parse_args()
 
@@ -56,14 +58,21 @@ def main():
                     name, _, reason = line.partition(" ")
                     known[name] = reason.strip()
 
+    only = None
+    if args.only:
+        with open(args.only) as f:
+            only = {l.split("#", 1)[0].strip() for l in f} - {""}
+        expected &= only
+
     compiler = args.compiler
     tmp = tempfile.TemporaryDirectory()
-    if args.opt is not None:
-        # sim-diff runs "COMPILER -arch=sm_90 FILE -o OUT"; a wrapper adds the level.
+    if args.opt is not None or args.flags:
+        # sim-diff runs "COMPILER -arch=sm_90 FILE -o OUT"; a wrapper adds the level and flags.
         path = shutil.which(compiler) or compiler
-        compiler = os.path.join(tmp.name, "compiler-O" + args.opt)
+        level = f"-O{args.opt} " if args.opt is not None else ""
+        compiler = os.path.join(tmp.name, "compiler")
         with open(compiler, "w") as f:
-            f.write(f'#!/bin/sh\nexec "{os.path.abspath(path)}" -O{args.opt} "$@"\n')
+            f.write(f'#!/bin/sh\nexec "{os.path.abspath(path)}" {level}{args.flags} "$@"\n')
         os.chmod(compiler, os.stat(compiler).st_mode | stat.S_IXUSR)
 
     results = {}
@@ -72,6 +81,8 @@ def main():
             if not spec.endswith(".spec"):
                 continue
             name = spec[: -len(".spec")]
+            if only is not None and name not in only:
+                continue
             ptx = os.path.join(d, name.split(".")[0] + ".ptx")
             if not os.path.exists(ptx):
                 continue
@@ -106,7 +117,7 @@ def main():
     for name in sorted(expected - set(results)):
         failed.append(name)
         print(f"FAIL    {name}: expected to agree but no such spec was found")
-    level = f" -O{args.opt}" if args.opt is not None else ""
+    level = (f" -O{args.opt}" if args.opt is not None else "") + (f" {args.flags}" if args.flags else "")
     print(f"\n{len(agreed)} agree, {len(skipped)} skipped, {len(failed)} failed "
           f"(compiler: {os.path.basename(args.compiler)}{level})")
     if skipped:

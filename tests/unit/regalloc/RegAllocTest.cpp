@@ -557,3 +557,39 @@ TEST(RegAlloc, ValuesLiveThroughALoopAreSplitAroundItAndSpilledOutsideIt) {
   EXPECT_GT(spillCodeInLoop(false), 0u);
   EXPECT_EQ(spillCodeInLoop(true), 0u);
 }
+
+// A .func's parameters are all in R4 and R5 on entry, though lowering defines R5's (PSEUDO_PARAM)
+// only after R4's copy-out: a value written (and dead) in between must not take R5 (R0, R2, R3
+// and R4 are taken then, so R5 would be the lowest free register). Under -maxrregcount=24,
+// many_args's callee lost its last parameter this way, to a spill temporary.
+TEST(RegAlloc, ParameterRegistersAreLiveFromTheEntry) {
+  Case c(R"(.module sm_90 addr64
+.function "f" func
+.reg %r0 -> R4
+.reg %r6 -> R5
+.reg %r20 -> R4
+bb0:
+  [1] %r0 = PSEUDO_PARAM
+  [2] %r1 = PSEUDO_COPY %r0
+  [3] %r2 = IADD3 %r1, 0x1, RZ
+  [4] %r3 = IADD3 %r1, 0x2, RZ
+  [5] %r4 = IADD3 %r1, 0x3, RZ
+  [6] %r5 = IADD3 %r1, 0x4, RZ
+  [7] %r6 = PSEUDO_PARAM
+  [8] %r7 = PSEUDO_COPY %r6
+  [9] %r8 = IADD3 %r2, %r3, %r4
+  [10] %r9 = IADD3 %r7, %r1, RZ
+  [11] %r10 = IADD3 %r8, %r9, RZ
+  [12] %r20 = PSEUDO_COPY %r10
+  [13] RET %r20
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  auto r = c.allocate();
+  ASSERT_TRUE(r.ok) << (c.messages.empty() ? "" : c.messages[0]);
+  EXPECT_EQ(regalloc::test::checkAllocation(*c.fn), "");
+  for (VRegId v : {1u, 2u, 3u, 4u, 5u}) EXPECT_NE(c.phys(v), 5) << "%r" << v;
+  // Both parameter definitions now open the function.
+  EXPECT_EQ(c.fn->entry()->front()->opcode(), isa::Opcode::PSEUDO_PARAM);
+  EXPECT_EQ(c.fn->entry()->front()->next()->opcode(), isa::Opcode::PSEUDO_PARAM);
+}
