@@ -40,7 +40,8 @@ struct DiffOutcome {
   DiffStatus status = DiffStatus::Agree;
   std::string kernel;
   uint64_t seed = 0;                   // the seed of the first failure
-  std::string detail;                  // what differed / faulted / is unsupported
+  std::string detail;                  // what differed / faulted / is unsupported (an output that
+                                       // the interpreter changes with its schedule: a note says so)
   std::vector<Hazard> hazards;
   uint64_t hazardCount = 0;
   std::vector<std::string> unsupported;
