@@ -289,7 +289,9 @@ class Instr:
                 defs += regs_in(o, dw)
             else:
                 sw = 1
-                if b in FP64 and "[" not in o:
+                # FP64 sources are register pairs; DSETP's combining predicate (P0 in
+                # "DSETP.GT.OR P0, PT, R18, R4, P0") is a single predicate.
+                if b in FP64 and "[" not in o and not re.fullmatch(r"!?U?P(\d|T)", o):
                     sw = 2
                 if b in ("F2F", "F2I", "I2F", "I2I") and len(self.mods) > 1 and self.mods[1] in ("F64", "S64", "U64"):
                     sw = 2
@@ -495,9 +497,10 @@ def step(state, ins, report):
                 if any(e[0] == q for e in v):
                     state.rguard[k] = {(w if e[0] == q else e[0], e[1]) for e in v}
         for f, n in units(ins.defs):
-            if f in ("P", "UP"):
+            if f in ("P", "UP") and ins.base not in ins.arch_variable:
                 # Predicate results of memory/atomic instructions are ready within two cycles
-                # (ptxas branches on QSPC/ATOM predicates without a wait).
+                # (ptxas branches on QSPC/ATOM predicates without a wait). Not so DSETP's where
+                # FP64 has a scoreboard (sm_120, sm_8x): ptxas waits on it before any reader.
                 state.fixed[(f, n)] = (0, "VARPRED", f)
                 state.wguard.pop((f, n), None)
                 continue
