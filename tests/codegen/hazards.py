@@ -102,6 +102,10 @@ def min_latency(producer, file, reader_kind):
         # the high half of its addend two cycles late.
         return 2
     if file == "P":
+        # Coupled FP64 (DSETP's combine predicate on sm_90/sm_100) reads another pipe's
+        # predicate late like a guard; an FP64 producer's 6 cycles later.
+        if reader_kind == "fp64" and producer not in FP64:
+            return 13
         if reader_kind in ("guard", "var"):
             return 14 if producer in FP64 else 13
         return 6 if producer in FP64 else 4
@@ -276,6 +280,8 @@ class Instr:
                     dw = 1
                 if b in ("F2F", "I2F", "F2I", "I2I"):
                     dw = 2 if (len(self.mods) > 0 and self.mods[0] in ("F64", "S64", "U64")) else 1
+                if b == "F2I":   # F2I.F64.TRUNC names only its source type: a 32-bit result
+                    dw = 2 if ("S64" in self.mods or "U64" in self.mods) else 1
                 if b in ("DSETP",):
                     dw = 1
                 if b in ("CS2R",):
@@ -294,6 +300,8 @@ class Instr:
                 if b in FP64 and "[" not in o and not re.fullmatch(r"!?U?P(\d|T)", o):
                     sw = 2
                 if b in ("F2F", "F2I", "I2F", "I2I") and len(self.mods) > 1 and self.mods[1] in ("F64", "S64", "U64"):
+                    sw = 2
+                if b == "F2I" and "F64" in self.mods:
                     sw = 2
                 if b in ("IMAD",) and "WIDE" in self.mods and k == 3:
                     sw = 2
