@@ -102,6 +102,10 @@ def min_latency(producer, file, reader_kind):
         # the high half of its addend two cycles late.
         return 2
     if file == "P":
+        # Coupled FP64 (DSETP's combine predicate on sm_90/sm_100) reads another pipe's
+        # predicate late like a guard; an FP64 producer's 6 cycles later.
+        if reader_kind == "fp64" and producer not in FP64:
+            return 13
         if reader_kind in ("guard", "var"):
             return 14 if producer in FP64 else 13
         return 6 if producer in FP64 else 4
@@ -276,6 +280,8 @@ class Instr:
                     dw = 1
                 if b in ("F2F", "I2F", "F2I", "I2I"):
                     dw = 2 if (len(self.mods) > 0 and self.mods[0] in ("F64", "S64", "U64")) else 1
+                if b == "F2I":   # F2I.F64.TRUNC names only its source type: a 32-bit result
+                    dw = 2 if ("S64" in self.mods or "U64" in self.mods) else 1
                 if b in ("DSETP",):
                     dw = 1
                 if b in ("CS2R",):
@@ -289,9 +295,13 @@ class Instr:
                 defs += regs_in(o, dw)
             else:
                 sw = 1
-                if b in FP64 and "[" not in o:
+                # FP64 sources are register pairs; DSETP's combining predicate (P0 in
+                # "DSETP.GT.OR P0, PT, R18, R4, P0") is a single predicate.
+                if b in FP64 and "[" not in o and not re.fullmatch(r"!?U?P(\d|T)", o):
                     sw = 2
                 if b in ("F2F", "F2I", "I2F", "I2I") and len(self.mods) > 1 and self.mods[1] in ("F64", "S64", "U64"):
+                    sw = 2
+                if b == "F2I" and "F64" in self.mods:
                     sw = 2
                 if b in ("IMAD",) and "WIDE" in self.mods and k == 3:
                     sw = 2
@@ -495,9 +505,10 @@ def step(state, ins, report):
                 if any(e[0] == q for e in v):
                     state.rguard[k] = {(w if e[0] == q else e[0], e[1]) for e in v}
         for f, n in units(ins.defs):
-            if f in ("P", "UP"):
+            if f in ("P", "UP") and ins.base not in ins.arch_variable:
                 # Predicate results of memory/atomic instructions are ready within two cycles
-                # (ptxas branches on QSPC/ATOM predicates without a wait).
+                # (ptxas branches on QSPC/ATOM predicates without a wait). Not so DSETP's where
+                # FP64 has a scoreboard (sm_120, sm_8x): ptxas waits on it before any reader.
                 state.fixed[(f, n)] = (0, "VARPRED", f)
                 state.wguard.pop((f, n), None)
                 continue

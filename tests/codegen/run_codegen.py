@@ -388,10 +388,47 @@ def run_blackwell(args):
     return 1 if failures else 0
 
 
+def ctrl_of(stall, wbar=7, rbar=7, wait=0):
+    return stall | wbar << 5 | rbar << 8 | wait << 11
+
+
+def fp64_predicate_selftest():
+    """DSETP's predicates where FP64 has a scoreboard (sm_120, sm_8x), on a hand-made sequence
+    shaped like math_double's sm_120 -O3 code: the combine operand is one predicate, and a
+    DSETP's predicate result is read only after a wait on its scoreboard."""
+    def run(seq):
+        instrs = []
+        for pc, (text, ctrl) in enumerate(seq):
+            ins = hazards.Instr(pc * 16, text, ctrl)
+            ins.arch_variable = frozenset(hazards.VARIABLE_ON[120])
+            instrs.append(ins)
+        hz = []
+        hazards.check_function("k", {"instrs": instrs, "labels": {}}, hz)
+        return hz
+    head = [("DSETP.NAN.AND P0, PT, R4, R4, PT", ctrl_of(1, wbar=0)),
+            ("DSETP.EQ.AND P1, PT, R18, R4, PT", ctrl_of(1, wbar=1)),
+            ("DSETP.GT.OR P0, PT, R18, R4, P0", ctrl_of(2, wbar=2, wait=1))]
+    failures = 0
+    # (what, sequence, "" for no hazard, else a report it must contain)
+    cases = [("waited", head + [("SEL R27, R3, R0, P1", ctrl_of(1, wait=2))], ""),
+             ("P1 read unwaited", head + [("SEL R27, R3, R0, P1", ctrl_of(1))],
+              "0x0030 SEL R27, R3, R0, P1: reads P1 before waiting"),
+             ("P0 read unwaited", head[:2] + [("DSETP.GT.OR P0, PT, R18, R4, P0", ctrl_of(2, wbar=2))],
+              "0x0020 DSETP.GT.OR P0, PT, R18, R4, P0: reads P0 before waiting")]
+    for what, seq, want in cases:
+        hz = run(seq)
+        if (not want and hz) or (want and not any(want in h for h in hz)):
+            print(f"FAIL DSETP predicates ({what}): " + ("; ".join(hz) if hz else "no hazard found"))
+            failures += 1
+        else:
+            print(f"ok   DSETP predicates ({what})")
+    return failures
+
+
 def run_selftest(args):
     """The hazard checker passes ptxas's own sm_90 code and catches broken control bits."""
     require_tools()
-    failures = 0
+    failures = fp64_predicate_selftest()
     sources = [os.path.join(ROOT, "examples", "vecadd.ptx")] + sorted(
         os.path.join(ROOT, "tests", "corpus", "ptx", f) for f in (
             "atomics.sm_90.ptx", "launch_bounds.sm_90.ptx", "math_double.sm_90.ptx",
