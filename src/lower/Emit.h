@@ -70,11 +70,14 @@ inline ori::Instr *lop3(LowerCtx &cx, Operand d, Operand a, Operand b, Operand c
   return cx.emit(Opcode::LOP3, {d}, {a, b, c, notPT()}, m);
 }
 // WARPSYNC of a mask: all-ones is WARPSYNC.ALL (no operand); another immediate goes through a
-// register, since the SASS form takes the mask in a register only.
-inline ori::Instr *warpSync(LowerCtx &cx, Operand mask) {
+// register, since the SASS form takes the mask in a register only. `exclusive` (a register mask
+// only): WARPSYNC.EXCLUSIVE, after which only the mask's threads run the next instruction.
+inline ori::Instr *warpSync(LowerCtx &cx, Operand mask, bool exclusive = false) {
   if (mask.kind == ori::OperandKind::Imm && static_cast<uint32_t>(mask.value) == 0xffffffffu)
     return cx.emit(Opcode::WARPSYNC, {}, {});
-  return cx.emit(Opcode::WARPSYNC, {}, {cx.inReg(mask)});
+  Modifiers m;
+  m.exclusive = exclusive && mask.kind != ori::OperandKind::Imm;
+  return cx.emit(Opcode::WARPSYNC, {}, {cx.inReg(mask)}, m);
 }
 // PLOP3.LUT d, PT, a, b, c (lut applies to a=0xf0, b=0xcc, c=0xaa)
 inline ori::Instr *plop3(LowerCtx &cx, Operand d, Operand a, Operand b, Operand c, uint8_t lut) {

@@ -20,6 +20,14 @@ namespace {
 
 void warpsync(LowerCtx &cx, const ptx::Operand &mask) { warpSync(cx, cx.src(mask, ptx::Type::B32)); }
 
+// vote/match/redux under a mask in a register: WARPSYNC.EXCLUSIVE, as ptxas 13.0 on sm_90 does for a
+// lane-varying mask. A plain WARPSYNC lets converged threads outside the mask (another segment of
+// the warp with its own mask) run the collective too, and each segment then sees the other's
+// lanes. SHFL reads named lanes and bar.warp.sync has no collective: ptxas keeps them plain.
+void exclusiveWarpsync(LowerCtx &cx, const ptx::Operand &mask) {
+  warpSync(cx, cx.src(mask, ptx::Type::B32), cx.features().exclusiveWarpSync);
+}
+
 bool lowerShfl(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   if (!in.has(ptx::Mod::Sync)) return cx.unsupported("shfl without .sync (not available on sm_70+)");
@@ -44,7 +52,7 @@ bool lowerVote(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   if (!in.has(ptx::Mod::Sync)) return cx.unsupported("vote without .sync (not available on sm_70+)");
   Operand p = cx.srcPred(ops[1]);
-  if (ops.size() > 2) warpsync(cx, ops[2]);
+  if (ops.size() > 2) exclusiveWarpsync(cx, ops[2]);
   isa::Modifiers m;
   if (in.has(ptx::Mod::Ballot)) {
     m.vote = isa::VoteMode::ANY;
@@ -70,7 +78,7 @@ bool lowerMatch(LowerCtx &cx, const ptx::Instruction &in) {
     d = cx.dst(ops[0], ptx::Type::B32);
   }
   Operand a = m.u64 ? cx.srcWide(ops[1], t, 2) : cx.srcReg(ops[1], t);
-  if (ops.size() > 2) warpsync(cx, ops[2]);
+  if (ops.size() > 2) exclusiveWarpsync(cx, ops[2]);
   cx.emit(Opcode::MATCH, {p, d}, {a}, m);
   return true;
 }
@@ -91,7 +99,7 @@ bool lowerRedux(LowerCtx &cx, const ptx::Instruction &in) {
   }
   if (ptx::isSigned(t)) m.intType = IntType::S32;
   Operand a = cx.srcReg(ops[1], t);
-  if (ops.size() > 2) warpsync(cx, ops[2]);
+  if (ops.size() > 2) exclusiveWarpsync(cx, ops[2]);
   // REDUX writes a uniform register.
   Operand u = cx.tempOp(RegClass::UR);
   cx.emit(Opcode::REDUX, {u}, {a}, m);

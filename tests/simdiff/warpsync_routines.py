@@ -14,8 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-# tests/exec/warpsync_diverged, and its copy with a per-half-mask ballot (tests/simdiff/warpsync).
-KERNELS = [("exec", "warpsync_diverged"), ("warpsync", "warpsync_halves")]
+# tests/exec/warpsync_diverged, and its copy with a per-half-mask ballot.
+KERNELS = [("exec", "warpsync_diverged"), ("exec", "warpsync_halves")]
 ROUTINES = ["shflsync_down_p", "shflsync_idx", "shflsync_idx_p", "shflsync_up_p", "votesync_all",
             "votesync_any", "votesync_ballot", "votesync_uni", "warpsync"]
 

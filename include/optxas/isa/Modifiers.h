@@ -148,6 +148,7 @@ enum class SurfOob : uint8_t { None, IGN, TRAP };
   X(bool, branchUniform)      /* BRA.U: the branch condition is warp-uniform */                   \
   X(bool, divergent)          /* BRA.DIV: taken when the warp is not converged (mask in UR) */    \
   X(bool, collective)         /* WARPSYNC.COLLECTIVE */                                           \
+  X(bool, exclusive)          /* WARPSYNC.EXCLUSIVE: only the mask's threads run what follows */  \
   X(uint8_t, extra)           /* opcode-specific flavour bits (see the target table) */          \
   X(TexDim, texDim)           /* texture/surface dimensionality */                                \
   X(TexMode, texMode)         /* TEX/TLD level-of-detail mode, TLD4 component */                  \

@@ -98,6 +98,9 @@ struct IsaFeatures {
   bool imma8816 = true;
   // VABSDIFF4 exists (sm_120: per-byte max - min with VIMNMX/VIADD on bytes; expanded here).
   bool vabsdiff4 = true;
+  // WARPSYNC.EXCLUSIVE exists (sm_90+; Ampere reaches a lane-varying mask through its slow-path
+  // subroutines instead).
+  bool exclusiveWarpSync = true;
 };
 
 struct Timing {

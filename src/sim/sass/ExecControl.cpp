@@ -203,6 +203,16 @@ bool execControl(Exec &e) {
     const Operand *r = find(in, OperandKind::Reg);
     const Operand *imm = find(in, OperandKind::Imm);
     uint32_t lanes = predicated(e);
+    if (in.mods.exclusive && r) {
+      // Each lane waits for the threads of its own mask, which leave together and alone.
+      for (uint32_t m = lanes; m; m &= m - 1) {
+        unsigned l = unsigned(__builtin_ctz(m));
+        waitLanes(e, 1u << l, LaneState::Warpsync, e.gpr(r->reg, l) | 1u << l);
+      }
+      w.exclusiveWait |= lanes;
+      e.ls.warpEvent = true;
+      return true;
+    }
     uint32_t mask = kAllLanes;
     if (r) mask = e.gpr(r->reg, lanes ? unsigned(__builtin_ctz(lanes)) : 0);
     else if (imm) mask = uint32_t(imm->imm);

@@ -109,6 +109,10 @@ struct Warp {
   std::array<uint32_t, kWarpSize> conv{};
   uint32_t convNext = 1;
   uint32_t yielded = 0;                  // lanes that ran YIELD since the warp last switched paths
+  // Lanes a WARPSYNC.EXCLUSIVE released: they issue only with lanes of their own tag (each
+  // segment runs its collective alone) until a BSYNC or WARPSYNC releases them again.
+  uint32_t exclusive = 0;
+  uint32_t exclusiveWait = 0;            // lanes waiting at a WARPSYNC.EXCLUSIVE
   std::array<uint32_t, kWarpSize> pc{};
   std::array<LaneState, kWarpSize> state{};
   std::array<uint32_t, kWarpSize> waitArg{};   // barrier number / WARPSYNC mask

@@ -130,6 +130,16 @@ private:
         group |= 1u << l;
       }
     }
+    // Lanes of a WARPSYNC.EXCLUSIVE issue only with their own tag, the others without them.
+    if (group) {
+      unsigned a = unsigned(__builtin_ctz(group));
+      if (w.exclusive >> a & 1) {
+        for (uint32_t m = group; m; m &= m - 1)
+          if (w.conv[__builtin_ctz(m)] != w.conv[a]) group &= ~(1u << __builtin_ctz(m));
+      } else {
+        group &= ~w.exclusive;
+      }
+    }
     return group;
   }
 
@@ -145,13 +155,18 @@ private:
         if ((need & ~there) == 0) release(w, there);
       } else if (w.state[l] == LaneState::Warpsync) {
         uint32_t need = w.waitArg[l] & live, there = w.lanesIn(LaneState::Warpsync);
-        if ((need & ~there) == 0) release(w, need);
+        if ((need & ~there) != 0) continue;
+        bool exclusive = w.exclusiveWait >> l & 1;
+        release(w, need);
+        if (exclusive) w.exclusive |= need;
       }
     }
   }
 
   // Lanes leaving a BSYNC or WARPSYNC together run converged: one new tag.
   static void release(Warp &w, uint32_t lanes) {
+    w.exclusive &= ~lanes;
+    w.exclusiveWait &= ~lanes;
     uint32_t tag = w.convNext++;
     for (uint32_t m = lanes; m; m &= m - 1) {
       w.state[__builtin_ctz(m)] = LaneState::Ready;

@@ -35,10 +35,10 @@ const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}};
 constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clusters = false,
                                  .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
-                                 .boundTextures = true};
+                                 .boundTextures = true, .exclusiveWarpSync = false};
 constexpr IsaFeatures kSm80 = {.hopperIntegerOps = false, .i2fp = false, .clusters = false,
                                .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
-                               .boundTextures = true};
+                               .boundTextures = true, .exclusiveWarpSync = false};
 } // namespace
 
 const sm90::ArchTables &sm80Tables() {

@@ -69,8 +69,10 @@ const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::REDG, ".F64.RN"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}};
 // Ada (sm_89) has the FP8 F2FP forms; Ampere does not.
 const std::vector<std::pair<O, std::string_view>> kNoFp8 = {{O::F2FP, ".E4M3"}, {O::F2FP, ".E5M2"}};
+// WARPSYNC's bit 85 (sm_90's .EXCLUSIVE) is not printed by nvdisasm -b SM8x.
 const std::vector<EncodingDelta::Respell> kPackSpelling = {
-    {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"}};
+    {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"},
+    {O::WARPSYNC, ".EXCLUSIVE", ""}};
 
 template <class T> std::vector<T> with(std::vector<T> v, std::initializer_list<T> more) {
   v.insert(v.end(), more.begin(), more.end());
@@ -86,7 +88,7 @@ const EncodingDelta kSm80 = {
     Target::SM80, with(kHopperOnly, {O::I2FP}),
     with(with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kNoFp8), kPackSpelling};
 const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, with(kNoBf16, kNoFp8), kPackSpelling};
-const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}}};
+const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}, {O::WARPSYNC, ".EXCLUSIVE", ""}}};
 
 // Whether a form keeps an element that can only spell a dropped value.
 bool fixesDropped(const Form &f, const EncodingDelta &d) {

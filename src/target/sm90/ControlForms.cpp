@@ -86,11 +86,12 @@ void addBranches(Builder &b) {
   b.fix(bits(91, 1), 0);
   b.form(Op::JMX, 0x94c, {optPred(), R(24), absSigned().spaced()});
   b.fix(bits(85, 2), 0);
-  // WARPSYNC.COLLECTIVE Rmask, target / WARPSYNC Rmask / ENDCOLLECTIVE
+  // WARPSYNC.COLLECTIVE Rmask, target / WARPSYNC{.EXCLUSIVE} Rmask / ENDCOLLECTIVE (.EXCLUSIVE:
+  // bit 85, measured on ptxas 13.0's vote/match/redux under a lane-varying mask)
   b.form(Op::WARPSYNC, 0x348,
          {fixed(S::collective, 1, ".COLLECTIVE"), optPred(), R(24), relTarget()});
   b.fix(bits(86, 1), 1);
-  b.form(Op::WARPSYNC, 0x348, {optPred(), R(24)});
+  b.form(Op::WARPSYNC, 0x348, {flag(S::exclusive, 85, ".EXCLUSIVE"), optPred(), R(24)});
   b.fix(bits(86, 1), 0);
   // WARPSYNC.ALL [P]
   b.form(Op::WARPSYNC, 0x948, {text(".ALL"), optPred()});
