@@ -9,6 +9,7 @@
 // expansion that added blocks with BSSY/BSYNC, as ptxas does: the branches may be divergent.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "Emitter.h"
@@ -63,6 +64,11 @@ private:
 
 // True for the macros whose operands are 64-bit register pairs.
 bool macroIsWide(ori::MacroKind k);
+
+// A module-level subroutine that stands for the ptxas runtime routine `routine` (the slow paths
+// here, the sm_8x warp-sync routines): its function, internal or weak, and its symbol.
+ori::Function &createRoutineFunction(ori::Module &m, const std::string &name, const std::string &routine,
+                                     bool localSymbol);
 
 // Expanders, one per macro family (IntDivide.cpp, FloatDivide.cpp, FloatSqrt.cpp). Each emits at
 // the site's current insertion point and writes the result into site.def().

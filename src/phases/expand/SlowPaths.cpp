@@ -54,18 +54,28 @@ struct Need {
   bool ftz;
 };
 
-void buildSubroutine(ori::Module &m, const std::string &name, const std::string &routine, const Need &n,
-                     const SlowPathOptions &opts) {
-  using namespace expand;
-  const bool separate = opts.separateFunctions;
+} // namespace
+
+ori::Function &expand::createRoutineFunction(ori::Module &m, const std::string &name,
+                                             const std::string &routine, bool localSymbol) {
   ori::Function &f = m.createFunction(name, false);
-  f.attrs.linkage = opts.localSymbols ? ori::Linkage::Internal : ori::Linkage::Weak;
+  f.attrs.linkage = localSymbol ? ori::Linkage::Internal : ori::Linkage::Weak;
   f.attrs.slowPathRoutine = routine;
   ori::Symbol sym;
   sym.name = name;
   sym.kind = ori::SymbolKind::Function;
   sym.isVisible = false;
   m.addSymbol(std::move(sym));
+  return f;
+}
+
+namespace {
+
+void buildSubroutine(ori::Module &m, const std::string &name, const std::string &routine, const Need &n,
+                     const SlowPathOptions &opts) {
+  using namespace expand;
+  const bool separate = opts.separateFunctions;
+  ori::Function &f = createRoutineFunction(m, name, routine, opts.localSymbols);
 
   const unsigned words = macroIsWide(n.kind) ? 2 : 1;
   Emitter E(f);

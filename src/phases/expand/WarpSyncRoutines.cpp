@@ -34,6 +34,7 @@
 #include <fmt/format.h>
 
 #include "Emitter.h"
+#include "Site.h"
 #include "optxas/ori/CFG.h"
 
 namespace optxas::phases {
@@ -194,14 +195,7 @@ std::vector<WarpSite> findSites(ori::Function &f) {
 //   warpsync(mask)
 void buildRoutine(ori::Module &m, const std::string &name, const std::string &routine, const WarpSite &proto,
                   bool local) {
-  ori::Function &f = m.createFunction(name, false);
-  f.attrs.linkage = local ? ori::Linkage::Internal : ori::Linkage::Weak;
-  f.attrs.slowPathRoutine = routine;
-  ori::Symbol sym;
-  sym.name = name;
-  sym.kind = ori::SymbolKind::Function;
-  sym.isVisible = false;
-  m.addSymbol(std::move(sym));
+  ori::Function &f = createRoutineFunction(m, name, routine, local);
   Emitter E(f);
   E.setBlock(f.createBlock());
   const Instr *op = proto.op;
