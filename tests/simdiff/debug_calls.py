@@ -10,19 +10,15 @@ cuobjdump (CUDA 13.5, next to nvdisasm) must accept each cubin: it rejects a deb
 e_flags do not agree with its debug sections. nvlink must link each kernel's -g -c object.
 Exit status 0 when all hold.
 """
-import argparse
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import tempfile
 
+from scriptlib import run, tool_parser
+
 KERNELS = ["device_calls", "many_args", "recursion", "module_vars", "local_array"]
-
-
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 def drop_relocations(src, dst):
@@ -46,10 +42,7 @@ def drop_relocations(src, dst):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--optxas", required=True)
-    ap.add_argument("--sim-diff", required=True)
-    ap.add_argument("--exec-dir", required=True)
+    ap = tool_parser()
     a = ap.parse_args()
     failed = False
     cuobjdump = os.environ.get("CUOBJDUMP", os.path.expanduser("~/.cache/cuda-disasm/cuobjdump"))

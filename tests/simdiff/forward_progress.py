@@ -10,22 +10,16 @@ flag that lane 31 sets in a block laid out after the loop, so:
 The second run proves the check can fail; the third that the simulator's YIELD model matches
 NVIDIA's code. Exit status 0 when all three hold.
 """
-import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
-
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+from scriptlib import run, tool_parser
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--optxas", required=True)
-    ap.add_argument("--sim-diff", required=True)
+    ap = tool_parser(exec_dir=False)
     ap.add_argument("ptx")
     a = ap.parse_args()
     spec = os.path.splitext(a.ptx)[0] + ".spec"

@@ -10,12 +10,12 @@ barrier. For each kernel:
   * ptxas                                        -> agrees (the fault model fits NVIDIA's code)
 The second run proves the check can fail. Exit status 0 when all hold.
 """
-import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from scriptlib import run, tool_parser
 
 # kernel (tests/exec/NAME.ptx), the region kinds whose absence must fault
 KERNELS = [("atomics_half", "cas+loops"),   # the f16/bf16 CAS loops (the H200 failure)
@@ -23,15 +23,8 @@ KERNELS = [("atomics_half", "cas+loops"),   # the f16/bf16 CAS loops (the H200 f
            ("func_barrier", "calls")]       # device functions that return diverged
 
 
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--optxas", required=True)
-    ap.add_argument("--sim-diff", required=True)
-    ap.add_argument("--exec-dir", required=True)
+    ap = tool_parser()
     a = ap.parse_args()
     if shutil.which("ptxas") is None:
         print("FAIL: ptxas (the oracle) is not on PATH")

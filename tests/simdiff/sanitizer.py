@@ -11,13 +11,13 @@ instrumented module's allocation table and decodes the report (sim-diff --saniti
 --cost FILE writes the SASS instruction counts (plain, memcheck, threadsteer) of the correct
 kernels as JSON for tools/status/status.py. Exit status 0 when everything holds.
 """
-import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+from scriptlib import run, tool_parser
 
 CORRECT = ["vecadd", "reduce_shared", "transpose", "local_array", "atomics_hist", "module_vars", "divergence"]
 # kernel -> what the report must say (space, access, thread, block)
@@ -27,15 +27,8 @@ OOB = {
 }
 
 
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--optxas", required=True)
-    ap.add_argument("--sim-diff", required=True)
-    ap.add_argument("--exec-dir", required=True, help="tests/exec")
+    ap = tool_parser(exec_help="tests/exec")
     ap.add_argument("--cost", help="write instruction counts here (JSON)")
     a = ap.parse_args()
     failed = []

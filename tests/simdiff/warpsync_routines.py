@@ -8,11 +8,11 @@ subroutines. At -O0 and -O3:
   * the simulator agrees with the PTX interpreter
 Exit status 0 when all hold.
 """
-import argparse
 import os
-import subprocess
 import sys
 import tempfile
+
+from scriptlib import run, tool_parser
 
 # tests/exec/warpsync_diverged, and its copy with a per-half-mask ballot.
 KERNELS = [("exec", "warpsync_diverged"), ("exec", "warpsync_halves")]
@@ -20,15 +20,8 @@ ROUTINES = ["shflsync_down_p", "shflsync_idx", "shflsync_idx_p", "shflsync_up_p"
             "votesync_any", "votesync_ballot", "votesync_uni", "warpsync"]
 
 
-def run(cmd):
-    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--optxas", required=True)
-    ap.add_argument("--sim-diff", required=True)
-    ap.add_argument("--exec-dir", required=True)
+    ap = tool_parser()
     a = ap.parse_args()
     failed = False
     here = os.path.dirname(os.path.abspath(__file__))
