@@ -131,29 +131,23 @@ void addTextures(Builder &b) {
   b.fix(bits(91, 1), 1);
 }
 
-void addSurfaces(Builder &b) {
-  // SULD.D.BA.DIM{.size}.sem{.oob} [Pd,] Rd, [Ra], URh, idx
-  b.form(Op::SULD, 0xf99,
-         {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
+// The surface instructions' modifiers and operands up to the handle (the bindless forms follow
+// them with URh, idx; Ampere's bound forms with the bank-0 word index).
+std::vector<E> suldOperands() {
+  return {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
           surfOob(), P(81).def().opt(1, pt()), R(16).def().wslot(S::memType),
-          R(24).wslot(S::texDim).wrapped("[").nz(), UR(40).nz(), Imm(bits(46, 8))});
-  b.fix(bits(72, 1), 1);
-  b.fix(bits(84, 3), 1);
-  b.fix(bits(91, 1), 1);
-  // SUST.D.BA.DIM{.size}.sem{.oob} [Ra], Rb, URh, idx
-  b.form(Op::SUST, 0xf9d,
-         {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
-          surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(), R(32).wslot(S::memType), UR(40),
-          Imm(bits(46, 8))});
-  b.fix(bits(72, 1), 1);
-  b.fix(bits(84, 3), 1);
-  b.fix(bits(91, 1), 1);
-  b.noWriteScoreboard();
-  // SURED.D.BA.DIM.op{.type}.sem{.oob} [Ra], Rb, URh, idx
+          R(24).wslot(S::texDim).wrapped("[").nz()};
+}
+
+std::vector<E> sustOperands() {
+  return {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
+          surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(), R(32).wslot(S::memType)};
+}
+
+std::vector<E> suredOperands() {
   using isa::AtomOp;
   using isa::AtomType;
-  b.form(Op::SURED, 0xf9f,
-         {text(".D.BA"), surfDim(),
+  return {text(".D.BA"), surfDim(),
           mod(S::atom, bits(87, 3),
               {V(0, AtomOp::ADD, ".ADD"), V(1, AtomOp::MIN, ".MIN"), V(2, AtomOp::MAX, ".MAX"),
                V(3, AtomOp::INC, ".INC"), V(4, AtomOp::DEC, ".DEC"), V(5, AtomOp::AND, ".AND"),
@@ -161,10 +155,28 @@ void addSurfaces(Builder &b) {
           mod(S::atomType, bits(73, 3),
               {V(0, AtomType::U32, ""), V(1, AtomType::S32, ".S32"), V(2, AtomType::U64, ".U64")}),
           surfSemantics(), surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(),
-          R(32).wslot(S::atomType), UR(40).nz(), Imm(bits(46, 8))});
-  b.fix(bits(72, 1), 1);
-  b.fix(bits(84, 3), 1);
-  b.fix(bits(91, 1), 1);
+          R(32).wslot(S::atomType)};
+}
+
+std::vector<E> followedBy(std::vector<E> elems, const std::vector<E> &tail) {
+  elems.insert(elems.end(), tail.begin(), tail.end());
+  return elems;
+}
+
+void addSurfaces(Builder &b) {
+  auto common = [&](Op op, unsigned opcode, std::vector<E> elems) {
+    b.form(op, opcode, elems);
+    b.fix(bits(72, 1), 1);
+    b.fix(bits(84, 3), 1);
+    b.fix(bits(91, 1), 1);
+  };
+  // SULD.D.BA.DIM{.size}.sem{.oob} [Pd,] Rd, [Ra], URh, idx
+  common(Op::SULD, 0xf99, followedBy(suldOperands(), {UR(40).nz(), Imm(bits(46, 8))}));
+  // SUST.D.BA.DIM{.size}.sem{.oob} [Ra], Rb, URh, idx
+  common(Op::SUST, 0xf9d, followedBy(sustOperands(), {UR(40), Imm(bits(46, 8))}));
+  b.noWriteScoreboard();
+  // SURED.D.BA.DIM.op{.type}.sem{.oob} [Ra], Rb, URh, idx
+  common(Op::SURED, 0xf9f, followedBy(suredOperands(), {UR(40).nz(), Imm(bits(46, 8))}));
   b.noWriteScoreboard();
 }
 
@@ -227,29 +239,10 @@ void addBoundSurfaces(Builder &b) {
     b.fix(bits(84, 3), 1);
     b.fix(bits(91, 1), 0);
   };
-  std::vector<E> suld = {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
-                         surfOob(), P(81).def().opt(1, pt()), R(16).def().wslot(S::memType),
-                         R(24).wslot(S::texDim).wrapped("[").nz()};
-  for (E &s : boundSlot()) suld.push_back(s);
-  common(Op::SULD, 0xb99, suld);
-  std::vector<E> sust = {text(".D.BA"), surfDim(), mod(S::memType, bits(73, 3), maps::memSize()), surfSemantics(),
-                         surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(), R(32).wslot(S::memType)};
-  for (E &s : boundSlot()) sust.push_back(s);
-  common(Op::SUST, 0xb9d, sust);
+  common(Op::SULD, 0xb99, followedBy(suldOperands(), boundSlot()));
+  common(Op::SUST, 0xb9d, followedBy(sustOperands(), boundSlot()));
   b.noWriteScoreboard();
-  using isa::AtomOp;
-  using isa::AtomType;
-  std::vector<E> sured = {text(".D.BA"), surfDim(),
-                          mod(S::atom, bits(87, 3),
-                              {V(0, AtomOp::ADD, ".ADD"), V(1, AtomOp::MIN, ".MIN"), V(2, AtomOp::MAX, ".MAX"),
-                               V(3, AtomOp::INC, ".INC"), V(4, AtomOp::DEC, ".DEC"), V(5, AtomOp::AND, ".AND"),
-                               V(6, AtomOp::OR, ".OR"), V(7, AtomOp::XOR, ".XOR")}),
-                          mod(S::atomType, bits(73, 3),
-                              {V(0, AtomType::U32, ""), V(1, AtomType::S32, ".S32"), V(2, AtomType::U64, ".U64")}),
-                          surfSemantics(), surfOob(), R(24).wslot(S::texDim).wrapped("[").nz(),
-                          R(32).wslot(S::atomType)};
-  for (E &s : boundSlot()) sured.push_back(s);
-  common(Op::SURED, 0x59f, sured);
+  common(Op::SURED, 0x59f, followedBy(suredOperands(), boundSlot()));
   b.noWriteScoreboard();
 }
 
