@@ -36,6 +36,21 @@ size_t framingNopBefore(const std::vector<uint8_t> &code, size_t pc) {
   }
   return start >= 16 && opAt(start - 16) == 0x918 ? start - 16 : kNoNop;
 }
+
+// sm_8x: the NOP that opens NOP; {VOTE ... ATOMS;} {@!PT LDS x4;} ARRIVES (lowerCpAsyncArriveAmpere),
+// the nearest NOP before the ARRIVES: the scheduler may put other work in between, and an address
+// not provably uniform its per-lane loop (ptxas's record names the NOP before its loop too). None
+// past another ARRIVES.
+size_t ampereFramingNopBefore(const std::vector<uint8_t> &code, size_t pc) {
+  constexpr unsigned kReach = 48;
+  for (unsigned k = 1; k <= kReach && pc >= 16 * k; ++k) {
+    const size_t at = pc - 16 * k;
+    const unsigned op = static_cast<unsigned>(field(wordAt(code, at, 0), 0, 12));
+    if (op == 0x918) return at;
+    if (op == 0x9b0) return kNoNop;
+  }
+  return kNoNop;
+}
 } // namespace
 
 uint8_t isaClassOf(const ori::Module &m) {
@@ -98,7 +113,9 @@ void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &
     uint32_t reg, ur, kind;
     if (op == 0x9b0 && field(hi, 91 - 64, 1)) {           // ARRIVES.LDGSTSBAR (cp.async.mbarrier.arrive)
       any = true;
-      size_t at = framingNopBefore(code, pc);
+      // (sm_8x's ARRIVES has neither TRANSCNT/ARVCNT bit: 70/71 on sm_90, 76/77 on sm_100/120)
+      const bool ampere = !field(hi, 70 - 64, 2) && !field(hi, 76 - 64, 2);
+      size_t at = ampere ? ampereFramingNopBefore(code, pc) : framingNopBefore(code, pc);
       if (at == kNoNop) continue;   // not framed as ptxas frames it: nothing to point at
       // (sm_100/120 set TRANSCNT/ARVCNT at 76/77, their UR field being 8 bits wide)
       const unsigned urBits = field(hi, 76 - 64, 2) ? 8 : 6;

@@ -20,6 +20,8 @@
 //   wgmma.mma_async.m64nNk16 (descriptors)            WARPGROUP.ARRIVE; HGMMA.64xNx16 Rd, gdesc[UR], Rc|RZ, !UPT
 //   cp.async.mbarrier.arrive{.noinc} [a]            NOP; {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES.LDGSTSBAR.64
 //                                                     .TRANSCNT|.ARVCNT [URa]; NOP (see lowerCpAsyncArrive)
+//     (sm_8x: NOP; {elected ATOMS.ADD.S32 [a+4], -popc;} {4x @!PT LDS;} ARRIVES.LDGSTSBAR.64 [URa];
+//     NOP, see lowerCpAsyncArriveAmpere)
 //   setmaxnreg                                        nothing (ptxas ignores it when the register
 //                                                     count at entry is unknown; a hint either way)
 //
@@ -407,6 +409,88 @@ void framingNop(LowerCtx &cx) {
   cx.emit(Opcode::NOP, {}, {})->ctrl().valid = true;
 }
 
+// True when the function issues a cp.async (LDGSTS) anywhere.
+bool hasLdgsts(LowerCtx &cx) {
+  for (const ptx::Instruction *i : cx.ptxFunction().instructions)
+    if (i->op == ptx::Opcode::Cp && i->has(ptx::Mod::Async) && !i->has(ptx::Mod::Bulk) && !i->has(ptx::Mod::Tensor) &&
+        !i->has(ptx::Mod::Mbarrier) && !i->has(ptx::Mod::CommitGroup) && !i->has(ptx::Mod::WaitGroup) &&
+        !i->has(ptx::Mod::WaitAll))
+      return true;
+  return false;
+}
+
+// cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a] on sm_8x, as ptxas 13.0 lowers it
+// (sm_80/86/89 alike, -O0 and -O3):
+//   NOP; {mask = VOTE; leader = FLO.U32 mask; @(laneid == leader) ATOMS.ADD.S32 RZ, [a+4],
+//   -POPC(mask);} {4x @!PT LDS RZ, [RZ];} ARRIVES.LDGSTSBAR.64 [URa]; NOP
+// Ampere's ARRIVES is always an arrival (no TRANSCNT/ARVCNT); without .noinc the elected lane
+// first adds -(active threads) to the barrier's second word, which is what ptxas does to raise
+// the pending count by one per thread (PTX: incremented before the arrive-on).
+// The never-executed LDS: ptxas puts them before every ARRIVES of a function that has an LDGSTS
+// anywhere (before or after it, any block; none in a function without one). They look like
+// pipeline padding that keeps the ARRIVES away from the LDGSTS ahead of it in the shared-memory
+// queue; their purpose is not documented, so they are kept as ptxas writes them: guarded by !PT,
+// which Instr::hasSideEffects and the scheduler's movability treat as deliberate padding.
+// An address not provably warp-uniform: each thread does its own ATOMS (-1), and the ARRIVES
+// (a uniform register only) is served a lane at a time, as on sm_90.
+bool lowerCpAsyncArriveAmpere(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Operand &a = in.operands[0];
+  Operand addr;
+  if (!sharedAddress(cx, in, a, addr)) return false;
+  const bool noinc = in.has(ptx::Mod::Noinc), uniform = uniformValue(cx, a, 0), pad = hasLdgsts(cx);
+  auto arrive = [&](const Operand &ua) {
+    if (pad) {
+      LowerCtx::GuardScope unguarded(cx, Operand{});
+      for (int k = 0; k < 4; ++k)
+        cx.emit(Opcode::LDS, {RZ()}, {Operand::addr(ori::kNoVReg, RegClass::R, 0)})->setGuard(notPT());
+    }
+    cx.emit(Opcode::SYNCS, {}, {asAddr(ua)}, extra(isa::kArrivesArvCnt));
+  };
+  framingNop(cx);
+  if (!noinc) {
+    isa::Modifiers add;
+    add.atom = isa::AtomOp::ADD;
+    add.atomType = isa::AtomType::S32;
+    Operand word1 = addr;
+    word1.kind = ori::OperandKind::Addr;
+    word1.value = 4;
+    if (uniform) {
+      const Operand guard = cx.guard();
+      LowerCtx::GuardScope unguarded(cx, Operand{});
+      Operand mask = cx.tempOp(), leader = cx.tempOp(), lane = cx.tempOp(), count = cx.tempOp(), minus = cx.tempOp();
+      Operand elected = cx.tempOp(RegClass::P);
+      isa::Modifiers vm;
+      vm.vote = isa::VoteMode::ANY;
+      ori::Instr *vote = cx.emit(Opcode::VOTE, {mask, PT()}, {guard.kind == ori::OperandKind::Reg ? guard : PT()}, vm);
+      cx.fn().warpWideInstrs.push_back(vote->id());
+      isa::Modifiers u;
+      u.intType = IntType::U32;
+      cx.emit(Opcode::FLO, {leader}, {mask}, u);
+      cx.emit(Opcode::S2R, {lane}, {Operand::sreg(ori::SpecialReg::LANEID)});
+      isetp(cx, elected, Cmp::EQ, true, leader, lane);
+      cx.emit(Opcode::POPC, {count}, {mask});
+      iadd3(cx, minus, RZ(), neg(count));
+      cx.emit(Opcode::ATOMS, {RZ()}, {word1, minus}, add)->setGuard(elected);
+    } else {
+      cx.emit(Opcode::ATOMS, {RZ()}, {word1, cx.inReg(imm(-1))}, add);
+    }
+  }
+  if (uniform) {
+    arrive(toUniform(cx, {addr}));
+  } else {
+    oncePerThread(cx, [&](const Operand &l) {
+      Operand me = cx.tempOp(), served = cx.tempOp(RegClass::P);
+      cx.emit(Opcode::S2R, {me}, {Operand::sreg(ori::SpecialReg::LANEID)});
+      isetp(cx, served, Cmp::EQ, true, me, l);
+      Operand ua = toUniform(cx, {fromLane(cx, addr, l)});
+      LowerCtx::GuardScope onlyServed(cx, served);
+      arrive(ua);
+    });
+  }
+  framingNop(cx);
+  return true;
+}
+
 // cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [a], as ptxas 13.0 lowers it on sm_90
 // (and sm_100/120):
 //   NOP; SYNCS.ARRIVE.TRANS64.RED.A0T1 RZ, [URa], RZ; ARRIVES.LDGSTSBAR.64.TRANSCNT [URa]; NOP
@@ -419,9 +503,10 @@ void framingNop(LowerCtx &cx) {
 // The address is a uniform register. One not provably warp-uniform is served a thread at a time
 // (oncePerThread), the arrive guarded to the served lane: ARRIVES counts every thread it runs for.
 bool lowerCpAsyncArrive(LowerCtx &cx, const ptx::Instruction &in) {
-  // (sm_8x: another sequence, docs/codegen.md; sm_100/120: sm_90's, ARRIVES re-encoded)
+  // (sm_8x: lowerCpAsyncArriveAmpere; sm_100/120: sm_90's, ARRIVES re-encoded)
   const unsigned sm = cx.options().smVersion;
-  if (sm != 90 && sm != 100 && sm != 120) return cx.unsupported("cp.async.mbarrier.arrive outside sm_90/100/120");
+  if (sm >= 80 && sm < 90) return lowerCpAsyncArriveAmpere(cx, in);
+  if (sm != 90 && sm != 100 && sm != 120) return cx.unsupported("cp.async.mbarrier.arrive outside sm_8x/90/100/120");
   const ptx::Operand &a = in.operands[0];
   Operand addr;
   if (!sharedAddress(cx, in, a, addr)) return false;

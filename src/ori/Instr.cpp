@@ -53,6 +53,9 @@ bool Instr::hasSideEffects() const {
   constexpr uint32_t kEffects = isa::Store | isa::Atomic | isa::Barrier | isa::Branch |
                                 isa::Terminator | isa::Call | isa::SideEffect;
   if (isa::opcodeFlags(opcode_) & kEffects) return true;
+  // A never-executed instruction (@!PT) is there on purpose: the padding ptxas puts before
+  // sm_8x's ARRIVES.LDGSTSBAR (lower/HopperAsync.cpp), which dead-code elimination must keep.
+  if (guard_.kind == OperandKind::True && guard_.hasFlag(OpNot)) return true;
   // Ordered loads (acquire, strong, MMIO) are observable even when the value is unused.
   if (isa::hasFlag(opcode_, isa::Load) && mods_.order != isa::MemOrder::None &&
       mods_.order != isa::MemOrder::WEAK && mods_.order != isa::MemOrder::CONSTANT)

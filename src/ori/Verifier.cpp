@@ -253,7 +253,9 @@ private:
     for (unsigned d = 0; d < i->numDefs(); ++d) checkOperand(bb, i, i->def(d), true);
     for (unsigned u = 0; u < i->numUses(); ++u) checkOperand(bb, i, i->use(u), false);
     const Operand &g = i->guard();
-    if (g.kind != OperandKind::None) {
+    // (@!PT is allowed: padding that never executes, as before sm_8x's ARRIVES.LDGSTSBAR)
+    const bool never = g.kind == OperandKind::True && g.hasFlag(OpNot) && g.cls == RegClass::P;
+    if (g.kind != OperandKind::None && !never) {
       if (g.kind != OperandKind::Reg || !isPredicateClass(g.cls)) problem(bb, i, "guard is not a predicate register");
       else checkReg(bb, i, g);
     }

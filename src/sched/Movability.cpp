@@ -50,6 +50,8 @@ bool movable(const Instr &i, bool beforeAllocation) {
   if (op == Opcode::PSEUDO_COPY) return beforeAllocation;
   if (op == Opcode::PSEUDO_SPILL || op == Opcode::PSEUDO_FILL) return true;
   if (op == Opcode::NOP || op == Opcode::LDGSTS) return false;
+  // @!PT padding (sm_8x's before ARRIVES.LDGSTSBAR) stays where lowering put it.
+  if (i.guard().kind == OperandKind::True && i.guard().hasFlag(OpNot)) return false;
   constexpr uint32_t kFixed = isa::Pseudo | isa::SideEffect | isa::Barrier | isa::Branch |
                               isa::Terminator | isa::Call | isa::Atomic;
   if (isa::opcodeFlags(op) & kFixed) return false;

@@ -11,7 +11,9 @@ decides"), against ptxas 13.0 on small targeted kernels (tests/codegen/attribute
   - EIATTR_UNUSED_LOAD_BYTE_OFFSET: the same byte masks as ptxas, each at a wide load of ours;
   - EIATTR_CRS_STACK_SIZE: present where ptxas writes it, value 0;
   - EIATTR_MBARRIER_INSTR_OFFSETS' cp.async.mbarrier.arrive records (kind 7): as many as ptxas,
-    each at a NOP that opens {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES.LDGSTSBAR;
+    each at a NOP that opens {SYNCS.ARRIVE.TRANS64.RED.A0T1;} ARRIVES.LDGSTSBAR (sm_8x: a NOP
+    followed by an ARRIVES before any other NOP), and sm_8x's never-executed `@!PT LDS RZ, [RZ]`:
+    as many as ptxas's, four right before each ARRIVES where ptxas has them;
   - EIATTR_ATOM16_EMUL_INSTR_REG_MAP: as many [offset, register] pairs as ptxas, a load then a CAS
     per f16/bf16 CAS loop with the same register, which no instruction from the load to the CAS
     writes;
@@ -122,12 +124,27 @@ def check(name, ours, theirs):
             w, g = arrives(want.get(MBARRIER_OFFSETS, [])), arrives(got.get(MBARRIER_OFFSETS, []))
             if len(w) != len(g):
                 problems.append(f"{fn}: {len(g)} cp.async.mbarrier.arrive records, ptxas {len(w)}")
+            ampere = re.search(r"\.sm_8\d$", name)
             for off in g:
                 seq = [oc.get(fn, {}).get(off + 16 * k, "?") for k in range(3)]
-                if seq[1].startswith("SYNCS.ARRIVE.TRANS64.RED.A0T1"):
+                if ampere:
+                    # sm_8x: NOP; {VOTE ... ATOMS;} {LDS x4;} ARRIVES: the NOP, then an ARRIVES
+                    # before any other NOP.
+                    after = [oc.get(fn, {}).get(off + 16 * k, "?") for k in range(1, 48)]
+                    nxt = next((t for t in after if t == "NOP" or t.startswith("ARRIVES")), "?")
+                    seq = [seq[0], nxt]
+                elif seq[1].startswith("SYNCS.ARRIVE.TRANS64.RED.A0T1"):
                     seq = [seq[0], seq[2]]
                 if seq[0] != "NOP" or not seq[1].startswith("ARRIVES.LDGSTSBAR"):
                     problems.append(f"{fn}: cp.async.mbarrier.arrive record at {off:#x} opens {seq}, not NOP; ARRIVES")
+            # sm_8x's never-executed padding: as many as ptxas's, four right before each ARRIVES.
+            pads = lambda c: sorted(o for o, t in c.items() if t == "LDS RZ, [RZ]")  # noqa: E731
+            op, tp = pads(oc.get(fn, {})), pads(code(theirs).get(fn, {})) if ampere else []
+            if ampere and len(op) != len(tp):
+                problems.append(f"{fn}: {len(op)} LDS RZ, [RZ] paddings, ptxas {len(tp)}")
+            for off, text in oc.get(fn, {}).items():
+                if tp and text.startswith("ARRIVES") and any(off - 16 * k not in op for k in range(1, 5)):
+                    problems.append(f"{fn}: ARRIVES at {off:#x} without four LDS RZ, [RZ] before it")
         if ATOM16_MAP in want or ATOM16_MAP in got:
             problems += atom16_problems(fn, want.get(ATOM16_MAP, []), got.get(ATOM16_MAP, []), oc.get(fn, {}))
     print(("FAIL " if problems else "ok   ") + name + "".join("\n     " + p for p in problems))

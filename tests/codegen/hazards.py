@@ -40,7 +40,8 @@ DIM_REGS = {"1D": 1, "1D_BUFFER": 1, "2D": 2, "ARRAY_1D": 2, "1D_ARRAY": 2, "3D"
 # Opcodes that are variable-latency only on some architectures (by the cubin's sm version):
 # ptxas gives sm_120's and sm_80/86/89's FP64 arithmetic a scoreboard (sm_90 and sm_100 couple it).
 _FP64 = {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}
-VARIABLE_ON = {120: _FP64, 80: _FP64, 86: _FP64, 89: _FP64}
+# R2UR likewise on sm_8x (ptxas 13.0 sets a write scoreboard; sm_90 couples it).
+VARIABLE_ON = {120: _FP64, 80: _FP64 | {"R2UR"}, 86: _FP64 | {"R2UR"}, 89: _FP64 | {"R2UR"}}
 
 # Variable-latency instructions of one queue complete in order: a result released by no
 # scoreboard is covered by the next scoreboard a later instruction of the same queue sets.

@@ -55,7 +55,7 @@ OWN_ARCH_8X = {
     "globals_and_initializers.sm_80", "integer_intrinsics.sm_80", "lineinfo_math.sm_86",
     "local_memory_structs.G.sm_86", "local_memory_structs.sm_80", "math_float.sm_80",
     "math_float_fast.sm_89",
-    "shared_memory.sm_86", "sm80_inline_ptx.sm_80",
+    "shared_memory.sm_86", "sm80_inline_ptx.sm_80", "tex_video_mma.sm_86",
     "texmode_independent.sm_80", "textures_surfaces.sm_86", "thrust_transform_reduce.sm_86",
     "warp_shuffle_vote.sm_80",
     "wmma_tensor_core.sm_80",

@@ -6,7 +6,8 @@
 //    0x120; %ntid/%nctaid/%nsmid/%gridid, the stack pointer and the dynamic/reserved shared-memory
 //    sizes sit where sm_90 has them; no cluster slots (no clusters);
 //  - %reserved_smem_offset_0/_begin are SR_SMEMSZ - c[0x0][0x114], not constants;
-//  - FP64 arithmetic is variable-latency (DADD/DMUL/DFMA set a scoreboard, also on sm_80);
+//  - FP64 arithmetic is variable-latency (DADD/DMUL/DFMA set a scoreboard, also on sm_80), and
+//    so is R2UR;
 //  - no VIADD/VIMNMX/VIADDMNMX (IADD3/IMNMX), no clusters/TMA/wgmma; sm_80 has no I2FP;
 //  - a DMUL/DSETP/... f64 literal with a non-zero low word is read from c[0x2] (sm_90: a UR pair);
 //  - a texture/surface handle in a bank-0 word is named by the word's index (bound forms).
@@ -30,9 +31,10 @@ constexpr DriverBank kAmpereBank = {
     .localWindow = 0x20, .constWindow = 0x50, .reservedSmemOffset0 = 0,
     .texDescTable = 0x70, .surfDescTable = 0x80, .descIndexMask = 0xfffff,
 };
+// (R2UR too: ptxas sets a write scoreboard on it, sm_90 couples it)
 const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DADD, Pipe::Variable}, {Opcode::DMUL, Pipe::Variable}, {Opcode::DFMA, Pipe::Variable},
-    {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}};
+    {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}, {Opcode::R2UR, Pipe::Variable}};
 constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clusters = false,
                                  .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
                                  .boundTextures = true, .exclusiveWarpSync = false};

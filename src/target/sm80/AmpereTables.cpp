@@ -4,6 +4,7 @@
 // comparing ptxas 13.0's sm_80/86/89 and sm_90 code for the same PTX:
 //  - the Hopper integer forms VIADD, VIMNMX and VIADDMNMX do not exist: ptxas uses IADD3 and
 //    IMNMX (opcode 0x017, the type at 73, the min/max predicate at 87: VIMNMX's layout);
+//  - R2UR is opcode 0x3c2 (sm_90: 0x2ca), same fields;
 //  - cluster, TMA and async-proxy instructions (UCGABAR_*, CGAERRBAR, ACQBULK, PREEXIT,
 //    FENCE.VIEW.ASYNC, ENDCOLLECTIVE, ...) and the warpgroup/bulk-copy families are sm_90's;
 //  - the global-memory forms (LDG/STG/LD/ST/ATOMG/ATOM/REDG/LDGSTS) encode desc[URn] with the
@@ -152,6 +153,15 @@ void addArrives(FormTable &t) {
   b.noWriteScoreboard();
 }
 
+// R2UR [Pd,] URd, Ra: sm_90's layout under opcode 0x3c2 (ptxas 13.0 sm_80/86/89: `R2UR UR4, R0`
+// at -O0, `@P0 R2UR P1, UR4, R0` in its per-lane loops; no .OR form seen). Variable latency
+// here: ptxas gives it a write scoreboard (AmpereModel.cpp).
+void addR2ur(FormTable &t) {
+  Builder b(t);
+  b.form(O::R2UR, 0x3c2, {P(81).def().opt(1, pt()), UR(16).def(), R(24)});
+  b.fix(bits(84, 3), 0);
+}
+
 // IMNMX{.U32} Rd, Ra, b, Pmax: Ampere's 32-bit min/max (!PT: max, PT: min).
 void addImnmx(FormTable &t) {
   Builder b(t);
@@ -221,6 +231,7 @@ const FormTable *build(const EncodingDelta &d) {
   addWarpsyncAll(*t);
   addLepc(*t);
   addArrives(*t);
+  addR2ur(*t);
   // Hopper's cluster/warpgroup special registers have no name here (nvdisasm -b SM8x prints SR65,
   // SR134..SR137, SR139).
   std::erase_if(t->specialRegs, [](const auto &r) {

@@ -97,3 +97,25 @@ bb0:
 }
 
 } // namespace
+
+// @!PT (never executes: sm_8x's padding before ARRIVES.LDGSTSBAR) is a legal guard and counts as
+// a side effect, so dead-code elimination keeps it; @PT spelled as a guard operand is not legal.
+TEST(Verifier, NeverExecutedGuard) {
+  Module m;
+  Function &f = m.createFunction("k", true);
+  Builder b(f);
+  b.setInsertPoint(f.createBlock());
+  Instr *pad = b.create(Opcode::LDS, {Operand::zero()}, {Operand::absAddr(0)});
+  EXPECT_FALSE(pad->hasSideEffects());
+  pad->setGuard(Operand::truePred().setFlag(OpNot));
+  EXPECT_TRUE(pad->hasSideEffects());
+  b.create(Opcode::EXIT, {}, {});
+  {
+    Capture c;
+    EXPECT_TRUE(verifyFunction(f, c.diags)) << (c.lines.empty() ? "" : c.lines[0]);
+  }
+  pad->setGuard(Operand::truePred());
+  Capture c;
+  EXPECT_FALSE(verifyFunction(f, c.diags));
+  EXPECT_TRUE(c.mentions("guard is not a predicate register"));
+}

@@ -28,6 +28,13 @@ const Known kKnown[] = {
     {Target::SM80, 0x00000000ff0079b0, 0x000fe20008000a3f, "ARRIVES.LDGSTSBAR.64 [URZ] ;"},
     {Target::SM86, 0x00000000ff0079b0, 0x000fe20008000a04, "ARRIVES.LDGSTSBAR.64 [UR4] ;"},
     {Target::SM80, 0x00000800ff0099b0, 0x002fe20008000a04, "@!P1 ARRIVES.LDGSTSBAR.64 [UR4+0x8] ;"},
+    // R2UR (ptxas 13.0 sm_86: -O0 before the ARRIVES, and its per-lane loop's form; a write
+    // scoreboard in both)
+    {Target::SM86, 0x00000000000473c2, 0x00321e00000e0000, "R2UR UR4, R0 ;"},
+    {Target::SM86, 0x00000000000403c2, 0x000e240000020000, "@P0 R2UR P1, UR4, R0 ;"},
+    // sm_8x's cp.async.mbarrier.arrive padding (never executed) and its elected ATOMS
+    {Target::SM86, 0x00000000fffff984, 0x000fe20000000800, "@!PT LDS RZ, [RZ] ;"},
+    {Target::SM86, 0x00000404ffff098c, 0x0003e80008000204, "@P0 ATOMS.ADD.S32 RZ, [UR4+0x4], R4 ;"},
     {Target::SM89, 0x00000002030b723e, 0x0c4fe400048060ff,
      "F2FP.SATFINITE.E5M2.F32.PACK_AB_MERGE_C R11, R3.reuse, R2.reuse, RZ ;"},
     {Target::SM89, 0x000000020309723e, 0x000fe400048070ff,
