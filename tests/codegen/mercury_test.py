@@ -12,6 +12,10 @@ For a few PTX files of the corpus, on sm_100 and sm_120, whole program and -c:
   - every Mercury section has flag 0x10000000; the capsules, .nv.merc.nv.info* and .nv.merc.rela*
     link .nv.merc.symtab;
   - sm_90 has none of them.
+And nvlink's use of them, on a small sm_100 -c object (two LOP3s, one with a capsule record, one
+without): nvlink rebuilds the instruction that has a record from the capsule (a changed register
+in its SASS is undone), takes the one without from the SASS (a changed truth table stays), and
+does not link the object once its Mercury sections are removed.
 
   mercury_test.py --optxas BIN
 """
@@ -83,6 +87,91 @@ def check_ptxas(cubin, problems):
     return caps
 
 
+XOR_PTX = """.version 9.0
+.target sm_100
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 a, .param .u32 b)
+{
+  .reg .u64 %rd<3>; .reg .u32 %r<6>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [a];
+  ld.param.u32 %r2, [b];
+  cvta.to.global.u64 %rd2, %rd1;
+  xor.b32 %r3, %r2, %r1;
+  xor.b32 %r4, %r3, %r2;
+  xor.b32 %r5, %r4, %r3;
+  st.global.u32 [%rd2], %r5;
+  ret;
+}
+"""
+
+
+def section_file_offset(d, idx):
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shentsize, = struct.unpack_from("<H", d, 0x3a)
+    return struct.unpack_from("<IIQQQQIIQQ", d, shoff + idx * shentsize)[4]
+
+
+def nvlink_text(obj_bytes, tmp):
+    src, out = os.path.join(tmp, "link.o"), os.path.join(tmp, "link.cubin")
+    with open(src, "wb") as fh:
+        fh.write(obj_bytes)
+    if os.path.exists(out):
+        os.remove(out)
+    r = subprocess.run(["nvlink", "-arch=sm_100", src, "-o", out], capture_output=True)
+    if r.returncode != 0:
+        return None
+    return next(s.data for s in capmerc.read_sections(out) if s.name == ".text.k")
+
+
+def check_nvlink(tmp, problems):
+    src, obj = os.path.join(tmp, "xor.ptx"), os.path.join(tmp, "xor.o")
+    with open(src, "w") as fh:
+        fh.write(XOR_PTX)
+    ok, err = run(["ptxas", "-arch=sm_100", "-c", src, "-o", obj])
+    if not ok:
+        problems.append(f"ptxas -c failed: {err.strip()[:200]}")
+        return
+    with open(obj, "rb") as fh:
+        d = bytes(fh.read())
+    secs = capmerc.read_sections(obj)
+    text = next(s for s in secs if s.name == ".text.k")
+    cap = next(s for s in secs if s.name == ".nv.capmerc.text.k")
+    _hdr, bits, _items, _end, _err = capmerc.parse_capsule(cap.data)
+    lop3 = [i for i in range(len(text.data) // 16)
+            if int.from_bytes(text.data[i * 16:i * 16 + 2], "little") & 0xfff == 0x212]
+    with_record = [i for i in lop3 if not bits >> i & 1]
+    without = [i for i in lop3 if bits >> i & 1]
+    if not with_record or not without:
+        problems.append(f"xor.o: LOP3s {lop3}, bitmap {bits:b}: need one with and one without a record")
+        return
+    base = nvlink_text(d, tmp)
+    if base != text.data:
+        problems.append("nvlink changed (or failed on) the unchanged object's code")
+        return
+    toff = section_file_offset(d, text.idx)
+    # A record's instruction: its destination register (bits 16-23) changed in the SASS only.
+    i = with_record[0]
+    e = bytearray(d)
+    e[toff + i * 16 + 2] ^= 0x01
+    t = nvlink_text(bytes(e), tmp)
+    if t is None or t[i * 16:i * 16 + 16] != text.data[i * 16:i * 16 + 16]:
+        problems.append(f"nvlink did not rebuild instruction {i} (it has a record) from the capsule")
+    # An instruction without a record: its truth table (bits 72-79) changed in the SASS.
+    j = without[0]
+    e = bytearray(d)
+    e[toff + j * 16 + 9] ^= 0xff
+    t = nvlink_text(bytes(e), tmp)
+    if t is None or t[j * 16:j * 16 + 16] != bytes(e[toff + j * 16:toff + j * 16 + 16]):
+        problems.append(f"nvlink did not take instruction {j} (no record) from the SASS")
+    # Without the Mercury sections (they are last: dropping them is lowering e_shnum).
+    keep = min(s.idx for s in secs if capmerc.counterpart(s.name))
+    e = bytearray(d)
+    struct.pack_into("<H", e, 0x3c, keep)
+    if nvlink_text(bytes(e), tmp) is not None:
+        problems.append("nvlink linked an sm_100 object without Mercury sections")
+
+
 def has_mercury(cubin):
     return any(capmerc.counterpart(s.name) for s in capmerc.read_sections(cubin))
 
@@ -117,6 +206,7 @@ def main():
                     ok, err = run([a.optxas, f"-arch={arch}", *extra, src, "-o", ours])
                     if ok and has_mercury(ours):
                         problems.append(f"{tag}: optxas wrote a Mercury section")
+        check_nvlink(tmp, problems)
     for p in problems:
         print("FAIL:", p)
     print(f"{compiled} ptxas cubins, {caps} capsules checked, {len(problems)} problems")
