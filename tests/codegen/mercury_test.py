@@ -11,11 +11,14 @@ For a few PTX files of the corpus, on sm_100 and sm_120, whole program and -c:
     one, and it has at most one record (16-64 bytes) per clear bit of the bitmap;
   - every Mercury section has flag 0x10000000; the capsules, .nv.merc.nv.info* and .nv.merc.rela*
     link .nv.merc.symtab;
-  - sm_90 has none of them.
+  - the e_flags low byte is 0x02 (capmerc); sm_90 has none of them (0x04);
+and that optxas writes none of them and marks every cubin SASS only (e_flags low byte 0x04).
 And nvlink's use of them, on a small sm_100 -c object (two LOP3s, one with a capsule record, one
 without): nvlink rebuilds the instruction that has a record from the capsule (a changed register
 in its SASS is undone), takes the one without from the SASS (a changed truth table stays), and
-does not link the object once its Mercury sections are removed.
+does not link the object once its Mercury sections are removed, unless the e_flags low byte says
+SASS only (0x04), which is what optxas writes on every target: nvlink links optxas's sm_100 -c
+object, and the result is SASS only too.
 
   mercury_test.py --optxas BIN
 """
@@ -50,6 +53,9 @@ def check_ptxas(cubin, problems):
     msym = by_name.get(".nv.merc.symtab")
     texts = [s for s in secs if s.name.startswith(".text.")]
     caps = 0
+    with open(cubin, "rb") as fh:
+        if fh.read(0x31)[0x30] != 0x02:
+            problems.append(f"{cubin}: e_flags low byte is not 0x02 (capmerc)")
     for t in texts:
         cap = by_name.get(".nv.capmerc" + t.name)
         if cap is None:
@@ -124,7 +130,7 @@ def nvlink_text(obj_bytes, tmp):
     return next(s.data for s in capmerc.read_sections(out) if s.name == ".text.k")
 
 
-def check_nvlink(tmp, problems):
+def check_nvlink(optxas, tmp, problems):
     src, obj = os.path.join(tmp, "xor.ptx"), os.path.join(tmp, "xor.o")
     with open(src, "w") as fh:
         fh.write(XOR_PTX)
@@ -168,8 +174,28 @@ def check_nvlink(tmp, problems):
     keep = min(s.idx for s in secs if capmerc.counterpart(s.name))
     e = bytearray(d)
     struct.pack_into("<H", e, 0x3c, keep)
+    if e[0x30] != 0x02:
+        problems.append(f"ptxas's sm_100 e_flags low byte is {e[0x30]:#x}, not 0x02")
     if nvlink_text(bytes(e), tmp) is not None:
-        problems.append("nvlink linked an sm_100 object without Mercury sections")
+        problems.append("nvlink linked an sm_100 capmerc object without Mercury sections")
+    e[0x30] = 0x04
+    if nvlink_text(bytes(e), tmp) != text.data:
+        problems.append("nvlink did not link the same object marked SASS-only (e_flags 0x04)")
+    # optxas's own object of the same kernel.
+    ours = os.path.join(tmp, "xor.optxas.o")
+    ok, err = run([optxas, "-arch=sm_100", "-c", src, "-o", ours])
+    if not ok:
+        problems.append(f"optxas -c failed: {err.strip()[:200]}")
+        return
+    with open(ours, "rb") as fh:
+        od = fh.read()
+    if od[0x30] != 0x04:
+        problems.append(f"optxas's sm_100 e_flags low byte is {od[0x30]:#x}, not 0x04 (SASS only)")
+    linked = os.path.join(tmp, "link.cubin")
+    if nvlink_text(od, tmp) is None:
+        problems.append("nvlink does not link optxas's sm_100 -c object")
+    elif open(linked, "rb").read()[0x30] != 0x04 or has_mercury(linked):
+        problems.append("nvlink's cubin from optxas's object is not SASS only")
 
 
 def has_mercury(cubin):
@@ -199,14 +225,16 @@ def main():
                         continue
                     compiled += 1
                     if arch == "sm_90":
-                        if has_mercury(ref):
-                            problems.append(f"{tag}: ptxas wrote Mercury sections for sm_90")
+                        if has_mercury(ref) or open(ref, "rb").read()[0x30] != 0x04:
+                            problems.append(f"{tag}: ptxas's sm_90 cubin has Mercury sections or kind")
                     else:
                         caps += check_ptxas(ref, problems)
                     ok, err = run([a.optxas, f"-arch={arch}", *extra, src, "-o", ours])
                     if ok and has_mercury(ours):
                         problems.append(f"{tag}: optxas wrote a Mercury section")
-        check_nvlink(tmp, problems)
+                    if ok and open(ours, "rb").read()[0x30] != 0x04:
+                        problems.append(f"{tag}: optxas's e_flags low byte is not 0x04 (SASS only)")
+        check_nvlink(a.optxas, tmp, problems)
     for p in problems:
         print("FAIL:", p)
     print(f"{compiled} ptxas cubins, {caps} capsules checked, {len(problems)} problems")
