@@ -64,6 +64,7 @@ private:
   Cubin &out_;
   std::vector<ElfSymbol> syms_;
   int symtab_ = -1, strtab_ = -1;
+  uint8_t kind_ = 0; // e_flags bits 0-7
   std::set<int> usedSections_;
   std::set<uint32_t> usedSymbols_;
   std::map<std::string, int> functionIndexBySection_; // ".text.f" -> index in out_.functions
@@ -100,8 +101,7 @@ void Reader::readHeader() {
   else fail("unsupported ELF type {}", img_.type);
   uint32_t flags = img_.flags;
   out_.target.sm = (flags >> 8) & 0xff;
-  uint8_t low = flags & 0xff;
-  if (low != (out_.target.sm >= 100 ? 0x02 : 0x04)) fail("unexpected e_flags low byte {:#x}", low);
+  kind_ = flags & 0xff; // checked against the Mercury sections in readMercury()
   if ((flags >> 16) & 0xff) fail("unexpected e_flags bits 16-23: {:#x}", flags);
   out_.headerFlagsHigh = static_cast<uint8_t>(flags >> 24);
   if (img_.entry != 0) fail("non-zero entry point");
@@ -138,6 +138,9 @@ void Reader::readMercury() {
     if (merc) ++seen;
     else if (seen) fail("Mercury sections are not last");
   }
+  // e_flags bits 0-7 say which kind the cubin is; the writer derives them from these sections.
+  uint8_t want = out_.mercury.empty() ? kElfKindSass : kElfKindCapmerc;
+  if (kind_ != want) fail("e_flags low byte {:#x} with {} Mercury sections", kind_, out_.mercury.size());
 }
 
 void Reader::readSymbols() {

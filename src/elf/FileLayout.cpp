@@ -78,7 +78,10 @@ std::vector<uint8_t> layoutFile(WriterState &w) {
   img.type = w.relocatable() ? kEtRel : kEtExec;
   img.machine = kEmCuda;
   const Cubin &c = w.cubin;
-  img.flags = static_cast<uint32_t>(c.headerFlagsHigh) << 24 | (c.target.sm & 0xff) << 8 | (c.target.sm >= 100 ? 2 : 4);
+  // Capmerc only when the cubin carries Mercury sections: the builder makes none, and a cubin
+  // that claimed them without having them would crash nvlink (docs/elf.md).
+  uint8_t kind = c.mercury.empty() ? kElfKindSass : kElfKindCapmerc;
+  img.flags = static_cast<uint32_t>(c.headerFlagsHigh) << 24 | (c.target.sm & 0xff) << 8 | kind;
   img.shstrndx = static_cast<uint16_t>(finalIndex[w.shstrtab]);
 
   uint64_t pos = 64;

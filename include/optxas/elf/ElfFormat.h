@@ -10,6 +10,11 @@ inline constexpr uint8_t kElfOsAbiCuda = 0x41;  // EI_OSABI of every CUDA cubin
 inline constexpr uint8_t kElfAbiVersionCuda = 8; // EI_ABIVERSION written by CUDA 13 tools
 inline constexpr uint16_t kEmCuda = 190;         // e_machine EM_CUDA
 inline constexpr uint16_t kEtRel = 1, kEtExec = 2;
+// e_flags bits 0-7, the kind of code the cubin carries (docs/elf.md, "Mercury sections"): SASS
+// only (below sm_100, and what nvlink writes for SASS-only sm_100+ input), or SASS plus Mercury
+// capsules (ptxas on sm_100+). nvlink re-finalises a capmerc object from its capsules and crashes
+// on one without them; it links a SASS-only one for its own SM.
+inline constexpr uint8_t kElfKindCapmerc = 0x02, kElfKindSass = 0x04;
 
 // Section types.
 enum SectionType : uint32_t {

@@ -4,6 +4,7 @@
 #include "optxas/elf/CubinBuilder.h"
 #include "optxas/elf/CubinDiff.h"
 #include "optxas/elf/CubinReader.h"
+#include "optxas/elf/CubinWriter.h"
 #include "optxas/elf/ElfFormat.h"
 #include "optxas/elf/ElfImage.h"
 
@@ -76,6 +77,42 @@ TEST(CubinBuilder, Sm90ExecutableLayout) {
   EXPECT_EQ(img.type, kEtExec);
   EXPECT_EQ(img.sections[img.findSection(".nv.constant0.k1")].size, 0x210u + 16u);
   EXPECT_EQ(img.segments.size(), 5u); // PHDR, its LOAD, code, data, parameter banks
+}
+
+// sm_100+: the e_flags low byte is the kind of code (docs/elf.md, "Mercury sections"). The builder
+// writes no Mercury section, so its cubins say SASS only (0x04, what nvlink writes for SASS-only
+// input); a model carrying Mercury sections (read from ptxas) is written as capmerc (0x02), and
+// the reader rejects a kind that disagrees with the sections.
+TEST(CubinBuilder, Sm100KindFollowsMercurySections) {
+  CubinBuilder b(*Target::parse("sm_100"), ObjectKind::Executable);
+  b.addKernel("k").setCode(fakeCode(0x80)).setRegisterCount(4).addExitOffset(0);
+  auto bytes = b.finish();
+  ElfImage img;
+  ASSERT_FALSE(parseElf(bytes, img));
+  EXPECT_EQ(img.flags & 0xffffu, 0x6400u | kElfKindSass);
+  Cubin c;
+  ASSERT_FALSE(readCubin(bytes, c));
+  EXPECT_TRUE(c.mercury.empty());
+
+  auto claimed = bytes;
+  claimed[0x30] = kElfKindCapmerc; // capmerc without a capsule: what crashed nvlink
+  Cubin bad;
+  EXPECT_TRUE(readCubin(claimed, bad));
+
+  MercurySection m;
+  m.name = ".nv.merc.nv.info";
+  m.type = 0x70000083;
+  m.flags = SHF_CUDA_MERC;
+  m.align = 4;
+  m.data = {0x04, 0x2f, 0x00, 0x00};
+  c.mercury.push_back(m);
+  std::vector<uint8_t> out;
+  ASSERT_FALSE(writeCubin(c, out));
+  ASSERT_FALSE(parseElf(out, img));
+  EXPECT_EQ(img.flags & 0xffu, kElfKindCapmerc);
+  Cubin back;
+  ASSERT_FALSE(readCubin(out, back));
+  EXPECT_EQ(back.mercury.size(), 1u);
 }
 
 TEST(CubinBuilder, Sm80RelocatableUsesLegacyLayout) {
