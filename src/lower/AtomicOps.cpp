@@ -141,6 +141,8 @@ bool sharedCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, 
   back->setGuard(Operand(p).setFlag(ori::OpNot));
   cx.fn().moveBlockAfter(after, cx.block());
   cx.setBlock(after);
+  // The result is written under the atomic's guard: a lane that skipped the loop keeps its d.
+  LowerCtx::GuardScope guarded(cx, guard);
   if (d.kind == ori::OperandKind::Reg) cx.copy(d, old);
   return true;
 }
@@ -231,6 +233,8 @@ bool halfCasLoop(LowerCtx &cx, const ptx::Instruction &in, const MemAddr &ma, co
   back->setGuard(p);
   cx.fn().moveBlockAfter(after, cx.block());
   cx.setBlock(after);
+  // The result is written under the atomic's guard: a lane that skipped the loop keeps its d.
+  LowerCtx::GuardScope guarded(cx, guard);
   if (d.kind == ori::OperandKind::Reg) shf(cx, d, ShiftDir::R, IntType::U32, true, RZ(), shift, old);
   return true;
 }

@@ -229,6 +229,13 @@ private:
                    "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %inp, %td0;",
                    fmt::format("ld.global.u32 {}, [%td0];", r())});
     case 1:
+      // A 64-bit shared add of an immediate on one word (a CAS loop phase 50 runs once per warp).
+      if (chance(15)) {
+        static const uint64_t vals[] = {1, 3, 0xffffffffull, 0x100000001ull, 0xfffffffffffffff0ull};
+        const uint64_t v = chance(50) ? vals[pick(5)] : rng_.next();
+        return line({chance(50) ? fmt::format("red.shared.add.u64 [shacc], 0x{:x};", v)
+                                : fmt::format("atom.shared.add.u64 %td1, [shacc], 0x{:x};", v)});
+      }
       // A reduction target the same for every thread (a warp-aggregated atomic, phase 50).
       if (chance(40)) return line({fmt::format("red.global.add.u32 [%accp+{}], {};", 4 * pick(kAccWords), r())});
       return line({fmt::format("and.b32 %t0, {}, {};", r(), kAccWords - 1),
@@ -376,13 +383,14 @@ std::string Program::ptx(const std::set<int> &dropped) const {
   std::string s;
   s += fmt::format("// ptx-fuzz program, seed {}\n", seed);
   s += ".version 8.0\n.target sm_90\n.address_size 64\n\n";
-  s += fmt::format(".shared .align 4 .b32 sh[{}];\n\n", block);
+  s += fmt::format(".shared .align 4 .b32 sh[{}];\n", block);
+  s += ".shared .align 8 .b64 shacc;   // 64-bit shared adds, summed into acc's last two words\n\n";
   s += ".visible .entry fuzz(.param .u64 pin, .param .u64 pout, .param .u64 pfout, "
        ".param .u64 pacc)\n{\n";
   s += fmt::format("  .reg .b32 %r<{}>;\n  .reg .f32 %f<{}>;\n  .reg .pred %p<{}>;\n", intRegs,
                    floatRegs, predRegs);
   s += "  .reg .b32 %t<4>;\n  .reg .b64 %td<2>;\n  .reg .b32 %mytid, %myntid, %gid, %base;\n";
-  s += "  .reg .b64 %inp, %outp, %foutp, %accp, %addr;\n";
+  s += "  .reg .b64 %inp, %outp, %foutp, %accp, %addr;\n  .reg .pred %pz;\n";
   int maxId = nextId;
   s += fmt::format("  .reg .pred %pc<{}>;\n  .reg .pred %pl<{}>;\n", maxId + 1, maxId + 1);
   s += fmt::format("  .reg .b32 %lc<{}>;\n  .reg .b32 %lt<{}>;\n", maxId + 1, maxId + 1);
@@ -393,6 +401,7 @@ std::string Program::ptx(const std::set<int> &dropped) const {
   s += "  ld.param.u64 %accp, [pacc];\n  cvta.to.global.u64 %accp, %accp;\n";
   s += "  mov.u32 %mytid, %tid.x;\n  mov.u32 %myntid, %ntid.x;\n  mov.u32 %t0, %ctaid.x;\n";
   s += "  mad.lo.u32 %gid, %t0, %myntid, %mytid;\n";
+  s += "  setp.eq.u32 %pz, %mytid, 0;\n  @%pz st.shared.u64 [shacc], 0;\n  bar.sync 0;\n";
   // Pool registers from the input (integers, float bits, predicates from low bits).
   unsigned perThread = intRegs + floatRegs;
   s += fmt::format("  mul.lo.u32 %base, %gid, {};\n", perThread);
@@ -410,6 +419,8 @@ std::string Program::ptx(const std::set<int> &dropped) const {
   s += "\n";
   printStmts(body, dropped, s, 1);
   s += "\n";
+  s += fmt::format("  bar.sync 0;\n  @%pz ld.shared.u64 %td0, [shacc];\n  @%pz red.global.add.u64 [%accp+{}], %td0;\n",
+                   4 * kAccWords);
   // Epilogue: every pool register to the outputs.
   unsigned outInts = intRegs + predRegs;
   s += fmt::format("  mul.lo.u32 %base, %gid, {};\n", outInts);
@@ -436,7 +447,7 @@ std::string Program::spec() const {
   s += fmt::format("param in buffer u32 {} random 0 4294967295\n", inWords);
   s += fmt::format("param out buffer u32 {} zeros output\n", threads * (intRegs + predRegs));
   s += fmt::format("param fout buffer f32 {} zeros output\n", threads * floatRegs);
-  s += fmt::format("param acc buffer u32 {} zeros output\n", kAccWords);
+  s += fmt::format("param acc buffer u32 {} zeros output\n", kAccWords + 2);
   return s;
 }
 

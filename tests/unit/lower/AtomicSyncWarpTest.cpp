@@ -59,6 +59,36 @@ TEST(AtomicOps, SharedAtomicsAndCasLoops) {
   EXPECT_EQ(backEdges, 2);
 }
 
+TEST(AtomicOps, AGuardedCasLoopWritesItsResultUnderTheGuard) {
+  // A lane whose guard is false skips the loop and keeps its destination: every read of a loop's
+  // old value after the loop (the copy or shift into d) carries the atomic's guard.
+  Lowered l(kernel("", "  mov.u32 %r1, %tid.x;\n  setp.ne.u32 %p1, %r1, 0;\n  mov.u64 %rd1, 7;\n  mov.u32 %r3, 9;\n"
+                       "  mov.b16 %h1, 0x3c00;\n  mov.b16 %h2, 0x4000;\n"
+                       "  @%p1 atom.shared.add.u64 %rd1, [sh+16], 5;\n  @%p1 atom.shared.add.f32 %r3, [sh+8], %r1;\n"
+                       "  @%p1 atom.shared.add.noftz.f16 %h2, [sh+4], %h1;\n"
+                       "  st.shared.u64 [sh+24], %rd1;\n  st.shared.u32 [sh+32], %r3;\n  st.shared.b16 [sh+36], %h2;",
+                   kSharedDecl), false);
+  ASSERT_TRUE(l.module) << l.all();
+  auto isLoop = [](const ori::BasicBlock *bb) {
+    const ori::Instr *t = bb->back();
+    return t && t->opcode() == Opcode::BRA && t->use(0).kind == OperandKind::Label && t->use(0).block == bb;
+  };
+  int results = 0;
+  for (auto *ld : l.find(Opcode::LDS)) {
+    const ori::VRegId old = ld->def(0).reg;
+    for (ori::BasicBlock *bb : l.fn().blocks())
+      for (ori::Instr *i : *bb) {
+        if (isLoop(bb)) continue;
+        bool reads = false;
+        for (const ori::Operand &o : i->uses()) reads = reads || (o.refersToVReg() && o.reg == old);
+        if (!reads) continue;
+        ++results;
+        EXPECT_TRUE(i->isPredicated() && i->guard().reg != ori::kNoVReg && !i->guard().hasFlag(ori::OpNot)) << l.text();
+      }
+  }
+  EXPECT_GE(results, 3);
+}
+
 TEST(AtomicOps, HalfAtomicsAreCasLoopsOnTheAlignedWord) {
   Lowered l(kernel(".param .u64 p",
                    "  ld.param.u64 %rd1, [p];\n  mov.b16 %h1, 0x3c00;\n"
