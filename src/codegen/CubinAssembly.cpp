@@ -108,7 +108,7 @@ bool readsReservedSmemSlots(const ori::Function &f, const target::DriverBank &ba
 // ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h), and so does
 // bit 3 of the sm_100 CAN_FASTPATH_FINALIZE word.
 std::vector<elf::NvInfoRecord> compatRecords(const ori::Module &m, const elf::Target &t) {
-  std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m));
+  std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m, t.sm));
   const uint8_t tensorMaps = tensorMapBits(m);
   const bool fastpathBit = t.sm == 100 && clearsFastpathBit(m);
   for (elf::NvInfoRecord &rec : r) {
