@@ -51,11 +51,32 @@ size_t ampereFramingNopBefore(const std::vector<uint8_t> &code, size_t pc) {
   }
   return kNoNop;
 }
+
+// sm_120 only (measured with one-instruction kernels under ptxas -arch=sm_120; sm_90 and sm_100
+// never emit these): the 64-bit integer min/max (IMNMX.U64/S64, vector or uniform), the packed
+// byte forms of VIMNMX/VIADD (VIMNMX.U8x4, VIADD.U8x4: vabsdiff4) are class 2, and so are the
+// uniform min/max (UVIMNMX) and floating-point ops (UFADD, UFMUL), which optxas does not emit
+// (no opcode for them: nothing to test here). The uniform integer ops optxas
+// emits (UIADD3, UIMAD, ULOP3, USHF, UPOPC, UFLO, UBREV, USGXT, UBMSK, UPRMT, 64-bit UIADD3,
+// UISETP.S64, USHF.R.U64) stay class 1; so do VIMNMX.S32/U32, IDP, DSETP, MUFU.TANH and FMNMX.
+bool sm120Class2(const ori::Instr &i) {
+  const isa::IntType t = i.mods().intType;
+  switch (i.opcode()) {
+  case Opcode::IMNMX: case Opcode::VIMNMX:
+    if (t == isa::IntType::U64 || t == isa::IntType::S64) return true;
+    [[fallthrough]];
+  case Opcode::VIADD:
+    return t == isa::IntType::U8x4 || t == isa::IntType::S8x4;
+  default:
+    return false;
+  }
+}
 } // namespace
 
-uint8_t isaClassOf(const ori::Module &m) {
+uint8_t isaClassOf(const ori::Module &m, unsigned sm) {
   uint8_t c = 1;
   forEachInstr(m, [&](const ori::Instr &i) {
+    if (sm / 10 == 12 && sm120Class2(i)) c = std::max<uint8_t>(c, 2);
     switch (i.opcode()) {
     case Opcode::UBLKCP: case Opcode::UTMALDG: case Opcode::UTMACCTL: c = std::max<uint8_t>(c, 2); break;
     // Texture and surface instructions are class 2 as well (textures_surfaces.sm_86).

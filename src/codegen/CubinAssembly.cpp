@@ -70,15 +70,16 @@ bool usesSparseMma(const ori::Function &f) {
 }
 
 // Whether the code has an instruction that makes ptxas clear bit 3 of the sm_100
-// CAN_FASTPATH_FINALIZE word (9 -> 1). Observed (docs/elf.md): f64 arithmetic (DADD, DMUL, DFMA)
-// and FSETP against a non-zero float immediate; not FADD/FMNMX/FSEL immediates, FSETP against
-// RZ or a register, conversions, MUFU, calls.
+// CAN_FASTPATH_FINALIZE word (9 -> 1). Observed (docs/elf.md): f64 arithmetic (DADD, DMUL, DFMA),
+// FSETP against a non-zero float immediate and integer mma (IMMA, any shape); not HMMA,
+// FADD/FMNMX/FSEL immediates, FSETP against RZ or a register, conversions, MUFU, calls.
 bool clearsFastpathBit(const ori::Module &m) {
   for (const auto &fn : m.functions())
     for (const ori::BasicBlock *bb : fn->blocks())
       for (const ori::Instr *i : *bb) {
         switch (i->opcode()) {
         case isa::Opcode::DADD: case isa::Opcode::DMUL: case isa::Opcode::DFMA: return true;
+        case isa::Opcode::IMMA: return true;
         case isa::Opcode::FSETP:
           for (const ori::Operand &o : i->uses())
             if (o.kind == ori::OperandKind::FImm && o.value != 0) return true;
@@ -108,7 +109,7 @@ bool readsReservedSmemSlots(const ori::Function &f, const target::DriverBank &ba
 // ISA_CLASS and INST_TENSORMAP_V1 follow the instructions used (AsyncAttributes.h), and so does
 // bit 3 of the sm_100 CAN_FASTPATH_FINALIZE word.
 std::vector<elf::NvInfoRecord> compatRecords(const ori::Module &m, const elf::Target &t) {
-  std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m));
+  std::vector<elf::NvInfoRecord> r = elf::defaultCompat(t, isaClassOf(m, t.sm));
   const uint8_t tensorMaps = tensorMapBits(m);
   const bool fastpathBit = t.sm == 100 && clearsFastpathBit(m);
   for (elf::NvInfoRecord &rec : r) {

@@ -125,12 +125,14 @@ ori::TextureRefKind refKind(const ptx::Variable &v) {
 
 // The next free slot: ptxas's are 4-byte words in order of first use, after the largest
 // parameter block of any kernel of the module (sm_90; with bound forms, sm_8x: after the
-// kernel's own parameters).
+// kernel's own parameters), the first one aligned to DriverBank::refSlotAlign.
 uint32_t nextRefSlot(LowerCtx &cx) {
   ori::FunctionAttrs &a = cx.fn().attrs;
   uint32_t params = cx.features().boundTextures ? a.paramBytes
                                                 : std::max(a.paramBytes, cx.moduleLowering().maxKernelParamBytes());
-  return a.textureRefSlots.empty() ? a.paramBase + ((params + 3) & ~3u) : a.textureRefSlots.back().offset + 4;
+  const uint32_t align = cx.bank().refSlotAlign;
+  return a.textureRefSlots.empty() ? a.paramBase + ((params + align - 1) & ~(align - 1))
+                                   : a.textureRefSlots.back().offset + 4;
 }
 
 // A module-scope .texref/.surfref used by name: the kernel's bank-0 slot the driver fills with

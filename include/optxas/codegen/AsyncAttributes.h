@@ -13,8 +13,9 @@ namespace optxas::codegen {
 
 // EICOMPAT_ATTR_ISA_CLASS: 1, or 2 with bulk/tensor copies, FP8 conversions or texture/surface
 // instructions, 3 with WARPGROUP,
-// 4 with HGMMA.
-uint8_t isaClassOf(const ori::Module &m);
+// 4 with HGMMA. `sm` is the target (90, 100, 120, ...): sm_120 raises more instructions to 2
+// (64-bit and packed-byte min/max, uniform min/max and floating point).
+uint8_t isaClassOf(const ori::Module &m, unsigned sm);
 // EICOMPAT_ATTR_INST_TENSORMAP_V1, a mask: 1 = the module issues tensor copies, 2 = it writes
 // tensor-map fields (tensormap.replace; ptxas 13.0 sets it, measured on one-instruction kernels).
 uint8_t tensorMapBits(const ori::Module &m);

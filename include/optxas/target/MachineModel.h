@@ -75,6 +75,9 @@ struct DriverBank {
   uint32_t cgaStride = 0;      // see above (0: plain slots)
   // The driver's f32 reciprocal of %cluster_nctaid.c sits this many bytes after its slot.
   uint32_t clusterRecipDelta = 0xc;
+  // The first .texref/.samplerref/.surfref slot after the parameters is aligned to this
+  // (Blackwell: 16, measured with 8..24 bytes of parameters; sm_8x/sm_90: the next word).
+  uint32_t refSlotAlign = 4;
 };
 
 // The instruction families an architecture has, for the choices lowering and selection make

@@ -33,7 +33,7 @@ constexpr DriverBank kBlackwellBank = {
     .reservedSmemEnd = 0x278, .reservedSmem1 = 0x27c,
     .localWindow = 0x2f8, .constWindow = 0x120, .reservedSmemOffset0 = 0x40,
     .texDescTable = 0x150, .surfDescTable = 0x160,
-    .cgaStride = 0xa0, .clusterRecipDelta = 0x10,
+    .cgaStride = 0xa0, .clusterRecipDelta = 0x10, .refSlotAlign = 16,
 };
 constexpr IsaFeatures kSm100 = {.imma8816 = false};
 constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false};
