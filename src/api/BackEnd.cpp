@@ -280,6 +280,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
       if (what == "cas") lo.casLoopRegions = false;
       if (what == "loops") lo.loopRegions = false;
       if (what == "calls") lo.callRegions = false;
+      if (what == "warpsync") lo.warpSyncRegions = false;
     }
   }
   std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);

@@ -21,12 +21,77 @@
 #include "Reconvergence.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "ModuleLowering.h"
 #include "optxas/ori/CFG.h"
 
 namespace optxas::lower {
+
+// Opcodes whose results are the same in every thread when their register sources are (and for
+// S2R, when the special register is per CTA or per warp). Loads, atomics, shuffles, votes and
+// clocks may differ.
+bool sameForSameSources(const ori::Instr &i) {
+  switch (i.opcode()) {
+  case Opcode::S2R: case Opcode::CS2R: {
+    if (i.numUses() != 1 || i.use(0).kind != ori::OperandKind::SReg) return false;
+    switch (i.use(0).specialReg()) {
+    case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
+    case ori::SpecialReg::NTID: case ori::SpecialReg::CLUSTERID_X: case ori::SpecialReg::CLUSTERID_Y:
+    case ori::SpecialReg::CLUSTERID_Z: case ori::SpecialReg::CGACTAID: case ori::SpecialReg::SWINHI:
+    case ori::SpecialReg::SWINLO: case ori::SpecialReg::SMEMSZ: case ori::SpecialReg::GRIDID:
+      return true;
+    default:
+      return false;
+    }
+  }
+  case Opcode::IADD3: case Opcode::IMAD: case Opcode::IMNMX: case Opcode::VIMNMX: case Opcode::VIADD:
+  case Opcode::IABS: case Opcode::ISETP: case Opcode::LOP3: case Opcode::SHF: case Opcode::LEA:
+  case Opcode::PRMT: case Opcode::SGXT: case Opcode::BMSK: case Opcode::POPC: case Opcode::FLO:
+  case Opcode::BREV: case Opcode::SEL: case Opcode::MOV: case Opcode::PLOP3: case Opcode::P2R:
+  case Opcode::R2P: case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FMNMX:
+  case Opcode::FSETP: case Opcode::FSET: case Opcode::FSEL: case Opcode::DADD: case Opcode::DMUL:
+  case Opcode::DFMA: case Opcode::DSETP: case Opcode::F2F: case Opcode::F2I: case Opcode::I2F:
+  case Opcode::I2I: case Opcode::I2FP: case Opcode::F2IP: case Opcode::LDC: case Opcode::ULDC:
+  case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::UISETP: case Opcode::ULOP3: case Opcode::USHF:
+  case Opcode::ULEA: case Opcode::UPRMT: case Opcode::USEL: case Opcode::UMOV: case Opcode::UPLOP3:
+  case Opcode::S2UR: case Opcode::PSEUDO_COPY: case Opcode::PSEUDO_MACRO:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// The definitions of `v` that reach the read by `at` in block `b` (PTX reuses registers, so a
+// register may have other definitions elsewhere). A guarded or partial definition does not hide
+// earlier ones.
+std::vector<DefSite> reachingDefs(ori::VRegId v, ori::BasicBlock *b, const ori::Instr *at) {
+  std::vector<DefSite> out;
+  std::set<ori::BasicBlock *> seen;
+  std::vector<std::pair<ori::BasicBlock *, const ori::Instr *>> work{{b, at}};
+  while (!work.empty()) {
+    auto [bb, stop] = work.back();
+    work.pop_back();
+    std::vector<DefSite> here;
+    bool killed = false;
+    for (const ori::Instr *i : *bb) {
+      if (i == stop) break;
+      for (const ori::Operand &d : i->defs()) {
+        if (!d.isReg() || d.reg != v) continue;
+        bool whole = !i->isPredicated() && d.isWholeReg();
+        if (whole) here.clear();
+        killed |= whole;
+        here.push_back({i, bb});
+      }
+    }
+    out.insert(out.end(), here.begin(), here.end());
+    if (killed) continue;
+    for (ori::BasicBlock *p : bb->preds())
+      if (seen.insert(p).second) work.push_back({p, nullptr});
+  }
+  return out;
+}
 
 namespace {
 
@@ -92,78 +157,12 @@ struct Region {
   ori::BasicBlock *join = nullptr;     // J
   std::set<ori::BasicBlock *> blocks;  // blocks reachable from B before J (B included)
   unsigned depth = 0;
+  bool warpSync = false;               // a WARPSYNC.EXCLUSIVE site (WarpSyncBracket.cpp)
 };
 
 bool fallsThrough(const ori::BasicBlock *bb) {
   const ori::Instr *t = bb->terminator();
   return !t || t->isPredicated();
-}
-
-// Opcodes whose results are the same in every thread when their register sources are (and for
-// S2R, when the special register is per CTA or per warp). Loads, atomics, shuffles, votes and
-// clocks may differ.
-bool sameForSameSources(const ori::Instr &i) {
-  switch (i.opcode()) {
-  case Opcode::S2R: case Opcode::CS2R: {
-    if (i.numUses() != 1 || i.use(0).kind != ori::OperandKind::SReg) return false;
-    switch (i.use(0).specialReg()) {
-    case ori::SpecialReg::CTAID_X: case ori::SpecialReg::CTAID_Y: case ori::SpecialReg::CTAID_Z:
-    case ori::SpecialReg::NTID: case ori::SpecialReg::CLUSTERID_X: case ori::SpecialReg::CLUSTERID_Y:
-    case ori::SpecialReg::CLUSTERID_Z: case ori::SpecialReg::CGACTAID: case ori::SpecialReg::SWINHI:
-    case ori::SpecialReg::SWINLO: case ori::SpecialReg::SMEMSZ: case ori::SpecialReg::GRIDID:
-      return true;
-    default:
-      return false;
-    }
-  }
-  case Opcode::IADD3: case Opcode::IMAD: case Opcode::IMNMX: case Opcode::VIMNMX: case Opcode::VIADD:
-  case Opcode::IABS: case Opcode::ISETP: case Opcode::LOP3: case Opcode::SHF: case Opcode::LEA:
-  case Opcode::PRMT: case Opcode::SGXT: case Opcode::BMSK: case Opcode::POPC: case Opcode::FLO:
-  case Opcode::BREV: case Opcode::SEL: case Opcode::MOV: case Opcode::PLOP3: case Opcode::P2R:
-  case Opcode::R2P: case Opcode::FADD: case Opcode::FMUL: case Opcode::FFMA: case Opcode::FMNMX:
-  case Opcode::FSETP: case Opcode::FSET: case Opcode::FSEL: case Opcode::DADD: case Opcode::DMUL:
-  case Opcode::DFMA: case Opcode::DSETP: case Opcode::F2F: case Opcode::F2I: case Opcode::I2F:
-  case Opcode::I2I: case Opcode::I2FP: case Opcode::F2IP: case Opcode::LDC: case Opcode::ULDC:
-  case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::UISETP: case Opcode::ULOP3: case Opcode::USHF:
-  case Opcode::ULEA: case Opcode::UPRMT: case Opcode::USEL: case Opcode::UMOV: case Opcode::UPLOP3:
-  case Opcode::S2UR: case Opcode::PSEUDO_COPY: case Opcode::PSEUDO_MACRO:
-    return true;
-  default:
-    return false;
-  }
-}
-
-// A definition or read: the instruction and its block.
-using DefSite = std::pair<const ori::Instr *, ori::BasicBlock *>;
-
-// The definitions of `v` that reach the read by `at` in block `b` (PTX reuses registers, so a
-// register may have other definitions elsewhere). A guarded or partial definition does not hide
-// earlier ones.
-std::vector<DefSite> reachingDefs(ori::VRegId v, ori::BasicBlock *b, const ori::Instr *at) {
-  std::vector<DefSite> out;
-  std::set<ori::BasicBlock *> seen;
-  std::vector<std::pair<ori::BasicBlock *, const ori::Instr *>> work{{b, at}};
-  while (!work.empty()) {
-    auto [bb, stop] = work.back();
-    work.pop_back();
-    std::vector<DefSite> here;
-    bool killed = false;
-    for (const ori::Instr *i : *bb) {
-      if (i == stop) break;
-      for (const ori::Operand &d : i->defs()) {
-        if (!d.isReg() || d.reg != v) continue;
-        bool whole = !i->isPredicated() && d.isWholeReg();
-        if (whole) here.clear();
-        killed |= whole;
-        here.push_back({i, bb});
-      }
-    }
-    out.insert(out.end(), here.begin(), here.end());
-    if (killed) continue;
-    for (ori::BasicBlock *p : bb->preds())
-      if (seen.insert(p).second) work.push_back({p, nullptr});
-  }
-  return out;
 }
 
 // Whether every exit decision of `lp` comes out the same in all threads that enter it together,
@@ -302,6 +301,7 @@ void insertReconvergence(LowerCtx &cx) {
   // need its barriers saved around the recursive calls (ptxas: BMOV): it gets none, and its
   // callers outside the cycle reconverge it.
   if (device && (!cx.options().callRegions || cx.moduleLowering().recursive(&cx.ptxFunction()))) {
+    isolateExclusiveWarpSyncs(f, false);   // (no bracket: the callers reconverge)
     facts.returnsDiverged = cx.options().callRegions;
     recordCalls({});
     return;
@@ -312,6 +312,7 @@ void insertReconvergence(LowerCtx &cx) {
   const ptx::Function &pf = cx.ptxFunction();
   const bool reconvergeReturns = !device || cx.moduleLowering().addressTaken(&pf) ||
                                  cx.options().compileOnly || cx.options().deviceDebug;
+  const std::vector<WarpSyncSite> sites = isolateExclusiveWarpSyncs(f, cx.options().warpSyncRegions);
   if (f.blocks().size() < 3) {
     std::set<const ori::Instr *> none;
     for (ori::BasicBlock *bb : f.blocks())
@@ -357,24 +358,41 @@ void insertReconvergence(LowerCtx &cx) {
     }
     if (ok) regions.push_back(std::move(r));
   }
+  // WARPSYNC.EXCLUSIVE sites: the block before the site and the site, joined after it.
+  std::map<ori::BasicBlock *, ori::BasicBlock *> tail;   // a split block -> its last piece
+  for (const WarpSyncSite &s : sites) {
+    tail[s.head] = s.rest;
+    if (!s.site->reachable()) continue;
+    Region r;
+    r.branch = s.head;
+    r.join = s.rest;
+    r.blocks = {s.head, s.site};
+    r.warpSync = true;
+    regions.push_back(std::move(r));
+  }
+  auto lastPiece = [&](ori::BasicBlock *b) {
+    for (auto it = tail.find(b); it != tail.end(); it = tail.find(b)) b = it->second;
+    return b;
+  };
   // Loops that must run converged: the region is the loop with its entry block (BSSY before the
   // entry's terminator, if any: a guard's branch around the loop then reconverges too).
   for (const LowerCtx::ConvergentLoop &l : cx.options().casLoopRegions ? cx.convergentLoops()
                                                                          : std::vector<LowerCtx::ConvergentLoop>{}) {
-    if (!l.entry->reachable() || !l.loop->reachable()) continue;
+    ori::BasicBlock *entry = lastPiece(l.entry);   // (the part that enters the loop)
+    if (!entry->reachable() || !l.loop->reachable()) continue;
     bool known = false;
-    for (const Region &o : regions) known |= o.branch == l.entry && o.join == l.exit;
+    for (const Region &o : regions) known |= o.branch == entry && o.join == l.exit;
     if (known) continue;
     Region r;
-    r.branch = l.entry;
+    r.branch = entry;
     r.join = l.exit;
-    r.blocks = {l.entry, l.loop};
+    r.blocks = {entry, l.loop};
     regions.push_back(std::move(r));
   }
   std::set<const ori::Instr *> uniformLoopExits;
   if (cx.options().loopRegions) addDivergentLoops(cx, cfg, regions, uniformLoopExits);
   if (!reconvergeReturns)
-    std::erase_if(regions, [](const Region &r) { return onlyReturns(r.join); });
+    std::erase_if(regions, [](const Region &r) { return !r.warpSync && onlyReturns(r.join); });
   for (Region &r : regions)
     for (const Region &o : regions)
       if (&o != &r && o.blocks.count(r.branch)) ++r.depth;

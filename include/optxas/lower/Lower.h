@@ -35,10 +35,12 @@ struct LowerOptions {
   bool verify = true;
   // Testing only (knob OptxasNoReconvergence): leave out the BSSY/BSYNC regions of the CAS
   // loops of emulated atomics / of divergent loops / of device functions and around their calls
-  // (src/lower/Reconvergence.cpp, CallReconvergence.cpp).
+  // / around WARPSYNC.EXCLUSIVE sites (src/lower/Reconvergence.cpp, CallReconvergence.cpp,
+  // WarpSyncBracket.cpp).
   bool casLoopRegions = true;
   bool loopRegions = true;
   bool callRegions = true;
+  bool warpSyncRegions = true;   // BSSY/BSYNC around WARPSYNC.EXCLUSIVE sites (WarpSyncBracket.cpp)
 };
 
 // Lowers one checked module. Returns nullptr after reporting at least one error.

@@ -25,7 +25,7 @@
 // varying register (a load: its address), is guarded by a varying predicate, or is one of several
 // writes of the register and lies in a divergent block. A block is divergent when a conditional
 // branch or EXIT with a varying predicate leads to it and no BSYNC (lower/Reconvergence.cpp) has
-// reconverged the warp since.
+// reconverged the warp since (a BSYNC leaves the warp as it was at its BSSY).
 #include "optxas/phases/ExpandMacros.h"
 
 #include <map>
@@ -148,11 +148,21 @@ std::vector<WarpSite> findSites(ori::Function &f) {
       if (isVarying(u)) return true;
     return false;
   };
+  // A BSYNC rejoins the threads of its BSSY: the warp is as (di)verged as it was there (the
+  // bracket of a WARPSYNC.EXCLUSIVE site inside a divergent branch ends nothing more). Keyed by
+  // the BSSY's label, the block after the BSYNC.
+  std::map<const BasicBlock *, bool> divAtBssy;
   // Walks a block from its entry state; marks varying definitions; returns the state at its end.
   auto walk = [&](BasicBlock *bb, bool &changed, std::vector<WarpSite> *sites) {
     bool div = divIn[bb];
     for (Instr *i = bb->front(); i; i = i->next()) {
-      if (i->opcode() == Opcode::BSYNC) div = false;
+      if (i->opcode() == Opcode::BSSY && div)
+        for (const Operand &o : i->uses())
+          if (o.kind == OperandKind::Label && o.block && !divAtBssy[o.block]) divAtBssy[o.block] = changed = true;
+      if (i->opcode() == Opcode::BSYNC) {
+        auto it = bb->succs().size() == 1 ? divAtBssy.find(bb->succs().front()) : divAtBssy.end();
+        div = it != divAtBssy.end() && it->second;
+      }
       if (sites && isPlainWarpSync(*i)) {
         Instr *next = i->next();
         Instr *op = next && isCollective(next->opcode()) && !next->isPredicated() ? next : nullptr;

@@ -113,6 +113,7 @@ struct Warp {
   // segment runs its collective alone) until a BSYNC or WARPSYNC releases them again.
   uint32_t exclusive = 0;
   uint32_t exclusiveWait = 0;            // lanes waiting at a WARPSYNC.EXCLUSIVE
+  uint32_t exclusiveRun = 0;             // the tag of the exclusive segment now running (or 0)
   std::array<uint32_t, kWarpSize> pc{};
   std::array<LaneState, kWarpSize> state{};
   std::array<uint32_t, kWarpSize> waitArg{};   // barrier number / WARPSYNC mask

@@ -117,10 +117,23 @@ private:
   // The ready lanes with the lowest PC, among the lanes that have not run YIELD if there are
   // any: a lane spinning at a low PC yields to the diverged lanes of its warp until they yield,
   // block or exit too; then the yields are forgotten and the lowest PC goes again.
+  // A segment a WARPSYNC.EXCLUSIVE released keeps the warp until it blocks, exits or yields:
+  // the segments of one WARPSYNC would otherwise take turns at each PC, and a segment's REDUX
+  // would overwrite the uniform register that the previous segment has yet to read.
   static uint32_t pickGroup(Warp &w) {
     uint32_t ready = w.lanesIn(LaneState::Ready);
     if ((ready & ~w.yielded) == 0) w.yielded = 0;
     uint32_t best = UINT32_MAX, group = 0;
+    if (w.exclusiveRun) {
+      for (unsigned l = 0; l < kWarpSize; ++l) {
+        if (w.state[l] != LaneState::Ready || (w.yielded >> l & 1) || !(w.exclusive >> l & 1) ||
+            w.conv[l] != w.exclusiveRun)
+          continue;
+        if (w.pc[l] < best) best = w.pc[l], group = 1u << l;
+        else if (w.pc[l] == best) group |= 1u << l;
+      }
+      if (group) return group;
+    }
     for (unsigned l = 0; l < kWarpSize; ++l) {
       if (w.state[l] != LaneState::Ready || (w.yielded >> l & 1)) continue;
       if (w.pc[l] < best) {
@@ -136,6 +149,7 @@ private:
       if (w.exclusive >> a & 1) {
         for (uint32_t m = group; m; m &= m - 1)
           if (w.conv[__builtin_ctz(m)] != w.conv[a]) group &= ~(1u << __builtin_ctz(m));
+        w.exclusiveRun = w.conv[a];
       } else {
         group &= ~w.exclusive;
       }
