@@ -43,6 +43,18 @@ _FP64 = {"DADD", "DMUL", "DFMA", "DSETP", "DMNMX"}
 # R2UR likewise on sm_8x (ptxas 13.0 sets a write scoreboard; sm_90 couples it).
 VARIABLE_ON = {120: _FP64, 80: _FP64 | {"R2UR"}, 86: _FP64 | {"R2UR"}, 89: _FP64 | {"R2UR"}}
 
+# Tensor-core MMAs (fixed latency, no scoreboard). On sm_120 ptxas 13.0 issues two of them,
+# whatever their shapes and operands, 16 cycles apart (stall 15 and a NOP), and reads an HMMA's
+# (QMMA's) result 28 cycles after its issue, an IMMA's 26; a dependent MMA one cycle later
+# (probe kernels: independent and accumulate chains of f16/bf16/tf32/s8/e4m3 mma.sync and
+# mma.sp). sm_100: 8 cycles apart, readers 19 after, a dependent MMA 20. sm_90 and sm_8x space
+# them 4..8 cycles by shape, which neither optxas nor this checker enforces (the readers keep
+# min_latency's sm_90 distances).
+MMA = {"HMMA", "IMMA", "BMMA", "QMMA", "OMMA"}
+MMA_ISSUE_INTERVAL = {120: 16, 100: 8}
+MMA_LATENCY = {120: {"HMMA": 28, "QMMA": 28, "OMMA": 28, "IMMA": 26, "BMMA": 26},
+               100: {"HMMA": 19, "QMMA": 19, "OMMA": 19, "IMMA": 19, "BMMA": 19}}
+
 # Variable-latency instructions of one queue complete in order: a result released by no
 # scoreboard is covered by the next scoreboard a later instruction of the same queue sets.
 BOUNDED = {"MUFU": 32, "conv": 24, "SHFL": 28}
@@ -313,6 +325,7 @@ class Instr:
         return defs, uses
 
     arch_variable = frozenset()   # set per listing from VARIABLE_ON
+    sm = 90                       # the listing's .target
 
     def variable(self):
         if self.base in ("ATOMS", "ATOMG", "ATOM") or self.base in VARIABLE or self.base in self.arch_variable:
@@ -340,10 +353,12 @@ def disassemble(cubin):
         raise RuntimeError(out.stderr.strip() or "nvdisasm failed")
     funcs, cur, labels, pending = {}, None, {}, None
     arch_variable = frozenset()
+    sm = 90
     for line in out.stdout.splitlines():
         m = re.match(r"\s*\.target\s+sm_(\d+)", line)
         if m:
             arch_variable = frozenset(VARIABLE_ON.get(int(m.group(1)), ()))
+            sm = int(m.group(1))
         m = re.match(r"\s*\.section\s+\.text\.([^,\s]+),", line)
         if m:
             cur = m.group(1)
@@ -370,6 +385,7 @@ def disassemble(cubin):
             ctrl = int(m.group(1), 16) >> 41
             ins = Instr(pc, re.sub(r"\s+", " ", text), ctrl)
             ins.arch_variable = arch_variable
+            ins.sm = sm
             funcs[cur]["instrs"].append(ins)
     return funcs
 
@@ -385,6 +401,7 @@ class State:
         self.wpred = {}     # reg -> (pred file, number, negated, version) of the pending write
         self.pver = {}      # predicate -> the definitions (pcs) that reach this point
         self.sbage = {}     # scoreboard -> cycles since it was set (capped at 2)
+        self.mma = None     # cycles since the last tensor-core MMA issued (None: long ago)
 
     def copy(self):
         s = State()
@@ -394,6 +411,7 @@ class State:
         s.wpred = dict(self.wpred)
         s.pver = dict(self.pver)
         s.sbage = dict(self.sbage)
+        s.mma = self.mma
         return s
 
     def merge(self, o):
@@ -422,6 +440,9 @@ class State:
             if k not in self.sbage or self.sbage[k] > v:
                 self.sbage[k] = v
                 changed = True
+        if o.mma is not None and (self.mma is None or o.mma < self.mma):
+            self.mma = o.mma
+            changed = True
         return changed
 
 
@@ -473,8 +494,13 @@ def step(state, ins, report):
         if fx:
             elapsed, producer, _ = fx
             need = min_latency(producer, f, kind)
+            if producer in MMA and ins.sm in MMA_LATENCY:
+                need = MMA_LATENCY[ins.sm][producer] + (1 if ins.base in MMA else 0)
             if elapsed < need:
                 report(ins, f"reads {f}{n} {elapsed} cycle(s) after {producer} wrote it (needs {need})")
+    interval = MMA_ISSUE_INTERVAL.get(ins.sm)
+    if ins.base in MMA and interval and state.mma is not None and state.mma < interval:
+        report(ins, f"issues {state.mma} cycle(s) after the previous MMA (needs {interval})")
     myq = queue_of(ins.base) if ins.variable() else None
     for f, n in units(ins.defs):
         # Instructions of one queue read their sources in order: no wait among themselves.
@@ -541,6 +567,10 @@ def step(state, ins, report):
         if f in ("P", "UP"):
             state.pver[(f, n)] = frozenset([ins.pc])
     adv = max(ins.stall, 1)
+    if ins.base in MMA:
+        state.mma = 0
+    if state.mma is not None:
+        state.mma = min(state.mma + adv, 64)
     for k, (el, p, f) in list(state.fixed.items()):
         el += adv
         if el >= 40:

@@ -425,10 +425,99 @@ def fp64_predicate_selftest():
     return failures
 
 
+def mma_issue_selftest():
+    """The tensor-core rules of sm_120 (sm_100): two MMAs 16 (8) cycles apart, readers of an
+    HMMA's result 28 (19) cycles after it, a dependent MMA 29 (20); on hand-made sequences, then
+    on ptxas's own code for the corpus's wmma kernels, which must pass, and with its stalls
+    cleared, which must not."""
+    def run(seq, sm):
+        instrs = []
+        for pc, (text, ctrl) in enumerate(seq):
+            ins = hazards.Instr(pc * 16, text, ctrl)
+            ins.sm = sm
+            instrs.append(ins)
+        hz = []
+        hazards.check_function("k", {"instrs": instrs, "labels": {}}, hz)
+        return hz
+    def nops(n):   # n cycles of NOPs (stall 15 each, then the rest)
+        out = []
+        while n > 0:
+            out.append(("NOP", ctrl_of(min(n, 15))))
+            n -= min(n, 15)
+        return out
+    hmma = "HMMA.16816.F32 R8, R16, R2, R8"
+    other = "HMMA.16816.F32 R20, R12, R4, R20"
+    dep = "HMMA.16816.F32 R8, R16, R2, R8"
+    failures = 0
+    # (what, sm, sequence, "" for no hazard, else a report it must contain)
+    cases = [
+        ("sm_120 16 apart", 120, [(hmma, ctrl_of(15)), ("NOP", ctrl_of(1)), (other, ctrl_of(1))], ""),
+        ("sm_120 15 apart", 120, [(hmma, ctrl_of(15)), (other, ctrl_of(1))],
+         "issues 15 cycle(s) after the previous MMA (needs 16)"),
+        ("sm_120 IMMA after HMMA", 120, [(hmma, ctrl_of(4)), ("IMMA.16832.S8.S8 R20, R12.ROW, R4.COL, R20", ctrl_of(1))],
+         "issues 4 cycle(s) after the previous MMA"),
+        ("sm_120 reader at 28", 120, [(hmma, ctrl_of(15))] + nops(13) + [("FADD R0, R8, R9", ctrl_of(1))], ""),
+        ("sm_120 reader at 27", 120, [(hmma, ctrl_of(15))] + nops(12) + [("FADD R0, R8, R9", ctrl_of(1))],
+         "reads R8 27 cycle(s) after HMMA wrote it (needs 28)"),
+        ("sm_120 dependent MMA at 28", 120, [(hmma, ctrl_of(15))] + nops(13) + [(dep, ctrl_of(1))],
+         "reads R8 28 cycle(s) after HMMA wrote it (needs 29)"),
+        ("sm_100 8 apart", 100, [(hmma, ctrl_of(8)), (other, ctrl_of(1))], ""),
+        ("sm_100 7 apart", 100, [(hmma, ctrl_of(7)), (other, ctrl_of(1))],
+         "issues 7 cycle(s) after the previous MMA (needs 8)"),
+        ("sm_90 back to back", 90, [(hmma, ctrl_of(1)), (other, ctrl_of(1))], ""),
+    ]
+    for what, sm, seq, want in cases:
+        hz = run(seq, sm)
+        if (not want and hz) or (want and not any(want in h for h in hz)):
+            print(f"FAIL MMA rules ({what}): " + ("; ".join(hz) if hz else "no hazard found"))
+            failures += 1
+        else:
+            print(f"ok   MMA rules ({what})")
+    src = os.path.join(ROOT, "tests", "corpus", "ptx", "wmma_tensor_core.sm_90.ptx")
+    with tempfile.TemporaryDirectory() as tmp:
+        for arch in ("sm_120", "sm_100a"):
+            out = os.path.join(tmp, arch + ".cubin")
+            subprocess.run([PTXAS, f"-arch={arch}", src, "-o", out], check=True)
+            hz = []
+            for name, fn in hazards.disassemble(out).items():
+                hazards.check_function(name, fn, hz)
+            print(("FAIL " if hz else "ok   ") + f"ptxas {arch} wmma" + "".join("\n     " + h for h in hz[:5]))
+            failures += bool(hz)
+            mutated = os.path.join(tmp, arch + ".mutated.cubin")
+            open(mutated, "wb").write(clear_stalls(out))
+            hz = []
+            for name, fn in hazards.disassemble(mutated).items():
+                hazards.check_function(name, fn, hz)
+            if not any("after the previous MMA" in h for h in hz):
+                print(f"FAIL ptxas {arch} wmma: checker missed MMA issue hazards with stalls cleared")
+                failures += 1
+    return failures
+
+
+def clear_stalls(cubin, waits=False):
+    """The cubin's bytes with every instruction's stall set to 1 (and its wait mask cleared)."""
+    import struct
+    data = bytearray(open(cubin, "rb").read())
+    secs = elfcompare.read(cubin)
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    for k, s in enumerate(secs):
+        if s["name"].startswith(".text."):
+            sec_off, = struct.unpack_from("<Q", data, shoff + 64 * k + 24)
+            for p in range(sec_off, sec_off + s["size"], 16):
+                hi, = struct.unpack_from("<Q", data, p + 8)
+                ctrl = hi >> 41
+                ctrl &= ~(((0x3f << 11) if waits else 0) | 0xf)
+                ctrl |= 1
+                hi = (hi & ((1 << 41) - 1)) | (ctrl << 41)
+                struct.pack_into("<Q", data, p + 8, hi)
+    return bytes(data)
+
+
 def run_selftest(args):
     """The hazard checker passes ptxas's own sm_90 code and catches broken control bits."""
     require_tools()
     failures = fp64_predicate_selftest()
+    failures += mma_issue_selftest()
     sources = [os.path.join(ROOT, "examples", "vecadd.ptx")] + sorted(
         os.path.join(ROOT, "tests", "corpus", "ptx", f) for f in (
             "atomics.sm_90.ptx", "launch_bounds.sm_90.ptx", "math_double.sm_90.ptx",
@@ -444,23 +533,8 @@ def run_selftest(args):
             print(("FAIL " if hz else "ok   ") + os.path.basename(src) + "".join("\n     " + h for h in hz[:5]))
             failures += bool(hz)
             # Mutation: clear every stall and wait mask; the checker must notice.
-            data = bytearray(open(out, "rb").read())
-            secs = elfcompare.read(out)
-            off = 0
-            import struct
-            shoff, = struct.unpack_from("<Q", data, 0x28)
-            for k, s in enumerate(secs):
-                if s["name"].startswith(".text."):
-                    sec_off, = struct.unpack_from("<Q", data, shoff + 64 * k + 24)
-                    for p in range(sec_off, sec_off + s["size"], 16):
-                        hi, = struct.unpack_from("<Q", data, p + 8)
-                        ctrl = hi >> 41
-                        ctrl &= ~((0x3f << 11) | 0xf)
-                        ctrl |= 1
-                        hi = (hi & ((1 << 41) - 1)) | (ctrl << 41)
-                        struct.pack_into("<Q", data, p + 8, hi)
             mutated = os.path.join(tmp, "mutated.cubin")
-            open(mutated, "wb").write(bytes(data))
+            open(mutated, "wb").write(clear_stalls(out, waits=True))
             hz = []
             for name, fn in hazards.disassemble(mutated).items():
                 hazards.check_function(name, fn, hz)

@@ -158,6 +158,12 @@ public:
   virtual unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const = 0;
   // Cycles a variable-latency writer must wait after a coupled reader of its destination.
   virtual unsigned warLatency() const = 0;
+  // Cycles from the issue of an instruction on pipe p to the issue of the next one on p, when
+  // the pipe accepts one instruction per that many cycles (the tensor cores); 0 = no limit.
+  virtual unsigned issueInterval(Pipe p) const {
+    (void)p;
+    return 0;
+  }
   // Cycles between an instruction that sets a scoreboard and the first wait on it.
   virtual unsigned scoreboardSetupCycles() const = 0;
   virtual unsigned numScoreboards() const = 0;

@@ -14,8 +14,9 @@
 //    sm_90's coupled FP64 pipe);
 //  - no IMMA.8816: ptxas runs mma.m8n8k16 as IMMA.16816 with the A/C rows 8..15 unused;
 //  - sm_120 has no VABSDIFF4 (ptxas: VIMNMX.U8x4 max and min, VIADD.U8x4 of the difference);
-//  - sm_120 issues consecutive HMMA/IMMA 16 cycles apart (ptxas: stall 15 plus a NOP) where
-//    sm_100 issues them back to back; not modelled (no issue-interval rule in the model yet).
+//  - the tensor cores accept one HMMA/IMMA every 16 cycles on sm_120 (ptxas: stall 15 plus a
+//    NOP between any two, whatever their shapes), every 8 on sm_100; sm_120's results need 28
+//    cycles before a reader (an IMMA's 26), a dependent MMA one more (docs/control-bits.md).
 #include "sm90/Sm90Model.h"
 
 namespace optxas::target::sm100 {
@@ -40,7 +41,10 @@ constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false};
 } // namespace
 
 const sm90::ArchTables &sm100Tables() {
-  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}, kSm100};
+  // HMMA/IMMA: 8 cycles between two issues; readers 19 cycles after, a dependent MMA 20 (the
+  // sm_90 row of 26 covers them).
+  static const sm90::ArchTables t = {100, kBlackwellBank, {{Opcode::ULDC, Pipe::Variable}}, kSm100,
+                                     /*tensorIssueInterval=*/8};
   return t;
 }
 
@@ -55,6 +59,10 @@ const sm90::ArchTables &sm120Tables() {
        {Opcode::DSETP, Pipe::Variable},
        {Opcode::DMNMX, Pipe::Variable}},
       kSm120,
+      // HMMA/IMMA: 16 cycles between two issues; a reader 28 cycles after an HMMA (26 after an
+      // IMMA), a dependent MMA 29 (27): 31 with sm_90's margin of two.
+      /*tensorIssueInterval=*/16,
+      /*tensorLatency=*/31,
   };
   return t;
 }

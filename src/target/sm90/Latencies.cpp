@@ -99,6 +99,8 @@ Timing Sm90Model::timing(Opcode op, const isa::Modifiers &mods) const {
 }
 
 unsigned Sm90Model::rawLatency(Pipe producer, RegFile file, ReadKind reader) const {
+  // The tensor cores' result latency is per architecture (sm_120's are slower than sm_90's).
+  if (producer == Pipe::Tensor && file == RegFile::R) return t_.tensorLatency;
   unsigned v = kRaw[static_cast<unsigned>(producer)][static_cast<unsigned>(file)]
                    [static_cast<unsigned>(reader)];
   // A combination the table marks impossible is answered with the worst case of the row.
@@ -127,6 +129,8 @@ unsigned Sm90Model::wawLatency(Pipe earlier, Pipe later, RegFile file) const {
   unsigned l = rawLatency(later, file, ReadKind::Coupled);
   return e <= l ? 1 : e - l + 2;
 }
+
+unsigned Sm90Model::issueInterval(Pipe p) const { return p == Pipe::Tensor ? t_.tensorIssueInterval : 0; }
 
 unsigned Sm90Model::warLatency() const { return 2; }
 unsigned Sm90Model::scoreboardSetupCycles() const { return 2; }

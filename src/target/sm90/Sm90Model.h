@@ -19,6 +19,11 @@ struct ArchTables {
   // the uniform constant load is a scoreboarded LDCU from sm_100 on).
   std::vector<std::pair<isa::Opcode, Pipe>> pipeOverrides;
   IsaFeatures features = {};
+  // The tensor cores (HMMA/IMMA, Pipe::Tensor): cycles from an issue to the next one's, whatever
+  // their shapes and registers (0: no interval modelled), and from an issue to the issue of any
+  // reader of the result (docs/control-bits.md, "Tensor cores", has what ptxas 13.0 leaves).
+  unsigned tensorIssueInterval = 0;
+  unsigned tensorLatency = 26;
 };
 
 // sm_90's tables.
@@ -46,6 +51,7 @@ public:
   unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const override;
   unsigned warLatency() const override;
   unsigned scoreboardSetupCycles() const override;
+  unsigned issueInterval(Pipe p) const override;
   unsigned numScoreboards() const override { return 6; }
   unsigned maxStall() const override { return 15; }
 

@@ -21,13 +21,13 @@ struct Case {
   std::unique_ptr<Module> module;
   Function *fn = nullptr;
   sched::ControlBitsStats stats;
-  explicit Case(std::string_view text) {
+  explicit Case(std::string_view text, unsigned sm = 90) {
     module = parseModule(text, diags, "t.ori");
     EXPECT_TRUE(module) << (messages.empty() ? "" : messages[0]);
     if (!module) return;
     fn = module->functions().front().get();
     fn->setAllocated(true);
-    stats = sched::assignControlBits(*fn, *target::machineModel(90));
+    stats = sched::assignControlBits(*fn, *target::machineModel(sm));
   }
   std::vector<Instr *> instrs() const {
     std::vector<Instr *> v;
@@ -304,6 +304,71 @@ bb2:
   // Around the back edge: from [2] to the branch, the branch's stall, then [2] again.
   EXPECT_GE(distance(c, 2, 4) + c.byId(4)->ctrl().stall, 4) << c.listing();
   EXPECT_GE(distance(c, 3, 4), 13) << c.listing();
+}
+
+// sm_120's tensor cores take one HMMA/IMMA per 16 cycles (ptxas: stall 15 and a NOP between any
+// two) and its results need 28 cycles (a dependent MMA 29); sm_100's take one per 8; sm_90 has
+// no interval in the model (docs/control-bits.md, "Tensor cores per architecture").
+const char *kMmaRegs = R"(.reg %r10 -> R4 x4
+.reg %r11 -> R8 x2
+.reg %r12 -> R12 x4
+.reg %r13 -> R16 x4
+.reg %r14 -> R20 x4
+.reg %r15 -> R24 x4
+.reg %ur5 -> UR4 x2
+.reg %r2 -> R2 x2
+.reg %r0 -> R0
+.reg %p1 -> P0
+)";
+
+TEST(ControlBits, TensorCoresIssueOneMmaPerInterval) {
+  std::string text = std::string(".module sm_120 addr64\n.function \"f\" entry\n") + kMmaRegs + R"(bb0:
+  [1] %r13 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r12
+  [2] %r14 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r12
+  [3] %r15 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r13
+  [4] STG.E %ur5, [%r2], %r14
+  [5] EXIT
+.end
+)";
+  Case c120(text, 120);
+  ASSERT_TRUE(c120.fn);
+  EXPECT_GE(distance(c120, 1, 2), 16) << c120.listing();
+  EXPECT_GE(distance(c120, 2, 3), 16) << c120.listing();
+  EXPECT_GE(distance(c120, 1, 3), 29) << c120.listing();   // dependent MMA
+  EXPECT_GE(distance(c120, 2, 4), 28) << c120.listing();   // reader of the result
+  Case c100(text, 100);
+  ASSERT_TRUE(c100.fn);
+  EXPECT_GE(distance(c100, 1, 2), 8) << c100.listing();
+  EXPECT_LT(distance(c100, 1, 2), 16) << c100.listing();
+  Case c90(text, 90);
+  ASSERT_TRUE(c90.fn);
+  EXPECT_LT(distance(c90, 1, 2), 8) << c90.listing();      // no interval modelled on sm_90
+}
+
+TEST(ControlBits, MmaIssueIntervalCrossesBranchesAndBackEdges) {
+  Case c(std::string(".module sm_120 addr64\n.function \"f\" entry\n") + kMmaRegs + R"(bb0:
+  [1] %r13 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r12
+  [2] BRA bb2
+bb1:
+  [3] EXIT
+bb2:
+  [4] %r14 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r12
+  [5] %r0 = IADD3 RZ, RZ, RZ
+bb3:
+  [6] %r15 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r12
+  [7] %r0 = IADD3 %r0, 0x1, RZ
+  [8] %p1, PT = ISETP.LT.AND.S32 %r0, 0x10, PT
+  [9] @%p1 BRA bb3
+bb4:
+  [10] EXIT
+.end
+)", 120);
+  ASSERT_TRUE(c.fn);
+  // Taken path: from [1] to the branch, its stall, then [4] first thing.
+  EXPECT_GE(distance(c, 1, 2) + c.byId(2)->ctrl().stall, 16) << c.listing();
+  EXPECT_GE(distance(c, 4, 6), 16) << c.listing();
+  // Around the back edge: from [6] to the branch, the branch's stall, then [6] again.
+  EXPECT_GE(distance(c, 6, 9) + c.byId(9)->ctrl().stall, 16) << c.listing();
 }
 
 } // namespace
