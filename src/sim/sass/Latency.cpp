@@ -189,7 +189,9 @@ InstTiming classify(const sass::Inst &in) {
     coupled(WClass::Alu, RClass::Alu);
     break;
   case Opcode::I2I:
-    coupled(WClass::Half, RClass::Alu);   // fixed latency (6), like the half pipe
+    // Fixed latency, an ALU result: ptxas 13.0 reads `I2I.S8/S16/U16.S32.SAT` with a PRMT 4
+    // cycles later (ptx-fuzz cvt.sat programs).
+    coupled(WClass::Alu, RClass::Alu);
     break;
   case Opcode::VOTE:
     // VOTE reads its predicate late, as a guard (seen on an H200: 5 cycles after the ISETP it
