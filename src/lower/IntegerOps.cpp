@@ -55,6 +55,11 @@ bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
       if (isSub) v = 0 - v;
       bLo = imm(static_cast<int64_t>(v));
       bHi = imm(static_cast<int64_t>(v >> 32));
+      if (isSub && cc && v == 0) {
+        // a - 0 carries out (a + ~0 + 1); adding the constant 0 would not.
+        bLo = neg(RZ());
+        bHi = inv(RZ());
+      }
     } else {
       bLo = cx.src(ops[2], t, 0);
       bHi = cx.src(ops[2], t, 1);
@@ -78,6 +83,8 @@ bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
     if (a.kind == ori::OperandKind::Imm && b.kind != ori::OperandKind::Imm) {
       b = neg(b);               // a - b = -b + a
       std::swap(a, b);
+    } else if (cc && b.kind == ori::OperandKind::Imm && static_cast<uint32_t>(b.value) == 0) {
+      b = neg(RZ());            // a - 0 carries out (a + ~0 + 1); a + 0 would not
     } else {
       b = neg(b);
     }
