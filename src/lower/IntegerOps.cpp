@@ -40,6 +40,17 @@ bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
   const bool cc = in.has(ptx::Mod::Cc);
   const ptx::Type t = in.type();
   const auto &ops = in.operands;
+  if (t == ptx::Type::S16x2 || t == ptx::Type::U16x2) {
+    // Packed halves add per half (no carry between them): VIADD.16x2, as ptxas.
+    if (isSub || cc || in.has(ptx::Mod::Sat))
+      return cx.unsupported(std::string(in.opcodeName()) + " on packed 16-bit halves");
+    Operand a = cx.src(ops[1], t), b = cx.src(ops[2], t);
+    if (a.kind == ori::OperandKind::Imm) std::swap(a, b);
+    isa::Modifiers m;
+    m.intType = IntType::S16x2;
+    cx.emit(Opcode::VIADD, {cx.dst(ops[0], t)}, {cx.inReg(a), b}, m);
+    return true;
+  }
   if (in.has(ptx::Mod::Sat)) {
     if (t != ptx::Type::S32 || cc) return cx.error(std::string(in.opcodeName()) + ".sat requires .s32 and no .cc");
     addSat32(cx, cx.dst(ops[0], t), cx.src(ops[1], t), cx.src(ops[2], t), isSub);
@@ -386,6 +397,9 @@ bool lowerMinMax(LowerCtx &cx, const ptx::Instruction &in) {
   a = cx.inReg(a);
   isa::Modifiers m;
   m.intType = isSigned ? IntType::S32 : IntType::U32;
+  // Packed halves compare per half (VIMNMX.S16x2/.U16x2), as ptxas.
+  if (t == ptx::Type::S16x2) m.intType = IntType::S16x2;
+  if (t == ptx::Type::U16x2) m.intType = IntType::U16x2;
   Operand sense = isMin ? PT() : notPT();   // VIMNMX: PT selects the minimum
   if (in.has(ptx::Mod::Relu)) {
     Operand r = cx.tempOp();
