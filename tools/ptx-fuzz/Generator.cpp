@@ -88,9 +88,13 @@ private:
     // `PRMT d, RZ, 0x9, b`, dropping `a` (tests/fuzz-found/README.md). Register selectors keep
     // every mode.)
     case 8: {
+      // (Nor into byte 1: `prmt.b32 d, a, b, 0xcd85; cvt.u32.u16 e, d` becomes
+      // `PRMT e, RZ, 0x85, b`, seed 578.)
       auto immSel = [&] {
         unsigned sel = pick(0x10000);
-        return (sel & 0xc) == 0x8 ? sel & ~0x8u : sel;
+        if ((sel & 0xc) == 0x8) sel &= ~0x8u;
+        if ((sel & 0xc0) == 0x80) sel &= ~0x80u;
+        return sel;
       };
       return op(fmt::format("prmt.b32 {}, {}, {}, {};", r(), r(), r(),
                             chance(60) ? fmt::format("{}", immSel()) : r()));
@@ -226,7 +230,35 @@ private:
 
   // Saturation, carries, 24-bit, sad/slct, setp with two destinations or a second predicate.
   Stmt extIntOp() {
-    switch (pick(10)) {
+    switch (pick(11)) {
+    case 10: {
+      // bfind, bmsk, szext, dp4a/dp2a, prmt's special modes, packed 16-bit min/max.
+      switch (pick(6)) {
+      case 0: return op(fmt::format("bfind{}.{}32 {}, {};", chance(30) ? ".shiftamt" : "",
+                                    chance(50) ? "s" : "u", r(), r()));
+      case 1: return op(fmt::format("bmsk.{}.b32 {}, {}, {};", chance(50) ? "clamp" : "wrap", r(),
+                                    rOrImm(), rOrImm()));
+      case 2: return op(fmt::format("szext.{}.{}32 {}, {}, {};", chance(50) ? "clamp" : "wrap",
+                                    chance(50) ? "s" : "u", r(), r(), rOrImm()));
+      case 3:
+        if (chance(50))
+          return op(fmt::format("dp4a.{}32.{}32 {}, {}, {}, {};", chance(50) ? "s" : "u",
+                                chance(50) ? "s" : "u", r(), r(), r(), r()));
+        return op(fmt::format("dp2a.{}.{}32.{}32 {}, {}, {}, {};", chance(50) ? "lo" : "hi",
+                              chance(50) ? "s" : "u", chance(50) ? "s" : "u", r(), r(), r(), r()));
+      case 4: {
+        static const char *m[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+        return op(fmt::format("prmt.b32.{} {}, {}, {}, {};", m[pick(6)], r(), r(), r(), rOrImm()));
+      }
+      default: {
+        // (Registers only: ptxas takes no immediates for the packed forms.)
+        static const char *o[] = {"min.s16x2", "max.s16x2", "min.u16x2", "max.u16x2",
+                                  "min.relu.s32", "max.relu.s32", "min.relu.s16x2", "max.relu.s16x2",
+                                  "add.s16x2", "add.u16x2"};
+        return op(fmt::format("{} {}, {}, {};", o[pick(10)], r(), r(), r()));
+      }
+      }
+    }
     case 0: return op(fmt::format("{}.sat.s32 {}, {}, {};", chance(50) ? "add" : "sub", r(), r(), rOrImm()));
     case 1: {
       static const char *o[] = {"mul24.hi.s32", "mul24.hi.u32", "mul24.lo.s32"};
@@ -234,8 +266,13 @@ private:
       return op(fmt::format("mad24.{}.{}32 {}, {}, {}, {};", chance(50) ? "lo" : "hi",
                             chance(50) ? "s" : "u", r(), r(), rOrImm(), r()));
     }
-    case 2: return op(fmt::format("mad.hi.{}32 {}, {}, {}, {};", chance(50) ? "s" : "u", r(), r(),
-                                  rOrImm(), r()));
+    case 2: {
+      // (The addend is never the destination: ptxas 13.0 compiles three chained
+      // `mad.hi.s32 d, a, b, d` like two; tests/fuzz-found/README.md.)
+      unsigned d = pick(p_.intRegs), c = (d + 1 + pick(p_.intRegs - 1)) % p_.intRegs;
+      return op(fmt::format("mad.hi.{}32 %r{}, {}, {}, %r{};", chance(50) ? "s" : "u", d, r(),
+                            rOrImm(), c));
+    }
     case 3: {
       std::string lo = r(), hi = r();
       return line({fmt::format("mov.b64 %td1, {{{}, {}}};", r(), r()),
@@ -644,7 +681,54 @@ private:
     }
   }
 
+  // 8/16-bit and vector memory accesses.
+  Stmt narrowMemOp() {
+    static const char *ty[] = {"u8", "s8", "u16", "s16"};
+    unsigned k = pick(4);
+    unsigned align = k < 2 ? 1 : 2;
+    switch (pick(3)) {
+    case 0: {
+      // From the input buffer at a byte offset, into a 32-bit or a 16-bit register.
+      std::vector<std::string> l = {
+          fmt::format("and.b32 %t0, {}, {};", r(), (p_.inWords * 4 - 1) & ~(align - 1)),
+          "cvt.u64.u32 %td0, %t0;", "add.s64 %td0, %inp, %td0;"};
+      if (chance(50)) {
+        l.push_back(guard() + fmt::format("ld.global.{} {}, [%td0];", ty[k], r()));
+      } else {
+        l.push_back(fmt::format("ld.global.{} %h0, [%td0];", ty[k]));
+        l.push_back(guard() + fmt::format("cvt.{}32.{}16 {}, %h0;", chance(50) ? "s" : "u",
+                                          chance(50) ? "s" : "u", r()));
+      }
+      return line(l);
+    }
+    case 1: {
+      // Bytes and halves of the .local array.
+      std::vector<std::string> l = {
+          fmt::format("and.b32 %t0, {}, {};", r(), (kLocalWords * 4 - 1) & ~(align - 1)),
+          "cvt.u64.u32 %td0, %t0;", "mov.u64 %td1, loc;", "add.s64 %td1, %td1, %td0;"};
+      std::string sty = k < 2 ? "b8" : "b16";
+      if (chance(50)) l.push_back(guard() + fmt::format("st.local.{} [%td1], {};", sty, r()));
+      else l.push_back(guard() + fmt::format("ld.local.{} {}, [%td1];", ty[k], r()));
+      return line(l);
+    }
+    default: {
+      // A vector load of two or four words.
+      bool four = chance(50);
+      unsigned n = four ? 4 : 2;
+      std::vector<std::string> dst;
+      unsigned first = pick(p_.intRegs);
+      for (unsigned i = 0; i < n; ++i) dst.push_back(fmt::format("%r{}", (first + 3 * i) % p_.intRegs));
+      std::string list = dst[0];
+      for (unsigned i = 1; i < n; ++i) list += ", " + dst[i];
+      return line({fmt::format("and.b32 %t0, {}, {};", r(), (p_.inWords - 1) & ~(n - 1)),
+                   "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %inp, %td0;",
+                   guard() + fmt::format("ld.global.v{}.u32 {{{}}}, [%td0];", n, list)});
+    }
+    }
+  }
+
   Stmt memOp(bool converged) {
+    if (f_.narrow && chance(30)) return narrowMemOp();
     switch (pick(converged ? 4 : 3)) {
     case 0:
       return line({fmt::format("and.b32 %t0, {}, {};", r(), p_.inWords - 1),
