@@ -190,9 +190,12 @@ bool lowerTestp(LowerCtx &cx, const ptx::Instruction &in) {
   } else if (in.has(ptx::Mod::Notanumber)) {
     cmp64(p, isa::Cmp::GT, infHi);
   } else if (in.has(ptx::Mod::Normal)) {
-    Operand below = cx.tempOp(RegClass::P);
+    // Zeros count as normal (as ptxas's code and the PTX interpreter): minNorm <= |a| < inf, or
+    // |a| == 0.
+    Operand below = cx.tempOp(RegClass::P), inRange = cx.tempOp(RegClass::P);
     cmp64(below, isa::Cmp::LT, infHi);
-    cmp64(p, isa::Cmp::GE, minNormHi, isa::BoolOp::AND, below);
+    cmp64(inRange, isa::Cmp::GE, minNormHi, isa::BoolOp::AND, below);
+    cmp64(p, isa::Cmp::EQ, 0, isa::BoolOp::OR, inRange);
   } else if (in.has(ptx::Mod::Subnormal)) {
     Operand nonzero = cx.tempOp(RegClass::P);
     cmp64(nonzero, isa::Cmp::NE, 0);

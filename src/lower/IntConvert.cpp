@@ -28,7 +28,9 @@ Operand extendTo32(LowerCtx &cx, const Operand &a, unsigned bits, bool isSigned)
 Operand extendForDestination(LowerCtx &cx, const ptx::Operand &dst, ptx::Type t, const Operand &v) {
   const unsigned bits = ptx::typeBits(t);
   if (bits >= 32 || dst.kind != ptx::OperandKind::Reg || !dst.reg) return v;
-  if (ptx::typeBits(dst.reg->type) < 32) return v;
+  // A 16-bit register holding a 16-bit result needs nothing (its readers extend it); an 8-bit
+  // result in a 16-bit register does: `cvt.sat.s8.s32 %h, r; cvt.s32.s16 r, %h` reads bits 8..15.
+  if (ptx::typeBits(dst.reg->type) <= bits) return v;
   return extendTo32(cx, v, bits, ptx::isSigned(t));
 }
 

@@ -40,6 +40,17 @@ bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
   const bool cc = in.has(ptx::Mod::Cc);
   const ptx::Type t = in.type();
   const auto &ops = in.operands;
+  if (t == ptx::Type::S16x2 || t == ptx::Type::U16x2) {
+    // Packed halves add per half (no carry between them): VIADD.16x2, as ptxas.
+    if (isSub || cc || in.has(ptx::Mod::Sat))
+      return cx.unsupported(std::string(in.opcodeName()) + " on packed 16-bit halves");
+    Operand a = cx.src(ops[1], t), b = cx.src(ops[2], t);
+    if (a.kind == ori::OperandKind::Imm) std::swap(a, b);
+    isa::Modifiers m;
+    m.intType = IntType::S16x2;
+    cx.emit(Opcode::VIADD, {cx.dst(ops[0], t)}, {cx.inReg(a), b}, m);
+    return true;
+  }
   if (in.has(ptx::Mod::Sat)) {
     if (t != ptx::Type::S32 || cc) return cx.error(std::string(in.opcodeName()) + ".sat requires .s32 and no .cc");
     addSat32(cx, cx.dst(ops[0], t), cx.src(ops[1], t), cx.src(ops[2], t), isSub);
@@ -55,6 +66,11 @@ bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
       if (isSub) v = 0 - v;
       bLo = imm(static_cast<int64_t>(v));
       bHi = imm(static_cast<int64_t>(v >> 32));
+      if (isSub && cc && v == 0) {
+        // a - 0 carries out (a + ~0 + 1); adding the constant 0 would not.
+        bLo = neg(RZ());
+        bHi = inv(RZ());
+      }
     } else {
       bLo = cx.src(ops[2], t, 0);
       bHi = cx.src(ops[2], t, 1);
@@ -78,6 +94,8 @@ bool lowerAddSub(LowerCtx &cx, const ptx::Instruction &in) {
     if (a.kind == ori::OperandKind::Imm && b.kind != ori::OperandKind::Imm) {
       b = neg(b);               // a - b = -b + a
       std::swap(a, b);
+    } else if (cc && b.kind == ori::OperandKind::Imm && static_cast<uint32_t>(b.value) == 0) {
+      b = neg(RZ());            // a - 0 carries out (a + ~0 + 1); a + 0 would not
     } else {
       b = neg(b);
     }
@@ -379,6 +397,9 @@ bool lowerMinMax(LowerCtx &cx, const ptx::Instruction &in) {
   a = cx.inReg(a);
   isa::Modifiers m;
   m.intType = isSigned ? IntType::S32 : IntType::U32;
+  // Packed halves compare per half (VIMNMX.S16x2/.U16x2), as ptxas.
+  if (t == ptx::Type::S16x2) m.intType = IntType::S16x2;
+  if (t == ptx::Type::U16x2) m.intType = IntType::U16x2;
   Operand sense = isMin ? PT() : notPT();   // VIMNMX: PT selects the minimum
   if (in.has(ptx::Mod::Relu)) {
     Operand r = cx.tempOp();

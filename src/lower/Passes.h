@@ -41,8 +41,8 @@ Operand extendTo32(LowerCtx &cx, const Operand &a, unsigned bits, bool isSigned)
 // A PTX operand read as a 32-bit value extended from the instruction type `t` (8/16/32 bits).
 Operand srcExtended(LowerCtx &cx, const ptx::Operand &o, ptx::Type t);
 // `v`, a value of the 8- or 16-bit type `t`, extended as `t` says when it goes to a PTX register
-// declared 32 bits or wider, whose readers see every bit (ptxas extends there too: on an H200,
-// I2I.U8.S32.SAT and F2I.U16.F64 leave the upper bits undefined).
+// wider than `t` (32 bits: readers see every bit; 16 bits: readers extend from bit 15), as ptxas
+// does (on an H200, I2I.U8.S32.SAT and F2I.U16.F64 leave the upper bits undefined).
 Operand extendForDestination(LowerCtx &cx, const ptx::Operand &dst, ptx::Type t, const Operand &v);
 
 // IntegerOps.cpp: the instruction's (first) type is an integer or bit-size type; families that

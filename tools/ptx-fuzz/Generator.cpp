@@ -88,9 +88,13 @@ private:
     // `PRMT d, RZ, 0x9, b`, dropping `a` (tests/fuzz-found/README.md). Register selectors keep
     // every mode.)
     case 8: {
+      // (Nor into byte 1: `prmt.b32 d, a, b, 0xcd85; cvt.u32.u16 e, d` becomes
+      // `PRMT e, RZ, 0x85, b`, seed 578.)
       auto immSel = [&] {
         unsigned sel = pick(0x10000);
-        return (sel & 0xc) == 0x8 ? sel & ~0x8u : sel;
+        if ((sel & 0xc) == 0x8) sel &= ~0x8u;
+        if ((sel & 0xc0) == 0x80) sel &= ~0x80u;
+        return sel;
       };
       return op(fmt::format("prmt.b32 {}, {}, {}, {};", r(), r(), r(),
                             chance(60) ? fmt::format("{}", immSel()) : r()));
@@ -138,6 +142,463 @@ private:
       return op(fmt::format("{} {}, {}, {};", pl[pick(3)], pr(), pr(), pr()));
     }
     }
+  }
+
+  // "@%pN " / "@!%pN " or nothing: the guard of a statement's last line.
+  std::string guard() {
+    if (!chance(15)) return "";
+    return fmt::format("@{}{} ", chance(50) ? "!" : "", pr());
+  }
+  // Distinct pool predicates (setp's two destinations must differ).
+  std::pair<std::string, std::string> twoPreds() {
+    unsigned a = pick(p_.predRegs), b = (a + 1 + pick(p_.predRegs - 1)) % p_.predRegs;
+    return {fmt::format("%p{}", a), fmt::format("%p{}", b)};
+  }
+  std::string imm16() {
+    static const int special[] = {0, 1, -1, 15, 16, 0x7fff, -0x8000, 0xff, 0x80};
+    if (chance(50)) return fmt::format("{}", special[pick(9)]);
+    return fmt::format("{}", int16_t(rng_.next()));
+  }
+
+  // 16-bit (and 8-bit, through cvt) integer arithmetic on %h temporaries split off pool registers.
+  Stmt narrowOp() {
+    std::vector<std::string> l;
+    if (chance(50)) l.push_back(fmt::format("mov.b32 {{%h0, %h1}}, {};", r()));
+    else {
+      l.push_back(fmt::format("cvt.u16.u32 %h0, {};", r()));
+      l.push_back(fmt::format("cvt.u16.u32 %h1, {};", r()));
+    }
+    std::string h1 = chance(25) ? imm16() : "%h1";
+    switch (pick(10)) {
+    case 0: case 1: case 2: {
+      static const char *o[] = {"add.s16", "sub.s16", "mul.lo.u16", "mul.hi.s16", "mul.hi.u16",
+                                "min.s16", "max.u16", "min.u16",    "max.s16",    "and.b16",
+                                "or.b16",  "xor.b16", "add.u16",    "sub.u16",    "mul.lo.s16"};
+      l.push_back(fmt::format("{} %h0, %h0, {};", o[pick(15)], h1));
+      break;
+    }
+    case 3: {
+      static const char *o[] = {"shl.b16", "shr.s16", "shr.u16"};
+      l.push_back(fmt::format("{} %h0, %h0, {};", o[pick(3)], chance(50) ? fmt::format("{}", pick(20)) : r()));
+      break;
+    }
+    case 4: {
+      // (No abs.s16/neg.s16: ptxas 13.0 computes `abs.s16 h, x; cvt.s32.s16 r, h` as a 32-bit
+      // IABS of the sign-extended x, so -32768 gives +32768 (neg.s16 the same); seeds 609, 797,
+      // tests/fuzz-found/README.md.)
+      static const char *o[] = {"not.b16", "cnot.b16", "cvt.s16.s8", "cvt.u16.u8"};
+      l.push_back(fmt::format("{} %h0, %h1;", o[pick(4)]));
+      break;
+    }
+    case 5:
+      l.push_back(fmt::format("mad.lo.{}16 %h0, %h0, {}, %h1;", chance(50) ? "s" : "u", h1));
+      break;
+    case 6:
+      // Straight into a pool register.
+      l.push_back(fmt::format("{}mul.wide.{}16 {}, %h0, {};", guard(), chance(50) ? "s" : "u", r(), h1));
+      return line(l);
+    case 7: {
+      Stmt s = line({});
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+      l.push_back(fmt::format("setp.{}.{}16 %pc{}, %h0, {};", cmp[pick(6)], chance(50) ? "s" : "u",
+                              s.id, h1));
+      l.push_back(fmt::format("selp.b16 %h0, %h0, %h1, %pc{};", s.id));
+      l.push_back(fmt::format("{}cvt.u32.u16 {}, %h0;", guard(), r()));
+      s.lines = l;
+      return s;
+    }
+    case 8:
+      if (f_.division) {
+        static const char *o[] = {"div.s16", "div.u16", "rem.s16", "rem.u16"};
+        l.push_back(fmt::format("{} %h0, %h0, %h1;", o[pick(4)]));
+        break;
+      }
+      [[fallthrough]];
+    default: {
+      // Saturating narrowing conversions.
+      static const char *o[] = {"cvt.sat.s8.s32", "cvt.sat.u8.s32", "cvt.sat.s16.s32",
+                                "cvt.sat.u16.s32", "cvt.sat.u16.u32", "cvt.sat.s8.s16",
+                                "cvt.sat.u8.s16"};
+      unsigned k = pick(7);
+      l.push_back(fmt::format("{} %h0, {};", o[k], k < 5 ? r() : "%h1"));
+      break;
+    }
+    }
+    static const char *back[] = {"cvt.u32.u16 {}, %h0;", "cvt.s32.s16 {}, %h0;",
+                                 "mov.b32 {}, {{%h0, %h1}};", "cvt.s32.s8 {}, %h0;"};
+    l.push_back(guard() + fmt::format(fmt::runtime(back[pick(4)]), r()));
+    return line(l);
+  }
+
+  // Saturation, carries, 24-bit, sad/slct, setp with two destinations or a second predicate.
+  Stmt extIntOp() {
+    switch (pick(11)) {
+    case 10: {
+      // bfind, bmsk, szext, dp4a/dp2a, prmt's special modes, packed 16-bit min/max.
+      switch (pick(6)) {
+      case 0: return op(fmt::format("bfind{}.{}32 {}, {};", chance(30) ? ".shiftamt" : "",
+                                    chance(50) ? "s" : "u", r(), r()));
+      case 1: return op(fmt::format("bmsk.{}.b32 {}, {}, {};", chance(50) ? "clamp" : "wrap", r(),
+                                    rOrImm(), rOrImm()));
+      case 2: return op(fmt::format("szext.{}.{}32 {}, {}, {};", chance(50) ? "clamp" : "wrap",
+                                    chance(50) ? "s" : "u", r(), r(), rOrImm()));
+      case 3:
+        if (chance(50))
+          return op(fmt::format("dp4a.{}32.{}32 {}, {}, {}, {};", chance(50) ? "s" : "u",
+                                chance(50) ? "s" : "u", r(), r(), r(), r()));
+        return op(fmt::format("dp2a.{}.{}32.{}32 {}, {}, {}, {};", chance(50) ? "lo" : "hi",
+                              chance(50) ? "s" : "u", chance(50) ? "s" : "u", r(), r(), r(), r()));
+      case 4: {
+        static const char *m[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16"};
+        return op(fmt::format("prmt.b32.{} {}, {}, {}, {};", m[pick(6)], r(), r(), r(), rOrImm()));
+      }
+      default: {
+        // (Registers only: ptxas takes no immediates for the packed forms.)
+        static const char *o[] = {"min.s16x2", "max.s16x2", "min.u16x2", "max.u16x2",
+                                  "min.relu.s32", "max.relu.s32", "min.relu.s16x2", "max.relu.s16x2",
+                                  "add.s16x2", "add.u16x2"};
+        return op(fmt::format("{} {}, {}, {};", o[pick(10)], r(), r(), r()));
+      }
+      }
+    }
+    case 0: return op(fmt::format("{}.sat.s32 {}, {}, {};", chance(50) ? "add" : "sub", r(), r(), rOrImm()));
+    case 1: {
+      static const char *o[] = {"mul24.hi.s32", "mul24.hi.u32", "mul24.lo.s32"};
+      if (chance(50)) return op(fmt::format("{} {}, {}, {};", o[pick(3)], r(), r(), rOrImm()));
+      return op(fmt::format("mad24.{}.{}32 {}, {}, {}, {};", chance(50) ? "lo" : "hi",
+                            chance(50) ? "s" : "u", r(), r(), rOrImm(), r()));
+    }
+    case 2: {
+      // (The addend is never the destination: ptxas 13.0 compiles three chained
+      // `mad.hi.s32 d, a, b, d` like two; tests/fuzz-found/README.md.)
+      unsigned d = pick(p_.intRegs), c = (d + 1 + pick(p_.intRegs - 1)) % p_.intRegs;
+      return op(fmt::format("mad.hi.{}32 %r{}, {}, {}, %r{};", chance(50) ? "s" : "u", d, r(),
+                            rOrImm(), c));
+    }
+    case 3: {
+      std::string lo = r(), hi = r();
+      return line({fmt::format("mov.b64 %td1, {{{}, {}}};", r(), r()),
+                   fmt::format("mad.wide.{}32 %td0, {}, {}, %td1;", chance(50) ? "s" : "u", r(), rOrImm()),
+                   guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi)});
+    }
+    case 4:
+      if (chance(50)) return op(fmt::format("sad.{}32 {}, {}, {}, {};", chance(50) ? "s" : "u", r(), r(), r(), r()));
+      if (f_.floats && chance(50))
+        return op(fmt::format("slct.b32.f32 {}, {}, {}, {};", r(), r(), rOrImm(), fr()));
+      return op(fmt::format("slct.{}32.s32 {}, {}, {}, {};", chance(50) ? "s" : "u", r(), r(), rOrImm(), r()));
+    case 5: {
+      // A carry chain (always executed: a guard would make the carry-in undefined).
+      bool sub = chance(50);
+      const char *c = sub ? "sub" : "add";
+      std::vector<std::string> l;
+      l.push_back(fmt::format("{}.cc.u32 {}, {}, {};", c, "%t0", r(), rOrImm()));
+      unsigned n = pick(3);
+      for (unsigned i = 0; i < n; ++i)
+        l.push_back(fmt::format("{}c.cc.u32 %t{}, {}, {};", c, 1 + i % 2, r(), rOrImm()));
+      l.push_back(fmt::format("{}c.u32 {}, {}, {};", c, r(), r(), rOrImm()));
+      l.push_back(fmt::format("xor.b32 {}, {}, %t0;", r(), r()));
+      if (n) l.push_back(fmt::format("add.u32 {}, {}, %t1;", r(), r()));
+      return line(l);
+    }
+    case 6: {
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne", "lo", "ls", "hi", "hs"};
+      static const char *bop[] = {"and", "or", "xor"};
+      unsigned k = pick(10);
+      std::string ty = k >= 6 ? "u32" : chance(50) ? "s32" : "b32";
+      if (k < 6 && ty == "b32" && k < 4) ty = "s32";  // ordered compares need a signedness
+      auto [p, q] = twoPreds();
+      std::string dst = chance(50) ? p + "|" + q : p;
+      std::string comb = chance(60) ? fmt::format(".{}", bop[pick(3)]) : "";
+      std::string c = comb.empty() ? "" : fmt::format(", {}{}", chance(50) ? "!" : "", pr());
+      return op(fmt::format("setp.{}{}.{} {}, {}, {}{};", cmp[k], comb, ty, dst, r(), rOrImm(), c));
+    }
+    case 7: {
+      if (!f_.floats) return op(fmt::format("cnot.b32 {}, {};", r(), r()));
+      // (Never guarded: ptxas 13.0 drops the guard of `@!%p0 testp.infinite.f32 %p3, %f5` and
+      // writes %p3 unconditionally; tests/fuzz-found/README.md.)
+      static const char *t[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+      return line({fmt::format("testp.{}.f32 {}, {};", t[pick(6)], pr(), fr())});
+    }
+    case 8: {
+      // 64-bit bit operations on a register pair.
+      std::string lo = r(), hi = r();
+      std::vector<std::string> l = {fmt::format("mov.b64 %td0, {{{}, {}}};", r(), r()),
+                                    fmt::format("mov.b64 %td1, {{{}, {}}};", r(), r())};
+      // (64-bit bfe/bfi one time in ten: optxas does not support them yet.)
+      switch (chance(10) ? pick(2) : 2 + pick(5)) {
+      case 0: {
+        unsigned pos = pick(64), len = pick(65 - pos);
+        l.push_back(fmt::format("bfe.{}64 %td0, %td0, {}, {};", chance(50) ? "u" : "s", pos, len));
+        break;
+      }
+      case 1: {
+        unsigned pos = pick(64), len = pick(65 - pos);
+        l.push_back(fmt::format("bfi.b64 %td0, %td0, %td1, {}, {};", pos, len));
+        break;
+      }
+      case 2:
+        l.push_back(guard() + fmt::format("{}.b64 {}, %td0;", chance(50) ? "clz" : "popc", lo));
+        return line(l);
+      case 3: {
+        static const char *o[] = {"brev.b64", "not.b64", "neg.s64", "abs.s64", "cnot.b64"};
+        l.push_back(fmt::format("{} %td0, %td1;", o[pick(5)]));
+        break;
+      }
+      case 4: {
+        static const char *o[] = {"mul.hi.u64", "mul.hi.s64", "min.u64", "max.s64", "or.b64",
+                                  "sub.s64", "min.s64", "max.u64"};
+        l.push_back(fmt::format("{} %td0, %td0, %td1;", o[pick(8)]));
+        break;
+      }
+      case 5:
+        l.push_back(fmt::format("mad.lo.s64 %td0, %td0, %td1, %td0;"));
+        break;
+      default: {
+        Stmt s = line({});
+        static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+        l.push_back(fmt::format("setp.{}.{}64 %pc{}, %td0, %td1;", cmp[pick(6)],
+                                chance(50) ? "s" : "u", s.id));
+        l.push_back(fmt::format("selp.b64 %td0, %td0, %td1, %pc{};", s.id));
+        l.push_back(guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi));
+        s.lines = l;
+        return s;
+      }
+      }
+      l.push_back(guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi));
+      return line(l);
+    }
+    default: {
+      // Width-changing integer conversions.
+      static const char *o[] = {"cvt.s64.s32 %td0, {};", "cvt.u64.u32 %td0, {};",
+                                "cvt.s64.s16 %td0, {};", "cvt.u64.u8 %td0, {};"};
+      std::string src = r();
+      std::vector<std::string> l;
+      unsigned k = pick(4);
+      if (k >= 2) {
+        l.push_back(fmt::format("cvt.u16.u32 %h0, {};", src));
+        src = "%h0";
+      }
+      l.push_back(fmt::format(fmt::runtime(o[k]), src));
+      static const char *back[] = {"cvt.u32.u64 {}, %td0;", "cvt.sat.s32.s64 {}, %td0;",
+                                   "cvt.sat.u32.s64 {}, %td0;", "cvt.sat.s16.s64 %h1, %td0;"};
+      // (Saturating conversions from 64 bits are rarer: optxas does not support them yet.)
+      unsigned b = chance(75) ? 0 : pick(4);
+      if (b == 3) {
+        l.push_back(back[3]);
+        l.push_back(guard() + fmt::format("cvt.s32.s16 {}, %h1;", r()));
+      } else {
+        l.push_back(fmt::format("add.s64 %td0, %td0, %td0;"));
+        l.push_back(guard() + fmt::format(fmt::runtime(back[b]), r()));
+      }
+      return line(l);
+    }
+    }
+  }
+
+  // 64-bit integer division (subroutines).
+  Stmt div64Op() {
+    static const char *d[] = {"div.s64", "div.u64", "rem.s64", "rem.u64"};
+    std::string lo = r(), hi = r();
+    return line({fmt::format("mov.b64 %td0, {{{}, {}}};", r(), r()),
+                 chance(30) ? fmt::format("cvt.s64.s32 %td1, {};", r())
+                            : fmt::format("mov.b64 %td1, {{{}, {}}};", r(), r()),
+                 fmt::format("{} %td0, %td0, %td1;", d[pick(4)]),
+                 guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi)});
+  }
+
+  // More f32: unordered compares, saturation, copysign, NaN-propagating min/max, integral rounding.
+  Stmt extFloatOp() {
+    switch (pick(5)) {
+    case 0: {
+      static const char *cmp[] = {"equ", "neu", "leu", "gtu", "lt", "geu"};
+      static const char *bop[] = {"and", "or", "xor"};
+      auto [p, q] = twoPreds();
+      std::string dst = chance(50) ? p + "|" + q : p;
+      std::string comb = chance(60) ? fmt::format(".{}", bop[pick(3)]) : "";
+      std::string c = comb.empty() ? "" : fmt::format(", {}{}", chance(50) ? "!" : "", pr());
+      return op(fmt::format("setp.{}{}{}.f32 {}, {}, {}{};", cmp[pick(6)], comb,
+                            chance(20) ? ".ftz" : "", dst, fr(), frOrImm(), c));
+    }
+    case 1: {
+      static const char *o[] = {"add.sat", "mul.rz.sat", "sub.rn.sat", "add.rm.sat"};
+      if (chance(30)) return op(fmt::format("fma.rn.sat.f32 {}, {}, {}, {};", fr(), fr(), frOrImm(), fr()));
+      return op(fmt::format("{}{}.f32 {}, {}, {};", o[pick(4)], chance(20) ? ".ftz" : "", fr(), fr(), frOrImm()));
+    }
+    case 2: {
+      static const char *o[] = {"min.NaN", "max.NaN", "min", "max"};
+      return op(fmt::format("{}.f32 {}, {}, {};", o[pick(4)], fr(), fr(), frOrImm()));
+    }
+    case 3: {
+      static const char *o[] = {"cvt.rni.f32.f32", "cvt.rzi.f32.f32", "cvt.rmi.f32.f32",
+                                "cvt.rpi.f32.f32", "cvt.sat.f32.f32", "cvt.rni.ftz.f32.f32"};
+      return op(fmt::format("{} {}, {};", o[pick(6)], fr(), fr()));
+    }
+    default: {
+      // Float to 64/16-bit integers (saturating) and back.
+      static const char *m[] = {"rzi", "rni", "rmi", "rpi"};
+      std::string lo = r(), hi = r();
+      if (chance(50)) {
+        return line({fmt::format("cvt.{}.{}64.f32 %td0, {};", m[pick(4)], chance(50) ? "s" : "u", fr()),
+                     chance(30) ? fmt::format("cvt.rn.f32.{}64 {}, %td0;", chance(50) ? "s" : "u", fr())
+                                : guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi)});
+      }
+      return line({fmt::format("cvt.{}.{}16.f32 %h0, {};", m[pick(4)], chance(50) ? "s" : "u", fr()),
+                   guard() + fmt::format("cvt.{}32.{}16 {}, %h0;", chance(50) ? "s" : "u",
+                                         chance(50) ? "s" : "u", lo)});
+    }
+    }
+  }
+
+  // f16/bf16: x2 arithmetic directly on integer pool registers, scalar on %h temporaries.
+  Stmt halfOp() {
+    std::string ty = chance(40) ? "bf16" : "f16";
+    bool bf = ty == "bf16";
+    switch (pick(8)) {
+    case 0: case 1: {
+      static const char *o[] = {"add", "sub", "mul"};
+      std::string mod = bf ? ".rn" : fmt::format("{}{}{}", chance(70) ? ".rn" : "",
+                                                 chance(25) ? ".ftz" : "", chance(25) ? ".sat" : "");
+      return op(fmt::format("{}{}.{}x2 {}, {}, {};", o[pick(3)], mod, ty, r(), r(), r()));
+    }
+    case 2: {
+      std::string mod = bf ? (chance(30) ? ".relu" : "")
+                           : fmt::format("{}{}", chance(25) ? ".ftz" : "",
+                                         chance(30) ? ".sat" : chance(30) ? ".relu" : "");
+      return op(fmt::format("fma.rn{}.{}x2 {}, {}, {}, {};", mod, ty, r(), r(), r(), r()));
+    }
+    case 3: {
+      static const char *o[] = {"min", "max", "min.NaN", "max.NaN"};
+      return op(fmt::format("{}{}.{}x2 {}, {}, {};", o[pick(4)],
+                            !bf && chance(25) ? ".ftz" : "", ty, r(), r(), r()));
+    }
+    case 4:
+      if (!f_.floats) break;
+      return op(fmt::format("cvt.rn{}.{}x2.f32 {}, {}, {};", chance(25) ? ".relu" : "", ty, r(),
+                            fr(), fr()));
+    case 5: {
+      if (!f_.floats) break;
+      // One half to f32, or f32 to one half.
+      if (chance(50))
+        return line({fmt::format("mov.b32 {{%h0, %h1}}, {};", r()),
+                     guard() + fmt::format("cvt.f32.{} {}, %h{};", ty, fr(), pick(2))});
+      static const char *rnd[] = {".rn", ".rz", ".rm", ".rp"};
+      const char *rd = bf ? ".rn" : rnd[pick(4)];
+      return line({fmt::format("mov.b32 {{%h0, %h1}}, {};", r()),
+                   fmt::format("cvt{}.{}.f32 %h{}, {};", rd, ty, pick(2), fr()),
+                   guard() + fmt::format("mov.b32 {}, {{%h0, %h1}};", r())});
+    }
+    case 6: {
+      // Scalar arithmetic on one half.
+      static const char *o[] = {"add.rn", "sub.rn", "mul.rn", "min", "max"};
+      std::string mod = !bf && chance(20) ? ".ftz" : "";
+      unsigned k = pick(5);
+      if (bf && k < 3) mod = "";
+      std::string ins = chance(25) ? fmt::format("fma.rn{}.{} %h0, %h0, %h1, %h0;", mod, ty)
+                                   : fmt::format("{}{}.{} %h0, %h0, %h1;", o[k], mod, ty);
+      return line({fmt::format("mov.b32 {{%h0, %h1}}, {};", r()), ins,
+                   guard() + fmt::format("mov.b32 {}, {{%h0, %h1}};", r())});
+    }
+    default: {
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne", "ltu", "geu", "num", "nan",
+                                  "equ", "neu"};
+      auto [p, q] = twoPreds();
+      if (chance(50))
+        return op(fmt::format("setp.{}.{}x2 {}|{}, {}, {};", cmp[pick(12)], ty, p, q, r(), r()));
+      return line({fmt::format("mov.b32 {{%h0, %h1}}, {};", r()),
+                   fmt::format("setp.{}.{} {}, %h0, %h1;", cmp[pick(12)], ty, p)});
+    }
+    }
+    return op(fmt::format("add.rn.{}x2 {}, {}, {};", ty, r(), r(), r()));
+  }
+
+  // f64 on %fd temporaries: from an integer pair's bits, an f32 or an integer; back to the float
+  // pool (rounded), an integer, or an integer pair (NaNs canonical: abs/neg leave them unspecified).
+  Stmt f64Op() {
+    Stmt s = line({});
+    std::vector<std::string> l;
+    auto src = [&](int k) {
+      switch (pick(4)) {
+      case 0: case 1: l.push_back(fmt::format("mov.b64 %fd{}, {{{}, {}}};", k, r(), r())); break;
+      case 2:
+        if (f_.floats) { l.push_back(fmt::format("cvt.f64.f32 %fd{}, {};", k, fr())); break; }
+        [[fallthrough]];
+      default:
+        l.push_back(fmt::format("cvt.rn.f64.{}32 %fd{}, {};", chance(50) ? "s" : "u", k, r()));
+        break;
+      }
+    };
+    src(0);
+    src(1);
+    static const char *rnd[] = {".rn", ".rz", ".rm", ".rp"};
+    switch (pick(7)) {
+    case 0: case 1: {
+      static const char *o[] = {"add", "sub", "mul"};
+      l.push_back(fmt::format("{}{}.f64 %fd0, %fd0, %fd1;", o[pick(3)], rnd[pick(4)]));
+      break;
+    }
+    case 2: l.push_back(fmt::format("fma{}.f64 %fd0, %fd0, %fd1, %fd0;", rnd[pick(4)])); break;
+    case 3: {
+      static const char *o[] = {"min", "max", "abs", "neg"};
+      unsigned k = pick(4);
+      if (k >= 2) l.push_back(fmt::format("{}.f64 %fd0, %fd1;", o[k]));
+      else l.push_back(fmt::format("{}.f64 %fd0, %fd0, %fd1;", o[k]));
+      break;
+    }
+    case 4:
+      if (f_.division) {
+        static const char *o[] = {"div.rn.f64 %fd0, %fd0, %fd1;", "sqrt.rn.f64 %fd0, %fd1;",
+                                  "rcp.rn.f64 %fd0, %fd1;", "div.rz.f64 %fd0, %fd0, %fd1;"};
+        l.push_back(o[pick(4)]);
+        break;
+      }
+      [[fallthrough]];
+    case 5: {
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne", "ltu", "geu", "num", "nan",
+                                  "equ", "neu"};
+      l.push_back(fmt::format("setp.{}.f64 %pc{}, %fd0, %fd1;", cmp[pick(12)], s.id));
+      if (chance(50)) {
+        l.push_back(guard() + fmt::format("selp.b32 {}, 1, 0, %pc{};", r(), s.id));
+        s.lines = l;
+        return s;
+      }
+      l.push_back(fmt::format("selp.f64 %fd0, %fd0, %fd1, %pc{};", s.id));
+      break;
+    }
+    default: {
+      static const char *m[] = {"rzi", "rni", "rmi", "rpi"};
+      static const char *t[] = {"s32", "u32", "s64", "u64"};
+      unsigned k = pick(4);
+      if (k < 2) {
+        l.push_back(guard() + fmt::format("cvt.{}.{}.f64 {}, %fd0;", m[pick(4)], t[k], r()));
+      } else {
+        std::string lo = r(), hi = r();
+        l.push_back(fmt::format("cvt.{}.{}.f64 %td0, %fd0;", m[pick(4)], t[k]));
+        l.push_back(guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi));
+      }
+      s.lines = l;
+      return s;
+    }
+    }
+    // The result back.
+    unsigned k = pick(f_.floats ? 4 : 2);
+    if (k >= 2) {
+      l.push_back(guard() + fmt::format("cvt{}.f32.f64 {}, %fd0;", rnd[pick(4)], fr()));
+    } else if (k == 1) {
+      // Through an integer (no NaN left).
+      l.push_back("cvt.rzi.s64.f64 %td1, %fd0;");
+      l.push_back(fmt::format("cvt.rn.f64.{}64 %fd0, %td1;", chance(50) ? "s" : "u"));
+      std::string lo = r(), hi = r();
+      l.push_back(fmt::format("mov.b64 %td0, %fd0;"));
+      l.push_back(guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi));
+    } else {
+      std::string lo = r(), hi = r();
+      l.push_back(fmt::format("testp.notanumber.f64 %pc{}, %fd0;", s.id));
+      l.push_back("mov.b64 %td0, %fd0;");
+      l.push_back(fmt::format("selp.b64 %td0, 0x7fffffffffffffff, %td0, %pc{};", s.id));
+      l.push_back(guard() + fmt::format("mov.b64 {{{}, {}}}, %td0;", lo, hi));
+    }
+    s.lines = l;
+    return s;
   }
 
   Stmt divOp() {
@@ -222,7 +683,81 @@ private:
     }
   }
 
+  // 8/16-bit and vector memory accesses.
+  Stmt narrowMemOp() {
+    static const char *ty[] = {"u8", "s8", "u16", "s16"};
+    unsigned k = pick(4);
+    unsigned align = k < 2 ? 1 : 2;
+    switch (pick(3)) {
+    case 0: {
+      // From the input buffer at a byte offset, into a 32-bit or a 16-bit register.
+      std::vector<std::string> l = {
+          fmt::format("and.b32 %t0, {}, {};", r(), (p_.inWords * 4 - 1) & ~(align - 1)),
+          "cvt.u64.u32 %td0, %t0;", "add.s64 %td0, %inp, %td0;"};
+      if (chance(50)) {
+        l.push_back(guard() + fmt::format("ld.global.{} {}, [%td0];", ty[k], r()));
+      } else {
+        l.push_back(fmt::format("ld.global.{} %h0, [%td0];", ty[k]));
+        l.push_back(guard() + fmt::format("cvt.{}32.{}16 {}, %h0;", chance(50) ? "s" : "u",
+                                          chance(50) ? "s" : "u", r()));
+      }
+      return line(l);
+    }
+    case 1: {
+      // Bytes and halves of the .local array.
+      std::vector<std::string> l = {
+          fmt::format("and.b32 %t0, {}, {};", r(), (kLocalWords * 4 - 1) & ~(align - 1)),
+          "cvt.u64.u32 %td0, %t0;", "mov.u64 %td1, loc;", "add.s64 %td1, %td1, %td0;"};
+      std::string sty = k < 2 ? "b8" : "b16";
+      if (chance(50)) l.push_back(guard() + fmt::format("st.local.{} [%td1], {};", sty, r()));
+      else l.push_back(guard() + fmt::format("ld.local.{} {}, [%td1];", ty[k], r()));
+      return line(l);
+    }
+    default: {
+      // A vector load of two or four words.
+      bool four = chance(50);
+      unsigned n = four ? 4 : 2;
+      std::vector<std::string> dst;
+      unsigned first = pick(p_.intRegs);
+      for (unsigned i = 0; i < n; ++i) dst.push_back(fmt::format("%r{}", (first + 3 * i) % p_.intRegs));
+      std::string list = dst[0];
+      for (unsigned i = 1; i < n; ++i) list += ", " + dst[i];
+      return line({fmt::format("and.b32 %t0, {}, {};", r(), (p_.inWords - 1) & ~(n - 1)),
+                   "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %inp, %td0;",
+                   guard() + fmt::format("ld.global.v{}.u32 {{{}}}, [%td0];", n, list)});
+    }
+    }
+  }
+
+  // Atomics with a returned value on a slot only this thread touches (deterministic): its own
+  // shared word (the exchange statement reads it only between its barriers) or a word of its
+  // own output row (the epilogue overwrites it). (Shared ones are off: a kernel whose only shared
+  // access is an atom gets a symbol table from ptxas that our cubin reader rejects, "unexpected
+  // erased symbols", seed 660.)
+  Stmt atomOp() {
+    static const char *o[] = {"add.u32", "min.u32", "max.s32", "exch.b32", "and.b32", "or.b32",
+                              "xor.b32", "inc.u32", "dec.u32", "min.s32", "max.u32"};
+    std::vector<std::string> l;
+    bool shared = false;
+    if (shared) {
+      l = {"shl.b32 %t0, %mytid, 2;", "mov.u32 %t1, sh;", "add.u32 %t0, %t1, %t0;"};
+    } else {
+      l = {fmt::format("and.b32 %t0, {}, {};", r(), p_.intRegs + p_.predRegs - 1),
+           fmt::format("mad.lo.u32 %t0, %gid, {}, %t0;", p_.intRegs + p_.predRegs),
+           "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %outp, %td0;"};
+    }
+    std::string addr = shared ? "[%t0]" : "[%td0]";
+    std::string sp = shared ? "shared" : "global";
+    if (chance(20))
+      l.push_back(guard() + fmt::format("atom.{}.cas.b32 {}, {}, {}, {};", sp, r(), addr, r(), r()));
+    else
+      l.push_back(guard() + fmt::format("atom.{}.{} {}, {}, {};", sp, o[pick(11)], r(), addr, r()));
+    return line(l);
+  }
+
   Stmt memOp(bool converged) {
+    if (f_.narrow && chance(15)) return atomOp();
+    if (f_.narrow && chance(30)) return narrowMemOp();
     switch (pick(converged ? 4 : 3)) {
     case 0:
       return line({fmt::format("and.b32 %t0, {}, {};", r(), p_.inWords - 1),
@@ -306,10 +841,22 @@ private:
   Stmt stmt(int depth, bool converged) {
     for (;;) {
       unsigned k = pick(100);
-      if (k < 40) return intOp();
+      if (k < 40) {
+        // A third of the integer statements are the narrow/extended kinds.
+        if (f_.narrow && chance(35)) return chance(40) ? narrowOp() : extIntOp();
+        return intOp();
+      }
       if (k < 50 && f_.wide) return wideOp();
-      if (k < 66 && f_.floats) return floatOp();
-      if (k < 70 && f_.division) return chance(50) || !f_.floats ? divOp() : floatDivOp();
+      if (k < 66 && f_.floats) {
+        if (f_.half && chance(20)) return halfOp();
+        if (f_.f64 && chance(20)) return f64Op();
+        if (chance(20)) return extFloatOp();
+        return floatOp();
+      }
+      if (k < 70 && f_.division) {
+        if (f_.wide && chance(25)) return div64Op();
+        return chance(50) || !f_.floats ? divOp() : floatDivOp();
+      }
       if (k < 78 && f_.memory) return memOp(converged && depth == 0);
       if (k < 84 && f_.warp && converged && depth == 0) return warpOp();
       if (k < 92 && f_.control && depth < 2) return ifStmt(depth);
@@ -389,7 +936,7 @@ std::string Program::ptx(const std::set<int> &dropped) const {
        ".param .u64 pacc)\n{\n";
   s += fmt::format("  .reg .b32 %r<{}>;\n  .reg .f32 %f<{}>;\n  .reg .pred %p<{}>;\n", intRegs,
                    floatRegs, predRegs);
-  s += "  .reg .b32 %t<4>;\n  .reg .b64 %td<2>;\n  .reg .b32 %mytid, %myntid, %gid, %base;\n";
+  s += "  .reg .b32 %t<4>;\n  .reg .b64 %td<2>;\n  .reg .b16 %h<2>;\n  .reg .f64 %fd<2>;\n  .reg .b32 %mytid, %myntid, %gid, %base;\n";
   s += "  .reg .b64 %inp, %outp, %foutp, %accp, %addr;\n  .reg .pred %pz;\n";
   int maxId = nextId;
   s += fmt::format("  .reg .pred %pc<{}>;\n  .reg .pred %pl<{}>;\n", maxId + 1, maxId + 1);

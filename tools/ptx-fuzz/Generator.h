@@ -32,6 +32,9 @@ struct Features {
   bool control = true;       // if/else and loops
   bool warp = true;          // shuffles and votes (only in converged code)
   bool division = true;      // integer division/remainder, IEEE float division (subroutines)
+  bool narrow = true;        // 8/16-bit integers, saturation, carries, 64-bit bit operations
+  bool half = true;          // f16/bf16 scalar and x2 arithmetic and conversions
+  bool f64 = true;           // f64 arithmetic, comparisons and conversions
 };
 
 struct Program {

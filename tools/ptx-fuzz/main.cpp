@@ -3,7 +3,7 @@
 // debugging over its statements and saved (PTX + spec) for the regression suite.
 //
 //   ptx-fuzz [--seed S] [--count N] [--time SECONDS] [--compiler ptxas|optxas|PATH]
-//            [--save DIR] [--emit SEED] [--no-minimize] [--no-floats] [--no-warp] ...
+//            [--flags "OPTIONS"] [--save DIR] [--emit SEED] [--no-minimize] [--no-floats] [--no-warp] ...
 //
 // Prints a summary: programs checked, per minute, how many agreed, were unsupported by the
 // simulator (not yet decodable / simulated) or failed. Exit status 1 if any program failed
@@ -37,9 +37,10 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: ptx-fuzz [--seed S] [--count N] [--time SECONDS]\n"
-               "                [--compiler ptxas|optxas|PATH] [--save DIR] [--emit SEED]\n"
-               "                [--no-minimize] [--no-floats] [--no-wide] [--no-memory]\n"
-               "                [--no-control] [--no-warp] [--no-division] [--verbose]\n");
+               "                [--compiler ptxas|optxas|PATH] [--flags \"OPTIONS\"] [--save DIR]\n"
+               "                [--emit SEED] [--no-minimize] [--no-floats] [--no-wide]\n"
+               "                [--no-memory] [--no-control] [--no-warp] [--no-division]\n"
+               "                [--no-narrow] [--no-half] [--no-f64] [--verbose]\n");
   return 2;
 }
 
@@ -66,7 +67,8 @@ struct Check {
 
 class Fuzzer {
 public:
-  Fuzzer(std::string compiler, fs::path work) : compiler_(std::move(compiler)), work_(work) {}
+  Fuzzer(std::string compiler, fs::path work, std::string flags)
+      : compiler_(std::move(compiler)), work_(work), flags_(std::move(flags)) {}
 
   // Compiles and checks one program text with its spec.
   Check check(const std::string &ptxText, const std::string &specText) {
@@ -75,7 +77,7 @@ public:
     writeFile(ptx, ptxText);
     std::error_code ec;
     fs::remove(cubin, ec);
-    std::string cmd = fmt::format("{} -arch=sm_90 {} -o {} > {} 2>&1", quote(compiler_),
+    std::string cmd = fmt::format("{} -arch=sm_90 {} {} -o {} > {} 2>&1", quote(compiler_), flags_,
                                   quote(ptx.string()), quote(cubin.string()), quote(log.string()));
     int rc = std::system(cmd.c_str());
     std::string cubinBytes;
@@ -163,6 +165,7 @@ public:
 private:
   std::string compiler_;
   fs::path work_;
+  std::string flags_;  // extra compiler options (--flags), e.g. "-O0 -maxrregcount 24"
 };
 
 } // namespace
@@ -171,7 +174,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 1, count = UINT64_MAX, emit = 0;
   double timeBudget = 0;
   bool minimizeFailures = true, verbose = false, haveEmit = false;
-  std::string compiler = "ptxas", saveDir;
+  std::string compiler = "ptxas", saveDir, flags;
   fuzz::Features feat;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -180,6 +183,7 @@ int main(int argc, char **argv) {
     else if (a == "--count") count = std::strtoull(next().c_str(), nullptr, 0);
     else if (a == "--time") timeBudget = std::atof(next().c_str());
     else if (a == "--compiler") compiler = next();
+    else if (a == "--flags") flags = next();
     else if (a == "--save") saveDir = next();
     else if (a == "--emit") { emit = std::strtoull(next().c_str(), nullptr, 0); haveEmit = true; }
     else if (a == "--no-minimize") minimizeFailures = false;
@@ -189,6 +193,9 @@ int main(int argc, char **argv) {
     else if (a == "--no-control") feat.control = false;
     else if (a == "--no-warp") feat.warp = false;
     else if (a == "--no-division") feat.division = false;
+    else if (a == "--no-narrow") feat.narrow = false;
+    else if (a == "--no-half") feat.half = false;
+    else if (a == "--no-f64") feat.f64 = false;
     else if (a == "--verbose") verbose = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
     else return usage();
@@ -210,7 +217,7 @@ int main(int argc, char **argv) {
   }
   fs::path work = fs::temp_directory_path() / fmt::format("ptx-fuzz-{}", getpid());
   fs::create_directories(work);
-  Fuzzer fz(compiler, work);
+  Fuzzer fz(compiler, work, flags);
   fz.ownCompiler_ = own;
 
   auto start = Clock::now();

@@ -261,7 +261,13 @@ bool execInteger(Exec &e) {
   case Opcode::PLOP3: {
     uint8_t lut2 = uint8_t(S(3).imm);
     e.forLanes([&](unsigned l) {
-      unsigned a = e.psrc(S(0), l), b = e.psrc(S(1), l), c = e.psrc(S(2), l);
+      // Sources are predicates, or registers whose sign bits are the inputs (Ra.SIGN: ptxas's
+      // add.sat.s32 overflow test).
+      auto in = [&](const Operand &o) -> unsigned {
+        if (o.kind == OperandKind::Reg || o.kind == OperandKind::UReg) return e.src(o, l) >> 31;
+        return e.psrc(o, l);
+      };
+      unsigned a = in(S(0)), b = in(S(1)), c = in(S(2));
       unsigned idx = a << 2 | b << 1 | c;
       e.setDst(D(0), l, (m.lut >> idx) & 1);
       e.setDst(D(1), l, (lut2 >> idx) & 1);

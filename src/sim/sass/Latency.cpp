@@ -189,7 +189,9 @@ InstTiming classify(const sass::Inst &in) {
     coupled(WClass::Alu, RClass::Alu);
     break;
   case Opcode::I2I:
-    coupled(WClass::Half, RClass::Alu);   // fixed latency (6), like the half pipe
+    // Fixed latency, an ALU result: ptxas 13.0 reads `I2I.S8/S16/U16.S32.SAT` with a PRMT 4
+    // cycles later (ptx-fuzz cvt.sat programs).
+    coupled(WClass::Alu, RClass::Alu);
     break;
   case Opcode::VOTE:
     // VOTE reads its predicate late, as a guard (seen on an H200: 5 cycles after the ISETP it
@@ -201,8 +203,12 @@ InstTiming classify(const sass::Inst &in) {
     coupled(in.ops.size() && in.ops[0].width == 2 ? WClass::Disp64 : WClass::Alu, RClass::Alu);
     break;
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HSETP2: case Opcode::HSET2:
-  case Opcode::HMNMX2:
     coupled(WClass::Half, RClass::Half);
+    break;
+  // HMNMX2 runs at ALU latency: ptxas 13.0 reads `HMNMX2.BF16_V2 R25` with another HMNMX2
+  // 4 cycles later (ptx-fuzz seed 249, min/max.bf16x2).
+  case Opcode::HMNMX2:
+    coupled(WClass::Alu, RClass::Alu);
     break;
   case Opcode::HFMA2:
     coupled(in.mods.mmaPipe ? WClass::HalfMma : WClass::Half, RClass::Half);

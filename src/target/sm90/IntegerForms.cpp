@@ -280,6 +280,12 @@ void addPredicateLogic(Builder &b) {
          {text(".LUT"), P(81).def(), P(84).def(), R(24).reuse(0).sel(Field{}, sign),
           R(32).reuse(1).sel(Field{}, sign), R(64).reuse(2).sel(Field{}, sign),
           slotOperand(S::lut, bits(72, 8)), Imm(bits(16, 8))});
+  // The same with a uniform register in the middle (ptxas's add.sat.s32 with a UR operand).
+  b.form(Op::PLOP3, 0xc1f,
+         {text(".LUT"), P(81).def(), P(84).def(), R(24).reuse(0).sel(Field{}, sign),
+          UR(32).sel(Field{}, sign), R(64).reuse(2).sel(Field{}, sign),
+          slotOperand(S::lut, bits(72, 8)), Imm(bits(16, 8))});
+  b.fix(bits(91, 1), 1);
   // P2R{.Bn} Rd, PR, Ra, mask   (predicates -> register byte n, merged into Ra)
   b.alu(Op::P2R, 0x003, kBSources,
         {mod(S::extra, bits(76, 2), {V(0, 0, ""), V(1, 1, ".B1"), V(2, 2, ".B2"), V(3, 3, ".B3")}),
