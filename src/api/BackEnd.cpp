@@ -52,8 +52,12 @@ codegen::PtxDeclarations declarationsOf(std::span<const ptx::Module *const> modu
   codegen::PtxDeclarations d;
   for (const ptx::Module *pm : modules) {
     if (!pm) continue;
-    for (const ptx::Function *f : pm->functions)
+    for (const ptx::Function *f : pm->functions) {
       if (!f->isEntry) d.prototypes.emplace(std::string(f->name.str()), prototypeOf(*f));
+      if (std::any_of(f->instructions.begin(), f->instructions.end(),
+                      [](const ptx::Instruction *i) { return i->op == ptx::Opcode::Wmma; }))
+        d.wmma.insert(std::string(f->name.str()));
+    }
     for (const ptx::Variable *v : pm->globals)
       if (v->attrs.managed) d.managed.insert(std::string(v->name.str()));
   }

@@ -50,14 +50,28 @@ bool hasOpcode(const ori::Function &f, isa::Opcode op) {
   return false;
 }
 
-// Whether a function uses wmma (its tensor instructions carry isa::kMmaFromWmma).
-bool usesWmma(const ori::Function &f) {
-  for (ori::BasicBlock *bb : f.blocks())
-    for (ori::Instr *i : *bb)
-      if ((i->opcode() == isa::Opcode::HMMA || i->opcode() == isa::Opcode::IMMA || i->opcode() == isa::Opcode::DMMA) &&
-          (i->mods().extra & isa::kMmaFromWmma))
-        return true;
-  return false;
+// Whether function k gets EIATTR_WMMA_USED: ptxas sets it for any wmma instruction in the PTX
+// (a lone wmma.load or wmma.store too, even dead or unreachable; mma.sync alone does not), which
+// the lowering may have deleted since: the PTX's list. Ori input has no PTX: the tensor
+// instructions made for wmma.mma carry isa::kMmaFromWmma. Whole programs place the callees in
+// the kernel, which then has their wmma too; -c and -g keep it per function.
+bool usesWmma(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k, const std::set<std::string> &ptxWmma,
+              bool separate, DiagEngine &diags) {
+  auto own = [&](size_t j) {
+    const ori::Function &f = *m.functions()[j];
+    if (ptxWmma.count(f.name())) return true;
+    for (ori::BasicBlock *bb : f.blocks())
+      for (ori::Instr *i : *bb)
+        if ((i->opcode() == isa::Opcode::HMMA || i->opcode() == isa::Opcode::IMMA || i->opcode() == isa::Opcode::DMMA) &&
+            (i->mods().extra & isa::kMmaFromWmma))
+          return true;
+    return false;
+  };
+  if (own(k)) return true;
+  std::vector<size_t> reached;
+  bool recursive = false;
+  if (separate || !m.functions()[k]->isEntry() || !reachableCallees(m, facts, k, reached, recursive, diags)) return false;
+  return std::any_of(reached.begin(), reached.end(), own);
 }
 
 // Whether a function uses a sparse mma (HMMA.SP, isa::kMmaSparse): ptxas then sets
@@ -431,7 +445,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       rs.format = NvInfoFormat::None;
       ef.attributes.push_back(rs);
     }
-    if (usesWmma(f)) {
+    if (usesWmma(m, facts, k, opts.declarations.wmma, separate, diags)) {
       elf::Attribute wmma;
       wmma.kind = NvInfoKind::WMMA_USED;
       wmma.format = NvInfoFormat::None;

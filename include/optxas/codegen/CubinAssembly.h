@@ -82,6 +82,9 @@ struct PtxDeclarations {
   // "v", then parameter codes: i b32, f f32, l b64, d f64, h b16, b b8, b<N> N-byte aggregate).
   std::map<std::string, std::string> prototypes;
   std::set<std::string> managed;   // .attribute(.managed) variables (st_other "MANAGED")
+  // Functions whose PTX has a wmma instruction (load, store or mma; live, dead or unreachable):
+  // ptxas marks them EIATTR_WMMA_USED, which the Ori IR loses when the instructions are deleted.
+  std::set<std::string> wmma;
   std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections, .nv_debug_ptx_txt
   LineInfoInput lines;                    // PTX with .loc (-lineinfo, -g): the line tables
 };
