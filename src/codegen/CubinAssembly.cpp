@@ -50,21 +50,19 @@ bool hasOpcode(const ori::Function &f, isa::Opcode op) {
   return false;
 }
 
-// Whether function k gets EIATTR_WMMA_USED: ptxas sets it for any wmma instruction in the PTX
-// (a lone wmma.load or wmma.store too, even dead or unreachable; mma.sync alone does not), which
-// the lowering may have deleted since: the PTX's list. Ori input has no PTX: the tensor
-// instructions made for wmma.mma carry isa::kMmaFromWmma. Whole programs place the callees in
-// the kernel, which then has their wmma too; -c and -g keep it per function.
-bool usesWmma(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k, const std::set<std::string> &ptxWmma,
-              bool separate, DiagEngine &diags) {
+// Whether function k has an instruction ptxas records whatever becomes of it (dead or
+// unreachable ones too): its name is in the PTX's list (`ptx`), or, Ori input having no PTX, its
+// code has one (`inCode`). Whole programs place the callees in the kernel, which then has their
+// instructions too; -c and -g keep the fact per function.
+template <typename InCode>
+bool hasPtxFact(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k, const std::set<std::string> &ptx,
+                InCode inCode, bool separate, DiagEngine &diags) {
   auto own = [&](size_t j) {
     const ori::Function &f = *m.functions()[j];
-    if (ptxWmma.count(f.name())) return true;
+    if (ptx.count(f.name())) return true;
     for (ori::BasicBlock *bb : f.blocks())
       for (ori::Instr *i : *bb)
-        if ((i->opcode() == isa::Opcode::HMMA || i->opcode() == isa::Opcode::IMMA || i->opcode() == isa::Opcode::DMMA) &&
-            (i->mods().extra & isa::kMmaFromWmma))
-          return true;
+        if (inCode(*i)) return true;
     return false;
   };
   if (own(k)) return true;
@@ -74,13 +72,17 @@ bool usesWmma(const ori::Module &m, const std::vector<FunctionFacts> &facts, siz
   return std::any_of(reached.begin(), reached.end(), own);
 }
 
-// Whether a function uses a sparse mma (HMMA.SP, isa::kMmaSparse): ptxas then sets
-// EIATTR_SPARSE_MMA_MASK to 0x10 on sm_90 (whatever the shape, type or selector).
-bool usesSparseMma(const ori::Function &f) {
-  for (ori::BasicBlock *bb : f.blocks())
-    for (ori::Instr *i : *bb)
-      if (i->opcode() == isa::Opcode::HMMA && (i->mods().extra & isa::kMmaSparse)) return true;
-  return false;
+// EIATTR_WMMA_USED: any wmma instruction (a lone wmma.load or wmma.store too; mma.sync alone
+// does not count). In code: the tensor instructions made for wmma.mma (isa::kMmaFromWmma).
+bool isWmmaCode(const ori::Instr &i) {
+  return (i.opcode() == isa::Opcode::HMMA || i.opcode() == isa::Opcode::IMMA || i.opcode() == isa::Opcode::DMMA) &&
+         (i.mods().extra & isa::kMmaFromWmma);
+}
+
+// A sparse mma (mma.sp, HMMA.SP with isa::kMmaSparse): ptxas then sets EIATTR_SPARSE_MMA_MASK to
+// 0x10 on sm_90 (whatever the shape, type or selector).
+bool isSparseMmaCode(const ori::Instr &i) {
+  return i.opcode() == isa::Opcode::HMMA && (i.mods().extra & isa::kMmaSparse);
 }
 
 // Whether the code has an instruction that makes ptxas clear bit 3 of the sm_100
@@ -387,6 +389,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
           return false;
         }
   }
+  // Executables: a txq or suq anywhere in the PTX, dead ones included, gives every function the
+  // texture-query layout (ptxas 13.0: a kernel without one too). Ori input: a TXQ in the code.
+  const bool queriesTextures =
+      opts.declarations.textureQueries ||
+      std::any_of(m.functions().begin(), m.functions().end(), [](const auto &fn) { return hasOpcode(*fn, isa::Opcode::TXQ); });
   std::map<std::string, uint64_t> functionOffsets;
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
@@ -438,14 +445,17 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       a35.format = NvInfoFormat::None;
       ef.attributes.push_back(a35);
     }
-    if (opts.sm >= 90) ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, usesSparseMma(f) ? 0x10 : 0));
+    if (opts.sm >= 90) {
+      const bool sparse = hasPtxFact(m, facts, k, opts.declarations.sparseMma, isSparseMmaCode, separate, diags);
+      ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, sparse ? 0x10 : 0));
+    }
     if (readsReservedSmemSlots(f, model->driverBank())) {
       elf::Attribute rs;
       rs.kind = NvInfoKind::RESERVED_SMEM_USED;
       rs.format = NvInfoFormat::None;
       ef.attributes.push_back(rs);
     }
-    if (usesWmma(m, facts, k, opts.declarations.wmma, separate, diags)) {
+    if (hasPtxFact(m, facts, k, opts.declarations.wmma, isWmmaCode, separate, diags)) {
       elf::Attribute wmma;
       wmma.kind = NvInfoKind::WMMA_USED;
       wmma.format = NvInfoFormat::None;
@@ -503,7 +513,8 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
       if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
     addTextureRefSlots(f, c.target.sm, ef);
-    if ((f.isEntry() && addDriverRelocations(f, model->instrBytes(), ef, c, m)) || hasOpcode(f, isa::Opcode::TXQ)) {
+    const bool relocated = f.isEntry() && addDriverRelocations(f, model->instrBytes(), ef, m);
+    if (relocated || hasOpcode(f, isa::Opcode::TXQ) || (!opts.relocatable && queriesTextures)) {
       ef.queriesTextures = true;
       ef.maxStackSize = 0;
       c.callGraphSection = false;
@@ -545,6 +556,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     c.functions.push_back(std::move(ef));
     dbgCfa.push_back(cfaOffset(f, *model));
   }
+  addDescriptorSizeSymbols(m, c);
   c.debugSections.push_back(debugFrame(c.functions, dbgCfa, opts.sm < 90));
   // From sm_100 on, a module with static shared memory also gets the weak, undefined
   // ".nv.reservedSmem.cap" (the end of the reserved area, 0x400), as elf::CubinBuilder writes it.
