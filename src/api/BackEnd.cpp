@@ -59,6 +59,7 @@ codegen::PtxDeclarations declarationsOf(std::span<const ptx::Module *const> modu
         if (i->op == ptx::Opcode::Mma && (i->has(ptx::Mod::Sp) || i->has(ptx::Mod::SpOrderedMetadata)))
           d.sparseMma.insert(std::string(f->name.str()));
         if (i->op == ptx::Opcode::Txq || i->op == ptx::Opcode::Suq) d.textureQueries = true;
+        if (i->op == ptx::Opcode::Alloca || i->op == ptx::Opcode::Stackrestore) d.movesStack.insert(std::string(f->name.str()));
       }
     }
     for (const ptx::Variable *v : pm->globals)

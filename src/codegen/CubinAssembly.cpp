@@ -517,7 +517,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     if (relocated || hasOpcode(f, isa::Opcode::TXQ) || (!opts.relocatable && queriesTextures)) {
       ef.queriesTextures = true;
       ef.maxStackSize = 0;
-      c.callGraphSection = false;
+      if (!opts.relocatable) c.callGraphSection = false;   // ptxas -c keeps it
     }
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
@@ -552,6 +552,12 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       if (!linkKernelCalls(m, facts, k, ef, externs, functionOffsets, diags)) return false;
       // ptxas lists a kernel's calls out of the module last-declared first.
       for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
+    }
+    // ptxas 13.0: with the texture-query layout, a kernel whose PTX moves the stack pointer (a
+    // dead alloca or stackrestore too) has no static stack size; alone, they leave it as is.
+    if (ef.queriesTextures && f.isEntry() && !opts.relocatable && opts.declarations.movesStack.count(f.name())) {
+      ef.minStackSize = 0xffffffffu;
+      diags.report(Severity::Warning, fmt::format("Stack size for entry function '{}' cannot be statically determined", f.name()));
     }
     c.functions.push_back(std::move(ef));
     dbgCfa.push_back(cfaOffset(f, *model));

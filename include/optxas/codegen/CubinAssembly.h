@@ -85,8 +85,10 @@ struct PtxDeclarations {
   // Facts ptxas records for instructions of the PTX whether or not the code keeps them (dead or
   // unreachable ones too), which the Ori IR loses when it deletes them: the functions with a wmma
   // instruction (EIATTR_WMMA_USED) and with an mma.sp (SPARSE_MMA_MASK), and whether any
-  // function has a txq or suq (executables: the texture-query layout of every function).
-  std::set<std::string> wmma, sparseMma;
+  // function has a txq or suq (executables: the texture-query layout of every function), and the
+  // functions that move the stack pointer (alloca, stackrestore: with that layout a kernel's
+  // stack size is unknown).
+  std::set<std::string> wmma, sparseMma, movesStack;
   bool textureQueries = false;
   std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections, .nv_debug_ptx_txt
   LineInfoInput lines;                    // PTX with .loc (-lineinfo, -g): the line tables
