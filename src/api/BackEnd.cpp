@@ -52,8 +52,16 @@ codegen::PtxDeclarations declarationsOf(std::span<const ptx::Module *const> modu
   codegen::PtxDeclarations d;
   for (const ptx::Module *pm : modules) {
     if (!pm) continue;
-    for (const ptx::Function *f : pm->functions)
+    for (const ptx::Function *f : pm->functions) {
       if (!f->isEntry) d.prototypes.emplace(std::string(f->name.str()), prototypeOf(*f));
+      for (const ptx::Instruction *i : f->instructions) {
+        if (i->op == ptx::Opcode::Wmma) d.wmma.insert(std::string(f->name.str()));
+        if (i->op == ptx::Opcode::Mma && (i->has(ptx::Mod::Sp) || i->has(ptx::Mod::SpOrderedMetadata)))
+          d.sparseMma.insert(std::string(f->name.str()));
+        if (i->op == ptx::Opcode::Txq || i->op == ptx::Opcode::Suq) d.textureQueries = true;
+        if (i->op == ptx::Opcode::Alloca || i->op == ptx::Opcode::Stackrestore) d.movesStack.insert(std::string(f->name.str()));
+      }
+    }
     for (const ptx::Variable *v : pm->globals)
       if (v->attrs.managed) d.managed.insert(std::string(v->name.str()));
   }

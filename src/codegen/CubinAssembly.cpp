@@ -50,23 +50,39 @@ bool hasOpcode(const ori::Function &f, isa::Opcode op) {
   return false;
 }
 
-// Whether a function uses wmma (its tensor instructions carry isa::kMmaFromWmma).
-bool usesWmma(const ori::Function &f) {
-  for (ori::BasicBlock *bb : f.blocks())
-    for (ori::Instr *i : *bb)
-      if ((i->opcode() == isa::Opcode::HMMA || i->opcode() == isa::Opcode::IMMA || i->opcode() == isa::Opcode::DMMA) &&
-          (i->mods().extra & isa::kMmaFromWmma))
-        return true;
-  return false;
+// Whether function k has an instruction ptxas records whatever becomes of it (dead or
+// unreachable ones too): its name is in the PTX's list (`ptx`), or, Ori input having no PTX, its
+// code has one (`inCode`). Whole programs place the callees in the kernel, which then has their
+// instructions too; -c and -g keep the fact per function.
+template <typename InCode>
+bool hasPtxFact(const ori::Module &m, const std::vector<FunctionFacts> &facts, size_t k, const std::set<std::string> &ptx,
+                InCode inCode, bool separate, DiagEngine &diags) {
+  auto own = [&](size_t j) {
+    const ori::Function &f = *m.functions()[j];
+    if (ptx.count(f.name())) return true;
+    for (ori::BasicBlock *bb : f.blocks())
+      for (ori::Instr *i : *bb)
+        if (inCode(*i)) return true;
+    return false;
+  };
+  if (own(k)) return true;
+  std::vector<size_t> reached;
+  bool recursive = false;
+  if (separate || !m.functions()[k]->isEntry() || !reachableCallees(m, facts, k, reached, recursive, diags)) return false;
+  return std::any_of(reached.begin(), reached.end(), own);
 }
 
-// Whether a function uses a sparse mma (HMMA.SP, isa::kMmaSparse): ptxas then sets
-// EIATTR_SPARSE_MMA_MASK to 0x10 on sm_90 (whatever the shape, type or selector).
-bool usesSparseMma(const ori::Function &f) {
-  for (ori::BasicBlock *bb : f.blocks())
-    for (ori::Instr *i : *bb)
-      if (i->opcode() == isa::Opcode::HMMA && (i->mods().extra & isa::kMmaSparse)) return true;
-  return false;
+// EIATTR_WMMA_USED: any wmma instruction (a lone wmma.load or wmma.store too; mma.sync alone
+// does not count). In code: the tensor instructions made for wmma.mma (isa::kMmaFromWmma).
+bool isWmmaCode(const ori::Instr &i) {
+  return (i.opcode() == isa::Opcode::HMMA || i.opcode() == isa::Opcode::IMMA || i.opcode() == isa::Opcode::DMMA) &&
+         (i.mods().extra & isa::kMmaFromWmma);
+}
+
+// A sparse mma (mma.sp, HMMA.SP with isa::kMmaSparse): ptxas then sets EIATTR_SPARSE_MMA_MASK to
+// 0x10 on sm_90 (whatever the shape, type or selector).
+bool isSparseMmaCode(const ori::Instr &i) {
+  return i.opcode() == isa::Opcode::HMMA && (i.mods().extra & isa::kMmaSparse);
 }
 
 // Whether the code has an instruction that makes ptxas clear bit 3 of the sm_100
@@ -374,6 +390,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
           return false;
         }
   }
+  // Executables: a txq or suq anywhere in the PTX, dead ones included, gives every function the
+  // texture-query layout (ptxas 13.0: a kernel without one too). Ori input: a TXQ in the code.
+  const bool queriesTextures =
+      opts.declarations.textureQueries ||
+      std::any_of(m.functions().begin(), m.functions().end(), [](const auto &fn) { return hasOpcode(*fn, isa::Opcode::TXQ); });
   std::map<std::string, uint64_t> functionOffsets;
   for (size_t k : order) {
     const ori::Function &f = *m.functions()[k];
@@ -425,14 +446,17 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       a35.format = NvInfoFormat::None;
       ef.attributes.push_back(a35);
     }
-    if (opts.sm >= 90) ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, usesSparseMma(f) ? 0x10 : 0));
+    if (opts.sm >= 90) {
+      const bool sparse = hasPtxFact(m, facts, k, opts.declarations.sparseMma, isSparseMmaCode, separate, diags);
+      ef.attributes.push_back(valued(NvInfoKind::SPARSE_MMA_MASK, sparse ? 0x10 : 0));
+    }
     if (readsReservedSmemSlots(f, model->driverBank())) {
       elf::Attribute rs;
       rs.kind = NvInfoKind::RESERVED_SMEM_USED;
       rs.format = NvInfoFormat::None;
       ef.attributes.push_back(rs);
     }
-    if (usesWmma(f)) {
+    if (hasPtxFact(m, facts, k, opts.declarations.wmma, isWmmaCode, separate, diags)) {
       elf::Attribute wmma;
       wmma.kind = NvInfoKind::WMMA_USED;
       wmma.format = NvInfoFormat::None;
@@ -490,10 +514,11 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
     for (const elf::Attribute &a : elf::defaultFunctionAttributes(c.target, f.isEntry()))
       if (a.kind == NvInfoKind::SW_WAR) ef.attributes.push_back(a);
     addTextureRefSlots(f, c.target.sm, ef);
-    if ((f.isEntry() && addDriverRelocations(f, model->instrBytes(), ef, c, m)) || hasOpcode(f, isa::Opcode::TXQ)) {
+    const bool relocated = f.isEntry() && addDriverRelocations(f, model->instrBytes(), ef, m);
+    if (relocated || hasOpcode(f, isa::Opcode::TXQ) || (!opts.relocatable && queriesTextures)) {
       ef.queriesTextures = true;
       ef.maxStackSize = 0;
-      c.callGraphSection = false;
+      if (!opts.relocatable) c.callGraphSection = false;   // ptxas -c keeps it
     }
     if (opts.sm >= 100)
       ef.attributes.push_back(valued(NvInfoKind::VRC_CTA_INIT_COUNT, 0, NvInfoFormat::Byte));
@@ -529,9 +554,16 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       // ptxas lists a kernel's calls out of the module last-declared first.
       for (auto e = externs.rbegin(); e != externs.rend(); ++e) c.callGraph.calls.push_back({ef.name, *e});
     }
+    // ptxas 13.0: with the texture-query layout, a kernel whose PTX moves the stack pointer (a
+    // dead alloca or stackrestore too) has no static stack size; alone, they leave it as is.
+    if (ef.queriesTextures && f.isEntry() && !opts.relocatable && opts.declarations.movesStack.count(f.name())) {
+      ef.minStackSize = 0xffffffffu;
+      diags.report(Severity::Warning, fmt::format("Stack size for entry function '{}' cannot be statically determined", f.name()));
+    }
     c.functions.push_back(std::move(ef));
     dbgCfa.push_back(cfaOffset(f, *model));
   }
+  addDescriptorSizeSymbols(m, c);
   c.debugSections.push_back(debugFrame(c.functions, dbgCfa, opts.sm < 90));
   // From sm_100 on, a module with static shared memory also gets the weak, undefined
   // ".nv.reservedSmem.cap" (the end of the reserved area, 0x400), as elf::CubinBuilder writes it.

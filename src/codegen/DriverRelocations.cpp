@@ -4,7 +4,7 @@
 
 namespace optxas::codegen {
 
-bool addDriverRelocations(const ori::Function &f, uint32_t instrBytes, elf::Function &ef, elf::Cubin &c,
+bool addDriverRelocations(const ori::Function &f, uint32_t instrBytes, elf::Function &ef,
                           const ori::Module &m) {
   std::vector<elf::Relocation> found;
   uint32_t pc = 0;
@@ -17,23 +17,22 @@ bool addDriverRelocations(const ori::Function &f, uint32_t instrBytes, elf::Func
     }
   if (found.empty()) return false;
   ef.relocations.insert(ef.relocations.end(), found.begin(), found.end());   // the writer lists them newest first
-  for (const char *name : {".nv.unified.texrefDescSize", ".nv.surfrefDescSize"}) {
-    bool used = std::any_of(found.begin(), found.end(), [&](const elf::Relocation &r) { return r.symbol == name; });
-    bool have = std::any_of(c.reservedSymbols.begin(), c.reservedSymbols.end(),
-                            [&](const elf::ReservedSymbol &s) { return s.name == name; });
-    if (!used || have) continue;
+  return true;
+}
+
+void addDescriptorSizeSymbols(const ori::Module &m, elf::Cubin &c) {
+  for (const char *name : {".nv.unified.texrefDescSize", ".nv.surfrefDescSize"}) {   // texture first
+    int k = m.findSymbol(name);
+    if (k < 0 || m.symbol(static_cast<uint32_t>(k)).kind != ori::SymbolKind::Extern) continue;
+    if (std::any_of(c.reservedSymbols.begin(), c.reservedSymbols.end(),
+                    [&](const elf::ReservedSymbol &s) { return s.name == name; }))
+      continue;
     elf::ReservedSymbol s;
     s.name = name;
     s.info = 0x21;   // STB_WEAK, STT_OBJECT, undefined
     s.size = 4;
-    // The texture's before the surface's.
-    auto at = c.reservedSymbols.end();
-    if (std::string(name) == ".nv.unified.texrefDescSize")
-      at = std::find_if(c.reservedSymbols.begin(), c.reservedSymbols.end(),
-                        [](const elf::ReservedSymbol &r) { return r.name == ".nv.surfrefDescSize"; });
-    c.reservedSymbols.insert(at, s);
+    c.reservedSymbols.push_back(s);
   }
-  return true;
 }
 
 } // namespace optxas::codegen

@@ -145,8 +145,9 @@ void Creator::run() {
   w_.callgraph = b_.addSection(".nv.callgraph", SHT_CUDA_CALLGRAPH, 0, 4, SectionGroup::CallGraph);
   b_.section(w_.callgraph).entsize = 8;
   b_.section(w_.callgraph).linkSection = w_.symtab;
-  b_.addSectionSymbol(w_.callgraph);
-  if (!c_.callGraphSection) b_.section(w_.callgraph).dropped = true;
+  // Modules that query textures have neither the section nor its symbol (ptxas 13.0).
+  if (c_.callGraphSection) b_.addSectionSymbol(w_.callgraph);
+  else b_.section(w_.callgraph).dropped = true;
   w_.prototype = b_.addSection(".nv.prototype", SHT_CUDA_PROTOTYPE, 0, 4, SectionGroup::Prototype);
   b_.section(w_.prototype).entsize = 8;
   b_.section(w_.prototype).linkSection = w_.symtab;

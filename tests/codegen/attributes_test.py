@@ -17,7 +17,8 @@ decides"), against ptxas 13.0 on small targeted kernels (tests/codegen/attribute
   - EIATTR_ATOM16_EMUL_INSTR_REG_MAP: as many [offset, register] pairs as ptxas, a load then a CAS
     per f16/bf16 CAS loop with the same register, which no instruction from the load to the CAS
     writes;
-  - (NAME.sm_100a.ptx, compiled for sm_100a) .nv.compat CAN_FASTPATH_FINALIZE as ptxas (elfcompare).
+  - (NAME.sm_100a.ptx, compiled for sm_100a) .nv.compat CAN_FASTPATH_FINALIZE as ptxas (elfcompare);
+  - the module's MIN_STACK_SIZE: as many kernels as ptxas with an unknown stack size (0xffffffff).
 
   attributes_test.py --optxas BIN
 """
@@ -37,6 +38,7 @@ PTXAS = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
 sys.path.insert(0, HERE)
 import elfcompare  # noqa: E402
 
+MIN_STACK_SIZE, UNKNOWN_STACK = 0x12, 0xffffffff
 CRS_STACK_SIZE, COOP_OFFSETS, COOP_MASKS, UNUSED_LOAD_BYTES, ATOM16_MAP = 0x1e, 0x28, 0x29, 0x44, 0x2e
 MBARRIER_OFFSETS, CP_ASYNC_ARRIVE = 0x39, 7
 WARP_SYNC_OPS = ("SHFL", "VOTE", "REDUX", "MATCH", "WARPSYNC", "NOP", "BAR")
@@ -53,6 +55,12 @@ def attributes(cubin):
         if s["name"].startswith(".nv.info."):
             out[s["name"][9:]] = {k: (words(p) if fmt == 4 else v) for k, fmt, v, p in elfcompare.nvinfo(s["data"])}
     return out
+
+
+def unknown_stacks(cubin):
+    """How many MIN_STACK_SIZE records of the module .nv.info say the stack size is unknown."""
+    return sum(1 for s in elfcompare.read(cubin) if s["name"] == ".nv.info"
+               for k, fmt, v, p in elfcompare.nvinfo(s["data"]) if k == MIN_STACK_SIZE and words(p)[1:] == [UNKNOWN_STACK])
 
 
 def code(cubin):
@@ -98,6 +106,8 @@ def check(name, ours, theirs):
     problems = [f"elf: {d}" for d in elfcompare.compare(ours, theirs, True)
                 if not re.match(r"section missing: \.nv\.(capmerc|merc)\.", d)]
     oa, ta, oc = attributes(ours), attributes(theirs), code(ours)
+    if unknown_stacks(ours) != unknown_stacks(theirs):
+        problems.append(f"MIN_STACK_SIZE unknown (0xffffffff) for {unknown_stacks(ours)} kernels, ptxas {unknown_stacks(theirs)}")
     for fn, want in ta.items():
         got = oa.get(fn, {})
         if CRS_STACK_SIZE in got and got[CRS_STACK_SIZE] != [0]:

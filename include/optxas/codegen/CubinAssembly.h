@@ -82,6 +82,14 @@ struct PtxDeclarations {
   // "v", then parameter codes: i b32, f f32, l b64, d f64, h b16, b b8, b<N> N-byte aggregate).
   std::map<std::string, std::string> prototypes;
   std::set<std::string> managed;   // .attribute(.managed) variables (st_other "MANAGED")
+  // Facts ptxas records for instructions of the PTX whether or not the code keeps them (dead or
+  // unreachable ones too), which the Ori IR loses when it deletes them: the functions with a wmma
+  // instruction (EIATTR_WMMA_USED) and with an mma.sp (SPARSE_MMA_MASK), and whether any
+  // function has a txq or suq (executables: the texture-query layout of every function), and the
+  // functions that move the stack pointer (alloca, stackrestore: with that layout a kernel's
+  // stack size is unknown).
+  std::set<std::string> wmma, sparseMma, movesStack;
+  bool textureQueries = false;
   std::vector<DwarfSectionInput> dwarf;   // debug builds: the PTX's DWARF sections, .nv_debug_ptx_txt
   LineInfoInput lines;                    // PTX with .loc (-lineinfo, -g): the line tables
 };

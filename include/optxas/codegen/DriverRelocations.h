@@ -9,10 +9,11 @@ namespace optxas::codegen {
 
 // R_CUDA_ABS32_32 relocations at the instructions of `f` (its own code, from offset 0) that name
 // a driver value (ori::SymbolKind::Extern), in code order (the writer lists them last first, as
-// ptxas), and the weak 4-byte symbols they refer to (texture before surface, after the
-// reserved-shared ones).
-// Returns whether there were any.
-bool addDriverRelocations(const ori::Function &f, uint32_t instrBytes, elf::Function &ef, elf::Cubin &c,
+// ptxas). Returns whether there were any.
+bool addDriverRelocations(const ori::Function &f, uint32_t instrBytes, elf::Function &ef,
                           const ori::Module &m);
+// The weak 4-byte symbols of the driver values the lowering asked for (texture before surface,
+// after the reserved-shared ones): ptxas keeps them when the queries are dead and deleted.
+void addDescriptorSizeSymbols(const ori::Module &m, elf::Cubin &c);
 
 } // namespace optxas::codegen

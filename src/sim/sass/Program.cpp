@@ -175,7 +175,10 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
     sf.kernel = f.isKernel();
     sf.params = paramSlots(f, sf.paramBytes);
     sf.staticShared = f.sharedSize.value_or(0);
-    sf.frameBytes = std::max(f.frameSize, f.minStackSize.value_or(0));
+    // MIN_STACK_SIZE 0xffffffff: the size is unknown (alloca with texture queries, docs/elf.md);
+    // the simulator's default local memory stands in for the driver's default stack.
+    const uint32_t minStack = f.minStackSize.value_or(0);
+    sf.frameBytes = std::max(f.frameSize, minStack == 0xffffffffu ? 0u : minStack);
     sf.regCount = f.registerCount;
     if (f.constant2) {
       sf.constant2 = *f.constant2;

@@ -68,6 +68,21 @@ TEST(SassMemory, SharedAndLocalSpaces) {
   EXPECT_EQ(r.out[0], 0x1234u);
 }
 
+// MIN_STACK_SIZE 0xffffffff (ptxas: alloca with texture queries) means "unknown", not 4 GiB of
+// local memory per thread: the simulator's default stack stands in, as the driver's would.
+TEST(SassMemory, UnknownStackSizeRunsOnTheDefaultStack) {
+  SassKernel k;
+  k.lines = prologue();
+  for (const char *l : {"MOV R2, 0x77 ;", "LDC R1, c[0x0][0x28] ;", "IADD3 R1, R1, -0x40, RZ ;",
+                        "STL [R1+0x8], R2 ;", "LDL R5, [R1+0x8] ;", "STG.E desc[UR4][R10.64], R5 ;", "EXIT ;"})
+    k.lines.push_back(l);
+  k.minStackSize = 0xffffffffu;
+  SassRun r = runSass(k, 1);
+  ASSERT_EQ(r.error, "");
+  ASSERT_TRUE(r.result.ok()) << r.result.fault.describe();
+  EXPECT_EQ(r.out[0], 0x77u);
+}
+
 TEST(SassMemory, GlobalAtomicsReturnTheOldValue) {
   SassRun r = runBody({"MOV R2, 0x5 ;",
                        "ATOMG.E.ADD.STRONG.GPU PT, R3, desc[UR4][R10.64], R2 ;",

@@ -99,6 +99,7 @@ std::vector<uint8_t> assemble(const SassKernel &k, std::string &error) {
   for (uint32_t s : k.paramSizes) f.addParam(s, s);
   for (uint32_t e : exits) f.addExitOffset(e);
   if (k.sharedBytes) f.setSharedMemory(0x400 + k.sharedBytes, 16, true);
+  if (k.minStackSize) f.setStackSize(k.minStackSize);
   try {
     return b.finish();
   } catch (const std::exception &ex) {

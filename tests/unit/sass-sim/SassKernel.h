@@ -20,6 +20,7 @@ struct SassKernel {
   std::vector<uint32_t> paramSizes = {8};   // 8-byte pointers by default
   uint32_t registers = 32;
   uint64_t sharedBytes = 0;                 // static shared memory (beyond the reserved 1 KiB)
+  uint32_t minStackSize = 0;                // MIN_STACK_SIZE (0: not written; 0xffffffff: unknown)
 };
 
 // The cubin, or an empty vector with `error` set.
