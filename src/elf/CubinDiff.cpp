@@ -166,6 +166,7 @@ void Differ::function(const Function &a, const Function &b) {
   optField(w, ".nv.shared size", a.sharedSize, b.sharedSize);
   if (a.sharedSize && b.sharedSize) field(w, ".nv.shared alignment", a.sharedAlign, b.sharedAlign);
   field(w, "static shared variables", a.staticShared, b.staticShared);
+  field(w, "shared placeholder symbol", a.sharedPlaceholder, b.sharedPlaceholder);
   if (a.constant2.has_value() != b.constant2.has_value())
     add(w, std::string(".nv.constant2: missing in ") + (a.constant2 ? "B" : "A"));
   else if (a.constant2 && *a.constant2 != *b.constant2)

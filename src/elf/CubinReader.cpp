@@ -43,6 +43,7 @@ private:
   void readFunctionInfo(Function &f, const ElfSection &s);
   void readData();
   void readReservedSymbols();
+  void markSharedPlaceholder(uint32_t placeholder);
   void readCallGraph();
   void readPrototypes();
   void readRelocationActions();
@@ -543,19 +544,53 @@ void Reader::readReservedSymbols() {
   if (unifiedSeen != 0 && unifiedSeen != 8) fail("incomplete set of unified-table symbols");
   // The erased placeholder ptxas leaves before the first static shared variable.
   int erased = 0;
+  uint32_t placeholder = 0;
   for (uint32_t i = 1; i < syms_.size(); ++i) {
     const auto &y = syms_[i];
     if (y.nameOffset == 0 && y.info == 0 && y.other == STV_INTERNAL && y.shndx == 0 && y.value == 0 && y.size == 0) {
       ++erased;
+      placeholder = i;
       useSym(i);
     }
+    if (out_.target.sm >= 100 && y.name == ".nv.reservedSmem.cap") placeholder = i;
   }
   bool anyStaticShared = false;
   for (const auto &f : out_.functions) anyStaticShared |= f.staticShared;
-  bool expectErased = anyStaticShared && out_.target.sm >= 90 && out_.target.sm < 100;
-  if (erased != (expectErased ? 1 : 0)) fail("unexpected erased symbols");
+  bool sm90 = out_.target.sm >= 90 && out_.target.sm < 100;
+  if (erased > (sm90 ? 1 : 0)) fail("unexpected erased symbols");
+  if (placeholder) markSharedPlaceholder(placeholder);
+  else if (sm90 && anyStaticShared) fail("missing erased placeholder symbol");
   out_.unifiedTableSymbols = unifiedSeen == 8;
 
+}
+
+// The placeholder belongs to the function whose .text section symbol precedes it most closely.
+// If that is not the first function with static shared variables (the writer's default), it is a
+// function using only extern shared memory (relocatable objects: without a .nv.shared section).
+void Reader::markSharedPlaceholder(uint32_t placeholder) {
+  Function *owner = nullptr;
+  uint32_t ownerText = 0;
+  for (auto &f : out_.functions)
+    for (uint32_t i = 1; i < placeholder; ++i)
+      if (symType(syms_[i].info) == STT_SECTION && syms_[i].name == ".text." + f.name && i > ownerText) {
+        owner = &f;
+        ownerText = i;
+      }
+  Function *firstStatic = nullptr;
+  for (auto &f : out_.functions)
+    if (f.staticShared) {
+      firstStatic = &f;
+      break;
+    }
+  if (owner == firstStatic && owner) return;
+  bool ok = owner && !owner->staticShared;
+  for (auto &f : out_.functions) {
+    if (!ok || &f == owner) break;
+    ok = !f.staticShared;
+  }
+  // From sm_100 on the cap symbol may have other reasons to exist: leave it to the reserved symbols.
+  if (ok) owner->sharedPlaceholder = true;
+  else if (out_.target.sm < 100) fail("erased placeholder symbol in an unexpected place");
 }
 
 void Reader::readCallGraph() {

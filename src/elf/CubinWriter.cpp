@@ -258,8 +258,9 @@ void Creator::createFunction(const Function &f, bool first) {
   }
   // Before the module's first static shared variable ptxas creates, and erases, a symbol with a
   // 20-character name: the name's bytes stay behind as zeros, the symbol as an empty entry.
+  // ptxas does the same for a kernel using only extern shared memory (Function::sharedPlaceholder).
   // From sm_100 on, the reserved-shared-memory cap symbol appears at that point instead.
-  if (f.staticShared && !erasedPlaceholder_ && c_.target.sm >= 90) {
+  if ((f.staticShared || f.sharedPlaceholder) && !erasedPlaceholder_ && c_.target.sm >= 90) {
     erasedPlaceholder_ = true;
     if (c_.target.sm < 100) b_.eraseSymbol(b_.addSymbol(std::string(20, '#'), 0, 0, -1));
     for (const auto &r : c_.reservedSymbols)

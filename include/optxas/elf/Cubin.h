@@ -168,6 +168,10 @@ struct Function {
   std::optional<uint64_t> sharedSize;
   uint32_t sharedAlign = 0;
   bool staticShared = false; // it declares .shared variables (executables keep no symbols for them)
+  // ptxas creates its shared-memory placeholder symbol (erased on sm_90, .nv.reservedSmem.cap from
+  // sm_100 on) with the first function that has static shared variables, or with an earlier one
+  // that uses only dynamic (extern) shared memory: this flag marks such a function.
+  bool sharedPlaceholder = false;
   // Per-function constant bank 2 (.nv.constant2.<fn>: jump tables and optimizer constants).
   std::optional<std::vector<uint8_t>> constant2;
   std::vector<Relocation> constant2Relocations;
