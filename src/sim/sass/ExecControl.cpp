@@ -108,12 +108,16 @@ bool execControl(Exec &e) {
   case Opcode::BRA: {
     uint32_t taken = predicated(e);
     if (in.mods.divergent) {
-      // BRA.DIV URmask: taken (by every executing lane) when some lane of the mask is not
-      // executing this instruction with them.
+      // BRA.DIV URmask: falls through (to a collective's fast path) only when every lane of the
+      // mask issues it together and its guard holds in all of them; otherwise every issuing lane
+      // branches (to the slow path). The guard is a condition for the fast path, not a lane
+      // mask: ptxas guards it as `R2UR P, URZ, Rmask; @!P BRA.DIV URmask` for a vote/shfl whose
+      // mask register may differ between lanes (R2UR's P: the value is not uniform), and that
+      // must take the slow path even in a converged warp; unguarded, only divergence counts.
       const Operand *u = find(in, OperandKind::UReg);
       uint32_t mask = u ? e.ureg(u->reg) : kAllLanes;
       mask &= ~w.exited();
-      taken = (mask & ~e.group) ? taken : 0;
+      taken = ((mask & ~e.group) || e.act != e.group) ? e.group : 0;
     }
     jump(e, taken, relTarget(e));
     return true;
@@ -196,15 +200,19 @@ bool execControl(Exec &e) {
     return true;
   }
   case Opcode::WARPSYNC: {
-    if (in.mods.collective) {
-      e.unsupported("WARPSYNC.COLLECTIVE");
-      return true;
-    }
     const Operand *r = find(in, OperandKind::Reg);
     const Operand *imm = find(in, OperandKind::Imm);
     uint32_t lanes = predicated(e);
-    if (in.mods.exclusive && r) {
+    if (in.mods.collective && !r) {
+      e.unsupported("WARPSYNC.COLLECTIVE without a mask register");
+      return true;
+    }
+    if ((in.mods.exclusive || in.mods.collective) && r) {
       // Each lane waits for the threads of its own mask, which leave together and alone.
+      // WARPSYNC.COLLECTIVE Rmask, end (ptxas's slow path of a shfl/vote whose mask differs
+      // between lanes or whose lanes diverged) runs the collective once per group of lanes that
+      // name each other, up to ENDCOLLECTIVE; ptxas puts `end` right after ENDCOLLECTIVE and a
+      // BSYNC there reconverges the groups, so the simulator treats it as WARPSYNC.EXCLUSIVE.
       for (uint32_t m = lanes; m; m &= m - 1) {
         unsigned l = unsigned(__builtin_ctz(m));
         waitLanes(e, 1u << l, LaneState::Warpsync, e.gpr(r->reg, l) | 1u << l);

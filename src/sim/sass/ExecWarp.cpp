@@ -139,16 +139,27 @@ bool execWarp(Exec &e) {
   case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R:
     return readSpecial(e);
   case Opcode::R2UR: {
-    // R2UR{.OR} Pd, URd, Ra: the value of the first executing lane.
+    // R2UR{.OR} Pd, URd, Ra: the value of the first executing lane; Pd is true when some
+    // executing lane holds another value. Inferred from ptxas's use (no public description):
+    // `R2UR P, URZ, Rmask; @!P BRA.DIV URmask, slow` must reach the slow path for a mask that
+    // differs between lanes, and an unguarded BRA.DIV falls through in a converged warp, so
+    // BRA.DIV's guard is the fast-path condition (ExecControl.cpp) and P means "not uniform".
     if (in.mods.boolOp == isa::BoolOp::OR) {
       e.unsupported("R2UR.OR");
       return true;
     }
-    const Operand &ud = e.defOf(OperandKind::UReg), &pd = e.defOf(OperandKind::UPred);
-    e.forLanes([&](unsigned l) {
-      e.setDst(ud, l, e.src(e.S(0), l));
-      e.setDst(pd, l, 1);
-    });
+    const Operand &ud = e.defOf(OperandKind::UReg);
+    const Operand &pd = e.defOf(OperandKind::Pred).kind != OperandKind::None ? e.defOf(OperandKind::Pred)
+                                                                             : e.defOf(OperandKind::UPred);
+    if (!e.act) return true;
+    uint32_t first = e.src(e.S(0), unsigned(__builtin_ctz(e.act)));
+    bool differs = false;
+    for (uint32_t m = e.act; m; m &= m - 1) differs |= e.src(e.S(0), unsigned(__builtin_ctz(m))) != first;
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      e.setDst(ud, l, first);
+      e.setDst(pd, l, differs);
+    }
     return true;
   }
   case Opcode::SHFL:

@@ -168,9 +168,13 @@ private:
           if (w.state[k] == LaneState::Bsync && w.waitArg[k] == b) there |= 1u << k;
         if ((need & ~there) == 0) release(w, there);
       } else if (w.state[l] == LaneState::Warpsync) {
-        uint32_t need = w.waitArg[l] & live, there = w.lanesIn(LaneState::Warpsync);
-        if ((need & ~there) != 0) continue;
+        // A lane waiting at a WARPSYNC.EXCLUSIVE/COLLECTIVE (its group runs alone) and one at a
+        // plain WARPSYNC do not satisfy each other: ptxas's WARPSYNC.ALL after a vote whose
+        // slow path runs per mask group must wait until those groups are done.
         bool exclusive = w.exclusiveWait >> l & 1;
+        uint32_t need = w.waitArg[l] & live, there = w.lanesIn(LaneState::Warpsync);
+        there &= exclusive ? w.exclusiveWait : ~w.exclusiveWait;
+        if ((need & ~there) != 0) continue;
         release(w, need);
         if (exclusive) w.exclusive |= need;
       }

@@ -212,3 +212,112 @@ TEST(SassControl, YieldLetsTheOtherDivergedLanesRun) {
   EXPECT_EQ(r.out[32], 7u);
   EXPECT_EQ(r.out[0], 7u);
 }
+
+TEST(SassControl, R2urPredicateTellsWhetherTheValueDiffers) {
+  // R2UR P, URZ, Ra (ptxas's test of a vote/shfl mask before BRA.DIV): P is true when the
+  // executing lanes do not all hold the same Ra. Whole warp: tid & 0x10 differs between the
+  // halves, 0x5 is the same everywhere; lower half only (after a branch): tid & 0x10 is 0 in every
+  // executing lane.
+  SassRun r = runLines({"LOP3.LUT R5, R0, 0x10, RZ, 0xc0, !PT ;",
+                        "MOV R7, 0x5 ;",
+                        "R2UR P1, URZ, R5 ;",
+                        "R2UR P2, URZ, R7 ;",
+                        "SEL R2, RZ, 0x1, !P1 ;",
+                        "SEL R3, RZ, 0x1, !P2 ;",
+                        "MOV R4, 0x7 ;",
+                        "ISETP.NE.U32.AND P0, PT, R5, RZ, PT ;",
+                        "BSSY B0, %join ;",
+                        "@P0 BRA %join ;",
+                        "R2UR P3, URZ, R5 ;",
+                        "SEL R4, RZ, 0x1, !P3 ;",
+                        "join:",
+                        "BSYNC B0 ;",
+                        "STG.E desc[UR4][R10.64], R2 ;",
+                        "STG.E desc[UR4][R10.64+0x80], R3 ;",
+                        "STG.E desc[UR4][R10.64+0x100], R4 ;",
+                        "EXIT ;"},
+                       96, {32, 1, 1});
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(r.out[l], 1u) << "lane " << l;
+    EXPECT_EQ(r.out[32 + l], 0u) << "lane " << l;
+    EXPECT_EQ(r.out[64 + l], l < 16 ? 0u : 7u) << "lane " << l;
+  }
+}
+
+TEST(SassControl, GuardedBraDivTakesTheSlowPathForAMaskThatDiffers) {
+  // ptxas's vote.sync.ballot with a mask register that may differ between lanes: a fast path
+  // (VOTE over the converged warp) unless R2UR finds the mask not uniform or the warp diverged,
+  // else WARPSYNC.COLLECTIVE runs the VOTE once per mask group. Mask = the lane's half of the
+  // warp; the ballot of "lane is odd" must be 0x0000aaaa / 0xaaaa0000 per half.
+  SassRun r = runLines({"MOV R4, 0xffff ;",
+                        "LOP3.LUT R5, R0, 0x10, RZ, 0xc0, !PT ;",
+                        "SHF.L.U32 R5, R4, R5, RZ ;",
+                        "LOP3.LUT P0, RZ, R0, 0x1, RZ, 0xc0, !PT ;",
+                        "REDUX.OR UR6, R5 ;",
+                        "R2UR P1, URZ, R5 ;",
+                        "@!P1 BRA.DIV UR6, %slow ;",
+                        "VOTE.ANY R6, PT, P0 ;",
+                        "MOV R7, 0x1 ;",
+                        "BRA %done ;",
+                        "slow:",
+                        "BSSY B0, %joined ;",
+                        "IMAD.MOV.U32 R8, RZ, RZ, R5 ;",
+                        "WARPSYNC.COLLECTIVE R8, %ended ;",
+                        "VOTE.ANY R6, PT, P0 ;",
+                        "ENDCOLLECTIVE ;",
+                        "ended:",
+                        "BSYNC B0 ;",
+                        "joined:",
+                        "MOV R7, 0x2 ;",
+                        "done:",
+                        "WARPSYNC.ALL ;",
+                        "STG.E desc[UR4][R10.64], R6 ;",
+                        "STG.E desc[UR4][R10.64+0x80], R7 ;",
+                        "EXIT ;"},
+                       64, {32, 1, 1});
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(r.out[l], l < 16 ? 0x0000aaaau : 0xaaaa0000u) << "lane " << l;
+    EXPECT_EQ(r.out[32 + l], 2u) << "lane " << l;
+  }
+}
+
+TEST(SassControl, UnguardedBraDivFallsThroughInAConvergedWarp) {
+  SassRun r = runLines({"MOV R6, 0x1 ;",
+                        "UMOV UR6, 0xffffffff ;",
+                        "BRA.DIV UR6, %slow ;",
+                        "MOV R6, 0x2 ;",
+                        "slow:",
+                        "STG.E desc[UR4][R10.64], R6 ;",
+                        "EXIT ;"},
+                       32, {32, 1, 1});
+  for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(r.out[l], 2u) << "lane " << l;
+}
+
+TEST(SassControl, PlainWarpsyncWaitsForLanesInAnExclusiveRegion) {
+  // Lanes 0..15 reach WARPSYNC.ALL first; lanes 16..31 run a region of their own
+  // (WARPSYNC.EXCLUSIVE, as ptxas brackets a collective) in between. The exclusive waiters must
+  // not count as having reached the WARPSYNC.ALL, which reconverges the whole warp (VOTE of PT =
+  // every lane) only afterwards.
+  SassRun r = runLines({"ISETP.GE.U32.AND P0, PT, R0, 0x10, PT ;",
+                        "MOV R6, RZ ;",
+                        "@P0 BRA %coll ;",
+                        "sync:",
+                        "WARPSYNC.ALL ;",
+                        "VOTE.ANY R7, PT, PT ;",
+                        "STG.E desc[UR4][R10.64], R6 ;",
+                        "STG.E desc[UR4][R10.64+0x80], R7 ;",
+                        "EXIT ;",
+                        "coll:",
+                        "MOV R8, 0xffff0000 ;",
+                        "BSSY B0, %joined ;",
+                        "WARPSYNC.EXCLUSIVE R8 ;",
+                        "VOTE.ANY R6, PT, PT ;",
+                        "BSYNC B0 ;",
+                        "joined:",
+                        "BRA %sync ;"},
+                       64, {32, 1, 1});
+  for (unsigned l = 0; l < 32; ++l) {
+    EXPECT_EQ(r.out[l], l < 16 ? 0u : 0xffff0000u) << "lane " << l;
+    EXPECT_EQ(r.out[32 + l], 0xffffffffu) << "lane " << l;
+  }
+}
