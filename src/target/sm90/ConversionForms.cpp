@@ -126,7 +126,7 @@ void addI2F(Builder &b) {
         {text(".F32"), intType(S::srcIntType, 74, 84, {IntType::U32, IntType::S32}, false),
          mod(S::round, bits(78, 2),
              {V(0, Round::RN, ""), V(0, Round::None, ""), V(3, Round::RZ, ".RZ")}),
-         R(16).def(), srcB(ImmFmt::IntSrc)});
+         R(16).def(), srcB(ImmFmt::IntSrc).reuse(1)});
   b.fix(bits(75, 3), 2);
 }
 
@@ -221,7 +221,7 @@ void addPack(Builder &b) {
              {V(1, IntType::S8, ".S8"), V(2, IntType::U16, ".U16"), V(0, IntType::U8, ".U8"),
               V(3, IntType::S16, ".S16")}),
          fixed(S::srcIntType, static_cast<uint8_t>(IntType::S32), ".S32"),
-         fixed(S::sat, 1, ".SAT"), R(16).def(), srcB(ImmFmt::SHex)});
+         fixed(S::sat, 1, ".SAT"), R(16).def(), srcB(ImmFmt::SHex).reuse(1)});
 }
 
 } // namespace

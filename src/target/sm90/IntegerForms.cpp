@@ -274,6 +274,11 @@ void addPredicateLogic(Builder &b) {
   b.form(Op::PLOP3, 0x81c,
          {text(".LUT"), P(81).def(), P(84).def(), P(87).inv(90), P(77).inv(80), P(68).inv(71),
           slotOperand(S::lut, bits(64, 3)).hi(bits(72, 5)), Imm(bits(16, 8))});
+  // The same with a uniform predicate third (bit 67; ptxas tests a uniform condition with it).
+  b.form(Op::PLOP3, 0x81c,
+         {text(".LUT"), P(81).def(), P(84).def(), P(87).inv(90), P(77).inv(80), UP(68).inv(71),
+          slotOperand(S::lut, bits(64, 3)).hi(bits(72, 5)), Imm(bits(16, 8))});
+  b.fix(bits(67, 1), 1);
   // PLOP3.LUT Pu, Pv, Ra.SIGN, Rb.SIGN, Rc.SIGN, lut, lut2   (sign bits of registers)
   const ModMap sign = {V(0, SubSel::None, ".SIGN")};
   b.form(Op::PLOP3, 0x21f,

@@ -207,6 +207,22 @@ TEST(SassInteger, MinMaxSelectAndPredicateLogic) {
   EXPECT_EQ(out[5], 1u);
 }
 
+TEST(SassInteger, Plop3WithAUniformPredicate) {
+  // PLOP3's third source from the uniform predicates (ptxas: bit 67). UP0 = 4 > 3, UP1 = 4 > 5.
+  auto out = run({"UMOV UR6, 0x4 ;",
+                  "UISETP.GT.U32.AND UP0, UPT, UR6, 0x3, UPT ;",
+                  "UISETP.GT.U32.AND UP1, UPT, UR6, 0x5, UPT ;",
+                  "PLOP3.LUT P0, PT, PT, PT, UP0, 0x80, 0x0 ;",   // UP0
+                  "PLOP3.LUT P1, PT, PT, PT, UP1, 0x80, 0x0 ;",   // UP1
+                  "PLOP3.LUT P2, PT, PT, PT, !UP1, 0x80, 0x0 ;",  // !UP1
+                  "SEL R2, RZ, 0x1, !P0 ;", "SEL R3, RZ, 0x1, !P1 ;", "SEL R4, RZ, 0x1, !P2 ;",
+                  store(2, 0), store(3, 1), store(4, 2)},
+                 3);
+  EXPECT_EQ(out[0], 1u);
+  EXPECT_EQ(out[1], 0u);
+  EXPECT_EQ(out[2], 1u);
+}
+
 TEST(SassInteger, UniformDatapath) {
   auto out = run({"ULDC UR6, c[0x0][0x0] ;",        // ntid.x
                   "UIADD3 UR7, UR6, 0x5, URZ ;",

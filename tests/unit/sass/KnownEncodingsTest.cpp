@@ -30,6 +30,12 @@ const Known kKnown[] = {
     {0x00000000ff0079b0, 0x000fe20008000a84, "ARRIVES.LDGSTSBAR.64.TRANSCNT [UR4] ;"},
     {0x00000000ff0079b0, 0x000fe20008000a44, "ARRIVES.LDGSTSBAR.64.ARVCNT [UR4] ;"},
     {0x00000800ff0089b0, 0x000fe20008000a44, "@!P0 ARRIVES.LDGSTSBAR.64.ARVCNT [UR4+0x8] ;"},
+    // ptx-fuzz programs under ptxas 13.0: a uniform predicate third in PLOP3 (bit 67), the reuse
+    // flag of I2FP/I2I's source (bit 123)
+    {0x000000000000781c, 0x000fc80003fce808, "PLOP3.LUT P6, PT, PT, PT, UP0, 0x40, 0x0 ;"},
+    {0x000000000000781c, 0x000fc60003f8f018, "PLOP3.LUT P4, PT, PT, PT, UP1, 0x80, 0x0 ;"},
+    {0x0000000300057245, 0x080fe20000201000, "I2FP.F32.U32 R5, R3.reuse ;"},
+    {0x0000000300057238, 0x080fe20000000000, "I2I.U8.S32.SAT R5, R3.reuse ;"},
 };
 } // namespace
 
