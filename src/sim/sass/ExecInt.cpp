@@ -399,7 +399,14 @@ bool execInteger(Exec &e) {
     });
     return true;
   case Opcode::VIMNMX:
+    // VIMNMX Rd, Ra, b, Pmin; VIMNMX3 Rd, Ra, b, c, Pmin (the same opcode with a third source).
     e.forLanes([&](unsigned l) {
+      if (e.numS() == 4) {
+        bool min = e.psrc(S(3), l);
+        uint32_t ab = minmax(m.intType, false, min, e.src(S(0), l), e.src(S(1), l));
+        e.setDst(D(0), l, minmax(m.intType, m.relu, min, ab, e.src(S(2), l)));
+        return;
+      }
       e.setDst(D(0), l, minmax(m.intType, m.relu, e.psrc(S(2), l), e.src(S(0), l), e.src(S(1), l)));
     });
     return true;

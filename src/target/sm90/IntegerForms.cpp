@@ -235,6 +235,14 @@ void addMinMax(Builder &b) {
          R(24).reuse(0), srcB(ImmFmt::SHex).reuse(1), P(87).inv(90)});
   b.fix(bits(81, 3), 7);
   b.fix(bits(84, 3), 7);
+  // VIMNMX3{.U32|..} Rd, Ra, b, c, Pmax   (min/max of three; its own mnemonic over VIMNMX's
+  // opcode, which the simulator runs with the third source)
+  size_t first = b.size();
+  b.alu(Op::VIMNMX, 0x00f, kAllSources,
+        {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
+         R(24).reuse(0), srcB().reuse(1), srcC().reuse(2), P(87).inv(90)});
+  b.fix(bits(81, 6), 0);
+  for (size_t i = first; i < b.size(); ++i) b.formAt(i).mnemonic = "VIMNMX3";
   // VIADDMNMX{.U32|..}{.RELU} Rd, Ra, [-]b, c, Pmax   (min/max(a + b, c))
   b.alu(Op::VIADDMNMX, 0x046, kAllSources,
         {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
@@ -279,6 +287,11 @@ void addPredicateLogic(Builder &b) {
          {text(".LUT"), P(81).def(), P(84).def(), P(87).inv(90), P(77).inv(80), UP(68).inv(71),
           slotOperand(S::lut, bits(64, 3)).hi(bits(72, 5)), Imm(bits(16, 8))});
   b.fix(bits(67, 1), 1);
+  // UPLOP3.LUT UPu, UPv, UPa, UPb, UPc, lut, lut2   (the uniform twin; bit 67 clear)
+  b.form(Op::UPLOP3, 0x89c,
+         {text(".LUT"), UP(81).def(), UP(84).def(), UP(87).inv(90), UP(77).inv(80), UP(68).inv(71),
+          slotOperand(S::lut, bits(64, 3)).hi(bits(72, 5)), Imm(bits(16, 8))});
+  b.fix(bits(67, 1), 0);
   // PLOP3.LUT Pu, Pv, Ra.SIGN, Rb.SIGN, Rc.SIGN, lut, lut2   (sign bits of registers)
   const ModMap sign = {V(0, SubSel::None, ".SIGN")};
   b.form(Op::PLOP3, 0x21f,

@@ -223,6 +223,27 @@ TEST(SassInteger, Plop3WithAUniformPredicate) {
   EXPECT_EQ(out[2], 1u);
 }
 
+TEST(SassInteger, ThreeWayMinMaxAndUniformPlop3) {
+  // VIMNMX3 (ptxas: min/max of three), UPLOP3 with uniform predicates.
+  auto out = run({mov(2, uint32_t(-5)), mov(3, 3), mov(4, 7),
+                  "VIMNMX3 R5, R3, R2, R4, PT ;",          // signed min(3, -5, 7)
+                  "VIMNMX3.U32 R6, R3, R2, R4, !PT ;",     // unsigned max
+                  "VIMNMX3 R7, R3, 0x9, R4, !PT ;",        // signed max(3, 9, 7)
+                  "VIMNMX3.U32 R8, R4, R3, R2, PT ;",      // unsigned min(7, 3, 0xfffffffb)
+                  "UMOV UR6, 0x4 ;",
+                  "UISETP.GT.U32.AND UP0, UPT, UR6, 0x3, UPT ;",
+                  "UPLOP3.LUT UP1, UPT, UPT, UPT, !UP0, 0x80, 0x0 ;",  // !UP0
+                  "USEL UR7, URZ, 0x1, !UP1 ;",
+                  "MOV R9, UR7 ;",
+                  store(5, 0), store(6, 1), store(7, 2), store(8, 3), store(9, 4)},
+                 5);
+  EXPECT_EQ(out[0], uint32_t(-5));
+  EXPECT_EQ(out[1], uint32_t(-5));
+  EXPECT_EQ(out[2], 9u);
+  EXPECT_EQ(out[3], 3u);
+  EXPECT_EQ(out[4], 0u);
+}
+
 TEST(SassInteger, UniformDatapath) {
   auto out = run({"ULDC UR6, c[0x0][0x0] ;",        // ntid.x
                   "UIADD3 UR7, UR6, 0x5, URZ ;",
