@@ -210,7 +210,9 @@ void fillOptionalBases(sass::Inst &inst) {
       if ((fill & 2) && o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg && o.desc == sass::kNoReg)
         o.ureg = sass::URZ;
     }
-    if (sass::encodable(filled)) {
+    // (the sm_90 table, or Ampere's for its own forms such as ATOMS.ARRIVE.64 [R+URZ]: the
+    // converter does not know the target; the encoder checks the result against it)
+    if (sass::encodable(filled) || sass::encodable(filled, sass::Target::SM80)) {
       inst = std::move(filled);
       return;
     }

@@ -10,5 +10,7 @@ namespace optxas::isa {
 constexpr uint8_t kSyncsArriveRedA0T1 = 8;   // SYNCS.ARRIVE.TRANS64.RED.A0T1: one expected transaction
 constexpr uint8_t kArrivesTransCnt = 9;      // ARRIVES.LDGSTSBAR.64.TRANSCNT: completes it
 constexpr uint8_t kArrivesArvCnt = 10;       // ARRIVES.LDGSTSBAR.64.ARVCNT: one arrival (.noinc)
+// mbarrier.arrive on sm_8x (src/lower/AmpereMbarrier.cpp)
+constexpr uint8_t kAtomsArrive64 = 11;       // ATOMS.ARRIVE.64 Rd, [a]: one arrival, the old state
 
 } // namespace optxas::isa
