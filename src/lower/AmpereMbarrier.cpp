@@ -11,6 +11,7 @@
 // (ptxas folds the test into LOP3.LUT P0, RZ, t, 0x80000000, s.hi, 0x48; here a LOP3 and an
 // ISETP.NE, the same value.) Generic addresses (ptxas: ATOM.E.ARRIVE.64.STRONG.SM,
 // LD.E.STRONG.SM), arrive.noComplete and arrive_drop are not done: reported as not supported.
+// The STS.64 and the phase LDS carry kMbarrierAccess for their MBARRIER_INSTR_OFFSETS records.
 // try_wait is sm_90's (the PTX checker rejects it here, as ptxas does).
 #include "Emit.h"
 #include "Memory.h"
@@ -56,6 +57,7 @@ bool init(LowerCtx &cx, const ptx::Instruction &in) {
   }
   isa::Modifiers m;
   m.memType = isa::MemType::B64;
+  m.extra = isa::kMbarrierAccess;
   cx.emit(Opcode::STS, {}, {ma.addr, v}, m);
   return true;
 }
@@ -86,7 +88,9 @@ bool testWait(LowerCtx &cx, const ptx::Instruction &in) {
   Operand word1 = ma.addr;   // the phase word [a+4]
   word1.value += 4;
   Operand now = cx.tempOp();
-  cx.emit(Opcode::LDS, {now}, {word1});
+  isa::Modifiers lm;
+  lm.extra = isa::kMbarrierAccess | (in.has(ptx::Mod::Parity) ? isa::kMbarrierParity : 0);
+  cx.emit(Opcode::LDS, {now}, {word1}, lm);
   Operand phase;
   if (in.has(ptx::Mod::Parity)) {
     phase = cx.tempOp();

@@ -7,7 +7,8 @@ lowers mbarrier to STS.64 / ATOMS.ARRIVE.64 / LDS. For ampere/shared_window_mbar
 and -O3 on each Ampere/Ada target, checks from nvdisasm's listings of both compilers' cubins:
 every cvta reads c[0x0][0x18] (as many reads as ptxas's -O0 code has conversions), no SR_SWINHI
 is read, the mbarrier kernel has one STS.64, one MEMBAR.ALL.CTA before one ATOMS.ARRIVE.64 and
-reads the phase word [a+0x4]; and that the listing decodes (nvdisasm reports no error).
+reads the phase word [a+0x4], and its MBARRIER_INSTR_OFFSETS records (init 0, arrive 1,
+test_wait 5, test_wait.parity 6) point at those instructions; and that the listing decodes.
 The SASS simulator runs sm_90 code only, so these sequences are compared, not executed.
 
   ampere_shared_window_test.py --optxas BIN [--ptxas BIN]
@@ -16,6 +17,7 @@ import argparse
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,33 @@ def listings(cubin):
         if m and cur:
             out[cur].append(m.group(1))
     return out
+
+
+def mbarrier_records(cubin):
+    """EIATTR_MBARRIER_INSTR_OFFSETS (0x39) of .nv.info.mbarrier_phases: [(offset, kind)]."""
+    d = open(cubin, "rb").read()
+    shoff, = struct.unpack_from("<Q", d, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3A)
+    hdrs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize) for i in range(shnum)]
+    stro = hdrs[shstrndx][4]
+    for h in hdrs:
+        if d[stro + h[0]: d.index(b"\0", stro + h[0])] != b".nv.info.mbarrier_phases":
+            continue
+        b, i = d[h[4]: h[4] + h[5]], 0
+        while i < len(b):
+            fmt, attr = b[i], b[i + 1]
+            if fmt != 4:
+                i += 4
+                continue
+            size, = struct.unpack_from("<H", b, i + 2)
+            words = struct.unpack_from(f"<{size // 4}I", b, i + 4)
+            if attr == 0x39:
+                return [(words[k], words[k + 3] & 0xff) for k in range(0, len(words), 4)]
+            i += 4 + size
+    return []
+
+
+KIND_OF = {0: "STS.64", 1: "ATOMS.ARRIVE.64", 5: "LDS", 6: "LDS"}
 
 
 def facts(code):
@@ -80,14 +109,21 @@ def main():
                         bad += 1
                         continue
                     try:
-                        got[name] = facts(listings(cubin))
+                        code = listings(cubin)
+                        got[name] = facts(code)
+                        # mbarrier.inval's record (kind 8, at a NOP ptxas leaves) is not written
+                        recs = [(pc, k) for pc, k in mbarrier_records(cubin) if k != 8]
+                        got[name]["record kinds"] = [k for _, k in recs]
+                        got[name]["records at their instructions"] = all(
+                            code["mbarrier_phases"][pc // 16].startswith(KIND_OF.get(k, "?")) for pc, k in recs)
                     except (RuntimeError, KeyError) as e:
                         print(f"FAIL {name} {arch} -O{level}: {e}")
                         bad += 1
                 if len(got) != 2:
                     continue
                 want = {"window reads": True, "SR_SWINHI": False, "STS.64": 1, "ATOMS.ARRIVE.64": 1,
-                        "MEMBAR.ALL.CTA before the arrive": True, "phase word read": True}
+                        "MEMBAR.ALL.CTA before the arrive": True, "phase word read": True,
+                        "record kinds": [0, 1, 5, 6], "records at their instructions": True}
                 for name in ("ptxas", "optxas"):
                     for k, v in want.items():
                         if got[name][k] != v:
