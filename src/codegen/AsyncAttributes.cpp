@@ -2,8 +2,10 @@
 // them for sm_90(a) (observed on small kernels: docs/elf.md, "Hopper asynchronous units").
 #include "optxas/codegen/AsyncAttributes.h"
 #include "optxas/isa/Mma.h"
+#include "optxas/isa/Syncs.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace optxas::codegen {
 
@@ -119,11 +121,19 @@ uint8_t tensorMapBits(const ori::Module &m) {
 // {offset, address register (0xff: RZ), address immediate, UR << 16 | 0x100 | kind}. The
 // count is the number of initializations. Read from our own encoding so the registers are
 // the allocated ones.
-void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &out) {
+void addMbarrierAttributes(const ori::Function &f, const Layout &layout, std::vector<elf::Attribute> &out) {
   const std::vector<uint8_t> &code = f.sassCode;
   std::vector<uint32_t> words;
   unsigned inits = 0;
   bool any = false;
+  // sm_8x: the mbarrier.init STS.64 (kind 0) and test_wait LDS (kind 5; .parity 6), by their
+  // flags. (ptxas also records mbarrier.inval, kind 8, at a NOP it leaves there: not done.)
+  std::unordered_map<size_t, uint32_t> ampereAccess;
+  for (size_t k = 0; k < layout.order.size(); ++k) {
+    const ori::Instr &i = *layout.order[k];
+    if ((i.opcode() == Opcode::STS || i.opcode() == Opcode::LDS) && (i.mods().extra & isa::kMbarrierAccess))
+      ampereAccess[16 * k] = i.opcode() == Opcode::STS ? 0 : (i.mods().extra & isa::kMbarrierParity) ? 6 : 5;
+  }
   for (size_t pc = 0; pc + 16 <= code.size(); pc += 16) {
     uint64_t lo = 0, hi = 0;
     for (unsigned b = 0; b < 8; ++b) {
@@ -142,6 +152,16 @@ void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &
       const unsigned urBits = field(hi, 76 - 64, 2) ? 8 : 6;
       words.insert(words.end(), {static_cast<uint32_t>(at), static_cast<uint32_t>(field(lo, 24, 8)), 0,
                                  static_cast<uint32_t>(field(hi, 0, urBits)) << 16 | 0x100 | 7});
+      continue;
+    }
+    if (auto it = ampereAccess.find(pc); it != ampereAccess.end() || (op == 0xf8c && field(hi, 91 - 64, 1))) {
+      // sm_8x: STS.64 / LDS [Ra+imm] (no UR: 63 in the record) or ATOMS.ARRIVE.64 [Ra+URb+imm]
+      any = true;
+      kind = it != ampereAccess.end() ? it->second : 1;
+      inits += kind == 0;
+      ur = kind == 1 ? static_cast<uint32_t>(field(hi, 0, 6)) : 0x3f;
+      words.insert(words.end(), {static_cast<uint32_t>(pc), static_cast<uint32_t>(field(lo, 24, 8)),
+                                 static_cast<uint32_t>(field(lo, 40, 24)), ur << 16 | 0x100 | kind});
       continue;
     }
     if (op == 0x5b2 && field(hi, 91 - 64, 1)) {          // SYNCS.EXCH.64 URZ, [URa], URb

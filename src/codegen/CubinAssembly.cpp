@@ -471,7 +471,7 @@ bool buildCubin(const ori::Module &m, const std::vector<FunctionFacts> &facts, c
       ef.attributes.push_back(valued(NvInfoKind::MAXREG_COUNT, static_cast<uint16_t>(limit)));
     }
     ef.attributes.push_back(valued(NvInfoKind::UNKNOWN_5F, opts.sm >= 90 ? 0x101 : 0));
-    addMbarrierAttributes(f, ef.attributes);
+    addMbarrierAttributes(f, layout, ef.attributes);
     if (!ff.exitOffsets.empty()) ef.attributes.push_back(sized(NvInfoKind::EXIT_INSTR_OFFSETS, ff.exitOffsets));
     if (std::vector<uint32_t> targets = indirectBranchTargets(layout); !targets.empty())
       ef.attributes.push_back(sized(NvInfoKind::INDIRECT_BRANCH_TARGETS, targets));

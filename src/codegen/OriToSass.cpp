@@ -2,6 +2,7 @@
 #include "optxas/codegen/Emit.h"
 #include "optxas/isa/Bpt.h"
 #include "optxas/isa/Mma.h"
+#include "optxas/isa/Syncs.h"
 
 #include <fmt/format.h>
 
@@ -210,7 +211,9 @@ void fillOptionalBases(sass::Inst &inst) {
       if ((fill & 2) && o.kind == sass::OperandKind::Mem && o.ureg == sass::kNoReg && o.desc == sass::kNoReg)
         o.ureg = sass::URZ;
     }
-    if (sass::encodable(filled)) {
+    // (the sm_90 table, or Ampere's for its own forms such as ATOMS.ARRIVE.64 [R+URZ]: the
+    // converter does not know the target; the encoder checks the result against it)
+    if (sass::encodable(filled) || sass::encodable(filled, sass::Target::SM80)) {
       inst = std::move(filled);
       return;
     }
@@ -347,7 +350,8 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   // The wmma marker of tensor instructions (isa::kMmaFromWmma) is for the cubin, not the encoding.
   if (out.op == Opcode::HMMA || out.op == Opcode::IMMA || out.op == Opcode::DMMA)
     out.mods.extra &= static_cast<uint8_t>(~isa::kMmaFromWmma);
-  if (out.op == Opcode::STS) out.mods.extra &= static_cast<uint8_t>(~isa::kStsTensormapReplace);
+  if (out.op == Opcode::STS) out.mods.extra &= static_cast<uint8_t>(~(isa::kStsTensormapReplace | isa::kMbarrierAccess));
+  if (out.op == Opcode::LDS) out.mods.extra &= static_cast<uint8_t>(~(isa::kMbarrierAccess | isa::kMbarrierParity));
   if (out.op == Opcode::BPT) out.mods.extra &= static_cast<uint8_t>(~isa::kBptResumes);   // brkpt: the CFG's
   // MATCH.ANY has no predicate result; Ori gives every MATCH one (PT when unused).
   if (out.op == Opcode::MATCH && out.mods.match == isa::MatchMode::ANY && out.ops.size() == 3 &&

@@ -2,6 +2,7 @@
 // generic addresses (cvta), as ptxas does them on sm_90:
 //   shared  address = (SR_CgaCtaId << 24) + symbol offset           (32 bits; sm_8x: the offset)
 //   shared  -> generic: { shared address, SR_SWINHI }               (the shared window)
+//   shared <-> generic on sm_8x: +/- c[0x0][0x18] (64-bit shared window base, as ptxas)
 //   local   address = R1 + frame offset                             (32 bits)
 //   local   <-> generic: +/- c[0x0][0x20] (64-bit local window base)
 //   const   address = offset in constant bank 3 (a relocated immediate)
@@ -161,6 +162,15 @@ bool lowerCvta(LowerCtx &cx, const ptx::Instruction &in) {
   }
   if (isShared(sp)) {
     if (sp == ptx::StateSpace::SharedCluster) return cx.unsupported("cvta with .shared::cluster");
+    if (cx.bank().sharedWindow != target::kNoSlot) {
+      // sm_8x: +/- the driver's 64-bit window base, as ptxas does. Taking lo(a) / {a, SR_SWINHI}
+      // there would assume a 4 GiB-aligned window, which nothing documents.
+      Operand t2 = cx.tempOp(RegClass::R, 2);
+      addWindow(cx, t2, aLo, aHi, cx.bank().sharedWindow, toSpace);
+      if (dWords == 1) cx.copy(dst, cx.word(t2, 0));
+      else cx.copy(dst, t2);
+      return true;
+    }
     if (toSpace) {
       setPair(aLo, Operand::zero());
     } else {

@@ -48,11 +48,47 @@ bool lowerClz(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// bfind{.shiftamt}.{u,s}64 d, a: .s64 looks for the first bit that differs from the sign, i.e.
+// the first one of x = a ^ sign; then on the words of x (FLO gives -1 for 0):
+//   x1 != 0 ? FLO(x1) + 32 : FLO(x0);   .shiftamt: x1 != 0 ? FLO.SH(x1) : x0 != 0 ? FLO.SH(x0) + 32 : -1
+bool lowerBfind64(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Type t = in.type();
+  const auto &ops = in.operands;
+  Operand x0 = cx.srcReg(ops[1], t, 0), x1 = cx.srcReg(ops[1], t, 1);
+  if (ptx::isSigned(t)) {
+    Operand sign = cx.tempOp(), y0 = cx.tempOp(), y1 = cx.tempOp();
+    shf(cx, sign, ShiftDir::R, IntType::S32, true, RZ(), imm(31), x1);
+    lop3(cx, y0, x0, sign, RZ(), 0x3c);
+    lop3(cx, y1, x1, sign, RZ(), 0x3c);
+    x0 = y0;
+    x1 = y1;
+  }
+  isa::Modifiers m;
+  m.intType = IntType::U32;
+  m.shiftAmt = in.has(ptx::Mod::Shiftamt);
+  Operand fh = cx.tempOp(), fl = cx.tempOp(), hiSet = cx.tempOp(RegClass::P), low = cx.tempOp();
+  cx.emit(Opcode::FLO, {fh}, {x1}, m);
+  cx.emit(Opcode::FLO, {fl}, {x0}, m);
+  isetp(cx, hiSet, Cmp::NE, true, x1, RZ());
+  Operand d = cx.dst(ops[0], ptx::Type::U32);
+  if (m.shiftAmt) {
+    Operand loSet = cx.tempOp(RegClass::P), l32 = cx.tempOp();
+    isetp(cx, loSet, Cmp::NE, true, x0, RZ());
+    iadd3(cx, l32, fl, imm(32));
+    sel(cx, low, l32, imm(-1), loSet);
+    sel(cx, d, fh, low, hiSet);
+    return true;
+  }
+  iadd3(cx, low, fh, imm(32));
+  sel(cx, d, low, fl, hiSet);
+  return true;
+}
+
 // bfind{.shiftamt}.{u,s}32 d, a: FLO{.U32}{.SH}
 bool lowerBfind(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Type t = in.type();
   const auto &ops = in.operands;
-  if (ptx::typeBits(t) == 64) return cx.unsupported("bfind on 64-bit types");
+  if (ptx::typeBits(t) == 64) return lowerBfind64(cx, in);
   isa::Modifiers m;
   m.intType = ptx::isSigned(t) ? IntType::S32 : IntType::U32;
   m.shiftAmt = in.has(ptx::Mod::Shiftamt);
@@ -83,11 +119,66 @@ Operand byte0(LowerCtx &cx, const Operand &v) {
   return d;
 }
 
+// bfe.{u,s}64 d, a, pos, len (pos, len: their low bytes; SHF clamps shifts at 64):
+//   s = a >> pos (arithmetic for .s64); k = (1 << len) - 1 (all ones for len >= 64); r = s & k;
+//   .s64: f = -((r >> (len - 1)) & 1) (the field's top bit; len 0 shifts by 0xffffffff, clamped:
+//   no fill); d = r | ~k & f. Bits of s above the field are a's sign when pos + len > 64, which
+//   is PTX's sbit = a[min(pos + len - 1, 63)]. ptxas 13.0 does the same with a predicated LOP3
+//   but reads pos/len unmasked; PTX uses only their low bytes.
+bool lowerBfe64(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Type t = in.type();
+  const auto &ops = in.operands;
+  const bool isSigned = ptx::isSigned(t);
+  Operand pos = byte0(cx, cx.src(ops[2], ptx::Type::U32));
+  Operand len = byte0(cx, cx.src(ops[3], ptx::Type::U32));
+  Operand a0 = cx.srcReg(ops[1], t, 0), a1 = cx.srcReg(ops[1], t, 1);
+  Operand s0 = cx.tempOp(), s1 = cx.tempOp();
+  shf(cx, s0, ShiftDir::R, isSigned ? IntType::S64 : IntType::U64, false, a0, pos, a1);
+  shf(cx, s1, ShiftDir::R, isSigned ? IntType::S32 : IntType::U32, true, RZ(), pos, a1);
+  Operand k0, k1;
+  if (len.kind == ori::OperandKind::Imm) {
+    const uint64_t k = len.value >= 64 ? ~uint64_t(0) : (uint64_t(1) << len.value) - 1;
+    k0 = imm(static_cast<uint32_t>(k));
+    k1 = imm(static_cast<uint32_t>(k >> 32));
+  } else {
+    Operand one = cx.inReg(imm(1));
+    Operand m0 = cx.tempOp(), m1 = cx.tempOp(), carry = cx.tempOp(RegClass::P);
+    shf(cx, m0, ShiftDir::L, IntType::U32, false, one, len, RZ());
+    shf(cx, m1, ShiftDir::L, IntType::U64, true, one, len, RZ());
+    k0 = cx.tempOp();
+    k1 = cx.tempOp();
+    iadd3co(cx, k0, carry, m0, imm(-1));
+    iadd3x(cx, k1, m1, imm(-1), RZ(), carry);
+  }
+  Operand r0 = cx.tempOp(), r1 = cx.tempOp();
+  lop3(cx, r0, s0, k0, RZ(), 0xc0);
+  lop3(cx, r1, s1, k1, RZ(), 0xc0);
+  if (isSigned) {
+    Operand l1, top = cx.tempOp(), f = cx.tempOp();
+    if (len.kind == ori::OperandKind::Imm) {
+      l1 = imm(static_cast<uint32_t>(len.value - 1));
+    } else {
+      l1 = cx.tempOp();
+      iadd3(cx, l1, len, imm(-1));
+    }
+    shf(cx, top, ShiftDir::R, IntType::U64, false, r0, l1, r1);
+    iadd3(cx, f, neg(top), RZ());
+    Operand d0 = cx.tempOp(), d1 = cx.tempOp();
+    lop3(cx, d0, r0, k0, f, 0xf2);   // a | ~b & c
+    lop3(cx, d1, r1, k1, f, 0xf2);
+    r0 = d0;
+    r1 = d1;
+  }
+  cx.copy(cx.dst(ops[0], t, 0), r0);
+  cx.copy(cx.dst(ops[0], t, 1), r1);
+  return true;
+}
+
 // bfe.{u,s}32 d, a, pos, len: SHF.R.{U32,S32}.HI t, RZ, pos, a; SGXT{.U32} d, t, len
 bool lowerBfe(LowerCtx &cx, const ptx::Instruction &in) {
   const ptx::Type t = in.type();
   const auto &ops = in.operands;
-  if (ptx::typeBits(t) == 64) return cx.unsupported("bfe on 64-bit types");
+  if (ptx::typeBits(t) == 64) return lowerBfe64(cx, in);
   const bool isSigned = ptx::isSigned(t);
   Operand pos = byte0(cx, cx.src(ops[2], ptx::Type::U32));
   Operand len = byte0(cx, cx.src(ops[3], ptx::Type::U32));

@@ -390,6 +390,7 @@ bool lowerMbarrierPendingCount(LowerCtx &cx, const ptx::Instruction &in) {
 }
 
 bool lowerMbarrier(LowerCtx &cx, const ptx::Instruction &in) {
+  if (!cx.features().clusters) return lowerMbarrierAmpere(cx, in);
   if (in.has(ptx::Mod::Init)) return lowerMbarrierInit(cx, in);
   if (in.has(ptx::Mod::TestWait)) return lowerMbarrierTestWait(cx, in);
   if (in.has(ptx::Mod::ArriveDrop) && !in.has(ptx::Mod::NoComplete)) return lowerMbarrierArriveDrop(cx, in);

@@ -59,19 +59,17 @@ Operand i2iSat(LowerCtx &cx, Operand a, unsigned bits, bool isSigned) {
   return d;
 }
 
-// cvt.sat.dtype.atype between 8/16/32-bit integers: clamp to dtype's range. A signed source
-// narrowing to 8/16 bits is one I2I (as ptxas); other pairs clamp with VIMNMX.
-bool lowerIntCvtSat(LowerCtx &cx, const ptx::Instruction &in) {
-  const ptx::Type dt = in.type(0), at = in.type(1);
-  const unsigned dBits = ptx::typeBits(dt), aBits = ptx::typeBits(at);
-  const bool dSigned = ptx::isSigned(dt), aSigned = ptx::isSigned(at);
-  if (dBits == 64 || aBits == 64) return cx.unsupported("cvt.sat with 64-bit integer types");
+// `a`, a 32-bit value (signed if aSigned), clamped to dt's range (8/16/32 bits) into ops[0]. A
+// signed source narrowing to 8/16 bits is one I2I (as ptxas); other pairs clamp with VIMNMX.
+void satTo32(LowerCtx &cx, const ptx::Instruction &in, Operand a, bool aSigned) {
+  const ptx::Type dt = in.type(0);
+  const unsigned dBits = ptx::typeBits(dt);
+  const bool dSigned = ptx::isSigned(dt);
   const auto &ops = in.operands;
-  Operand a = srcExtended(cx, ops[1], at);   // its 32-bit value, signed if aSigned
   Operand d = cx.dst(ops[0], dt);
   if (aSigned && dBits < 32) {
     cx.copy(d, extendForDestination(cx, ops[0], dt, i2iSat(cx, a, dBits, dSigned)));
-    return true;
+    return;
   }
   const int64_t lo = dSigned ? -(int64_t(1) << (dBits - 1)) : 0;
   const int64_t hi = dSigned ? (int64_t(1) << (dBits - 1)) - 1 : (int64_t(1) << dBits) - 1;
@@ -91,6 +89,83 @@ bool lowerIntCvtSat(LowerCtx &cx, const ptx::Instruction &in) {
     x = y;
   }
   cx.copy(d, x);
+}
+
+// cvt.sat to a 64-bit destination. Only s64 <- u64 (above 2^63 - 1: INT64_MAX) and u64 <- signed
+// (negative: 0) can be out of range; ptxas rejects .sat on the other pairs, optxas converts.
+void satTo64(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Type dt = in.type(0), at = in.type(1);
+  const bool dSigned = ptx::isSigned(dt), aSigned = ptx::isSigned(at);
+  const auto &ops = in.operands;
+  Operand r0 = cx.tempOp(), r1 = cx.tempOp();
+  if (ptx::typeBits(at) == 64) {
+    Operand a0 = cx.srcReg(ops[1], at, 0), a1 = cx.srcReg(ops[1], at, 1);
+    if (dSigned == aSigned) {
+      cx.copy(r0, a0);
+      cx.copy(r1, a1);
+    } else {
+      // The top bit: too large for s64 (a u64 source), or negative (an s64 source).
+      Operand top = cx.tempOp(RegClass::P);
+      isetp(cx, top, Cmp::LT, false, a1, RZ());
+      const Operand keep = Operand(top).setFlag(ori::OpNot);
+      sel(cx, r0, a0, dSigned ? imm(-1) : RZ(), keep);
+      sel(cx, r1, a1, dSigned ? imm(0x7fffffff) : RZ(), keep);
+    }
+  } else {
+    Operand a = cx.inReg(srcExtended(cx, ops[1], at));
+    if (aSigned && !dSigned) {
+      isa::Modifiers m;
+      m.intType = IntType::S32;
+      cx.emit(cx.intMinMax(), {r0}, {a, RZ(), notPT()}, m);
+      cx.copy(r1, RZ());
+    } else {
+      cx.copy(r0, a);
+      if (aSigned) shf(cx, r1, ShiftDir::R, IntType::S32, true, RZ(), imm(0x1f), a);
+      else cx.copy(r1, RZ());
+    }
+  }
+  cx.copy(cx.dst(ops[0], dt, 0), r0);
+  cx.copy(cx.dst(ops[0], dt, 1), r1);
+}
+
+// cvt.sat.dtype.atype between integers. A 64-bit source narrowing to 32 bits or less is first
+// clamped to a 32-bit value (s32 for a signed pair, else u32), which satTo32 finishes:
+//   s64 -> s32: a1 == a0 >> 31 (arithmetic) ? a0 : a1 < 0 ? INT32_MIN : INT32_MAX
+//   s64 -> u32: a1 < 0 ? 0 : a1 != 0 ? UINT32_MAX : a0;   u64 -> u32: a1 != 0 ? UINT32_MAX : a0
+bool lowerIntCvtSat(LowerCtx &cx, const ptx::Instruction &in) {
+  const ptx::Type dt = in.type(0), at = in.type(1);
+  const unsigned dBits = ptx::typeBits(dt), aBits = ptx::typeBits(at);
+  const bool dSigned = ptx::isSigned(dt), aSigned = ptx::isSigned(at);
+  const auto &ops = in.operands;
+  if (dBits == 64) {
+    satTo64(cx, in);
+    return true;
+  }
+  if (aBits < 64) {
+    satTo32(cx, in, srcExtended(cx, ops[1], at), aSigned);
+    return true;
+  }
+  Operand a0 = cx.srcReg(ops[1], at, 0), a1 = cx.srcReg(ops[1], at, 1);
+  Operand big = cx.tempOp(RegClass::P), v = cx.tempOp();
+  if (aSigned && dSigned) {
+    Operand sign = cx.tempOp(), neg = cx.tempOp(RegClass::P), lim = cx.tempOp();
+    shf(cx, sign, ShiftDir::R, IntType::S32, true, RZ(), imm(31), a0);
+    isetp(cx, big, Cmp::NE, true, a1, sign);
+    isetp(cx, neg, Cmp::LT, false, a1, RZ());
+    sel(cx, lim, cx.inReg(imm(0x7fffffff)), imm(INT32_MIN), Operand(neg).setFlag(ori::OpNot));
+    sel(cx, v, lim, a0, big);
+    satTo32(cx, in, v, true);
+    return true;
+  }
+  isetp(cx, big, Cmp::NE, true, a1, RZ());
+  sel(cx, v, a0, imm(-1), Operand(big).setFlag(ori::OpNot));
+  if (aSigned) {
+    Operand neg = cx.tempOp(RegClass::P), w = cx.tempOp();
+    isetp(cx, neg, Cmp::LT, false, a1, RZ());
+    sel(cx, w, RZ(), v, neg);
+    v = w;
+  }
+  satTo32(cx, in, v, false);
   return true;
 }
 

@@ -105,6 +105,14 @@ bool resolveAddress(LowerCtx &cx, const ptx::Operand &a, ptx::StateSpace s, MemA
     out.paramOffset = off;
     return true;
   }
+  // A .shared or .local variable named in a generic access stands for its generic address
+  // (PTX ISA, generic addressing); ptxas then accesses it in its own space (LDS/STS/LDL/STL), as
+  // optxas does: the variable's space address is not a generic address.
+  if (out.unit == MemUnit::Generic && base == ptx::BaseKind::Symbol && sym &&
+      sym->kind == ptx::DeclKind::Variable) {
+    const ptx::StateSpace vs = static_cast<const ptx::Variable *>(sym)->space;
+    if (vs == ptx::StateSpace::Shared || vs == ptx::StateSpace::Local) out.unit = memUnitOf(vs);
+  }
   const unsigned words = (out.unit == MemUnit::Global || out.unit == MemUnit::Generic) ? 2 : 1;
   if (base == ptx::BaseKind::Reg) {
     ptx::Operand reg = a;   // the base register as a plain register operand

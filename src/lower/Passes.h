@@ -19,6 +19,10 @@ Operand readSpecialReg(LowerCtx &cx, const ptx::Operand &o);
 // the driver's address table (LDC.64 of a Symbol operand); local -> R1-relative offset.
 Operand symbolAddress(LowerCtx &cx, const ptx::Decl *sym, int64_t offset, unsigned words);
 
+// AmpereMbarrier.cpp: mbarrier.* on sm_8x (no SYNCS unit: STS/ATOMS.ARRIVE/LDS on the barrier's
+// shared words, as ptxas); lowerMbarrier (HopperAsync.cpp) hands targets without clusters here.
+bool lowerMbarrierAmpere(LowerCtx &cx, const ptx::Instruction &in);
+
 // Finish.cpp: per-function clean-up after the body is lowered (empty blocks, reconvergence
 // barriers for divergent regions, kernel EXIT at the end).
 void finishFunction(LowerCtx &cx);

@@ -324,18 +324,31 @@ private:
       std::string lo = r(), hi = r();
       std::vector<std::string> l = {fmt::format("mov.b64 %td0, {{{}, {}}};", r(), r()),
                                     fmt::format("mov.b64 %td1, {{{}, {}}};", r(), r())};
-      // (64-bit bfe/bfi one time in ten: optxas does not support them yet.)
-      switch (chance(10) ? pick(2) : 2 + pick(5)) {
+      // Positions and lengths: immediates up to 71 (past the word), or registers masked to 0..127
+      // (ptxas 13.0 reads bfe.{u,s}64/bfi.b64 register operands unmasked, where PTX uses their low
+      // byte: tests/exec/bfe64_lowbyte).
+      auto posLen = [&](unsigned &k) {
+        if (chance(60)) return fmt::format("{}", pick(72));
+        l.push_back(fmt::format("and.b32 %t{}, {}, 127;", k, r()));
+        return fmt::format("%t{}", k++);
+      };
+      switch (pick(8)) {
       case 0: {
-        unsigned pos = pick(64), len = pick(65 - pos);
+        unsigned k = 0;
+        std::string pos = posLen(k), len = posLen(k);
         l.push_back(fmt::format("bfe.{}64 %td0, %td0, {}, {};", chance(50) ? "u" : "s", pos, len));
         break;
       }
       case 1: {
-        unsigned pos = pick(64), len = pick(65 - pos);
+        unsigned k = 0;
+        std::string pos = posLen(k), len = posLen(k);
         l.push_back(fmt::format("bfi.b64 %td0, %td0, %td1, {}, {};", pos, len));
         break;
       }
+      case 7:
+        l.push_back(guard() + fmt::format("bfind{}.{}64 {}, %td0;", chance(30) ? ".shiftamt" : "",
+                                          chance(50) ? "s" : "u", lo));
+        return line(l);
       case 2:
         l.push_back(guard() + fmt::format("{}.b64 {}, %td0;", chance(50) ? "clz" : "popc", lo));
         return line(l);
@@ -370,25 +383,31 @@ private:
     default: {
       // Width-changing integer conversions.
       static const char *o[] = {"cvt.s64.s32 %td0, {};", "cvt.u64.u32 %td0, {};",
-                                "cvt.s64.s16 %td0, {};", "cvt.u64.u8 %td0, {};"};
+                                "cvt.sat.u64.s32 %td0, {};", "cvt.s64.s16 %td0, {};",
+                                "cvt.u64.u8 %td0, {};", "cvt.sat.u64.s16 %td0, {};"};
       std::string src = r();
       std::vector<std::string> l;
-      unsigned k = pick(4);
-      if (k >= 2) {
+      unsigned k = pick(6);
+      if (k >= 3) {
         l.push_back(fmt::format("cvt.u16.u32 %h0, {};", src));
         src = "%h0";
       }
       l.push_back(fmt::format(fmt::runtime(o[k]), src));
-      static const char *back[] = {"cvt.u32.u64 {}, %td0;", "cvt.sat.s32.s64 {}, %td0;",
-                                   "cvt.sat.u32.s64 {}, %td0;", "cvt.sat.s16.s64 %h1, %td0;"};
-      // (Saturating conversions from 64 bits are rarer: optxas does not support them yet.)
-      unsigned b = chance(75) ? 0 : pick(4);
-      if (b == 3) {
-        l.push_back(back[3]);
-        l.push_back(guard() + fmt::format("cvt.s32.s16 {}, %h1;", r()));
-      } else {
-        l.push_back(fmt::format("add.s64 %td0, %td0, %td0;"));
-        l.push_back(guard() + fmt::format(fmt::runtime(back[b]), r()));
+      // Back to 32 bits, most often saturating (cvt.sat from s64/u64 to every narrower type, or
+      // between s64 and u64 first).
+      l.push_back(fmt::format("add.s64 %td0, %td0, %td0;"));
+      if (chance(25)) l.push_back(chance(50) ? "cvt.sat.u64.s64 %td0, %td0;" : "cvt.sat.s64.u64 %td0, %td0;");
+      const char *wide = chance(50) ? "s64" : "u64";
+      switch (pick(4)) {
+      case 0: l.push_back(guard() + fmt::format("cvt.u32.u64 {}, %td0;", r())); break;
+      case 1: l.push_back(guard() + fmt::format("cvt.sat.{}32.{} {}, %td0;", chance(50) ? "s" : "u", wide, r())); break;
+      default: {
+        static const char *n[] = {"s8", "u8", "s16", "u16"};
+        const char *d = n[pick(4)];
+        l.push_back(fmt::format("cvt.sat.{}.{} %h1, %td0;", d, wide));
+        l.push_back(guard() + fmt::format("cvt.{}32.{}16 {}, %h1;", d[0], d[0], r()));
+        break;
+      }
       }
       return line(l);
     }

@@ -4,6 +4,7 @@
 //
 //   ptx-fuzz [--seed S] [--count N] [--time SECONDS] [--compiler ptxas|optxas|PATH]
 //            [--flags "OPTIONS"] [--save DIR] [--emit SEED] [--no-minimize] [--no-floats] [--no-warp] ...
+//            [--known S1,S2,...]   (seeds whose failure is written down: reported, not counted)
 //
 // Prints a summary: programs checked, per minute, how many agreed, were unsupported by the
 // simulator (not yet decodable / simulated) or failed. Exit status 1 if any program failed
@@ -36,7 +37,7 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: ptx-fuzz [--seed S] [--count N] [--time SECONDS]\n"
+               "usage: ptx-fuzz [--seed S] [--count N] [--time SECONDS] [--known S1,S2,...]\n"
                "                [--compiler ptxas|optxas|PATH] [--flags \"OPTIONS\"] [--save DIR]\n"
                "                [--emit SEED] [--no-minimize] [--no-floats] [--no-wide]\n"
                "                [--no-memory] [--no-control] [--no-warp] [--no-division]\n"
@@ -175,6 +176,9 @@ int main(int argc, char **argv) {
   double timeBudget = 0;
   bool minimizeFailures = true, verbose = false, haveEmit = false;
   std::string compiler = "ptxas", saveDir, flags;
+  // Seeds whose failure is understood and written down (tests/fuzz-found/README.md), e.g. a
+  // ptxas miscompile: reported as known, not counted as failures.
+  std::set<uint64_t> known;
   fuzz::Features feat;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -184,6 +188,15 @@ int main(int argc, char **argv) {
     else if (a == "--time") timeBudget = std::atof(next().c_str());
     else if (a == "--compiler") compiler = next();
     else if (a == "--flags") flags = next();
+    else if (a == "--known") {
+      std::string list = next();
+      for (size_t b = 0; b < list.size();) {
+        size_t e = list.find(',', b);
+        if (e == std::string::npos) e = list.size();
+        known.insert(std::strtoull(list.substr(b, e - b).c_str(), nullptr, 0));
+        b = e + 1;
+      }
+    }
     else if (a == "--save") saveDir = next();
     else if (a == "--emit") { emit = std::strtoull(next().c_str(), nullptr, 0); haveEmit = true; }
     else if (a == "--no-minimize") minimizeFailures = false;
@@ -222,7 +235,7 @@ int main(int argc, char **argv) {
 
   auto start = Clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-  uint64_t checked = 0, agreed = 0, unsupported = 0, failed = 0, bad = 0;
+  uint64_t checked = 0, agreed = 0, unsupported = 0, failed = 0, bad = 0, knownFailed = 0;
   std::map<std::string, unsigned> unsupportedWhy;
   std::vector<std::string> saved;
   for (uint64_t s = seed; checked < count; ++s) {
@@ -230,6 +243,17 @@ int main(int argc, char **argv) {
     fuzz::Program p = fuzz::generate(s, feat);
     Check c = fz.check(p.ptx(), p.spec());
     ++checked;
+    if (known.count(s)) {
+      if (c.kind == Check::Failed) {
+        ++knownFailed;
+        std::printf("seed %llu: known failure (tests/fuzz-found/README.md): %s: %s\n",
+                    (unsigned long long)s, std::string(sim::diffStatusName(c.status)).c_str(),
+                    c.detail.c_str());
+        continue;
+      }
+      std::printf("seed %llu: listed as a known failure but did not fail (%s)\n",
+                  (unsigned long long)s, c.kind == Check::Ok ? "agrees" : "not compared");
+    }
     switch (c.kind) {
     case Check::Ok: ++agreed; break;
     case Check::Unsupported: {
@@ -282,10 +306,10 @@ int main(int argc, char **argv) {
   }
   double secs = elapsed();
   std::printf("%llu programs in %.1f s (%.0f per minute): %llu agree, %llu unsupported by the "
-              "simulator, %llu failed, %llu invalid%s\n",
+              "simulator, %llu failed, %llu known failures, %llu invalid%s\n",
               (unsigned long long)checked, secs, secs > 0 ? checked * 60.0 / secs : 0.0,
               (unsigned long long)agreed, (unsigned long long)unsupported,
-              (unsigned long long)failed, (unsigned long long)bad,
+              (unsigned long long)failed, (unsigned long long)knownFailed, (unsigned long long)bad,
               own ? " (compile failures of our back end count as unsupported)" : "");
   if (!unsupportedWhy.empty()) {
     std::string s = "unsupported (first unsupported instruction):";

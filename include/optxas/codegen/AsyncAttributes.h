@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "optxas/codegen/Emit.h"
 #include "optxas/elf/Cubin.h"
 #include "optxas/ori/Module.h"
 
@@ -19,7 +20,8 @@ uint8_t isaClassOf(const ori::Module &m, unsigned sm);
 // EICOMPAT_ATTR_INST_TENSORMAP_V1, a mask: 1 = the module issues tensor copies, 2 = it writes
 // tensor-map fields (tensormap.replace; ptxas 13.0 sets it, measured on one-instruction kernels).
 uint8_t tensorMapBits(const ori::Module &m);
-// The mbarrier attributes of a function from its encoded code (none if it has no SYNCS).
-void addMbarrierAttributes(const ori::Function &f, std::vector<elf::Attribute> &out);
+// The mbarrier attributes of a function from its encoded code (none if it has no SYNCS, and on
+// sm_8x no ATOMS.ARRIVE or mbarrier STS/LDS; those two are found by their flags in `layout`).
+void addMbarrierAttributes(const ori::Function &f, const Layout &layout, std::vector<elf::Attribute> &out);
 
 } // namespace optxas::codegen

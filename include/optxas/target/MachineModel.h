@@ -78,6 +78,9 @@ struct DriverBank {
   // The first .texref/.samplerref/.surfref slot after the parameters is aligned to this
   // (Blackwell: 16, measured with 8..24 bytes of parameters; sm_8x/sm_90: the next word).
   uint32_t refSlotAlign = 4;
+  // The 64-bit base of the shared window in the generic space (Ampere: ptxas 13.0 converts
+  // with a 64-bit add/subtract of it). kNoSlot: generic = {shared address, SR_SWINHI} (sm_90 on).
+  uint32_t sharedWindow = kNoSlot;
 };
 
 // The instruction families an architecture has, for the choices lowering and selection make
@@ -104,6 +107,10 @@ struct IsaFeatures {
   // WARPSYNC.EXCLUSIVE exists (sm_90+; Ampere reaches a lane-varying mask through its slow-path
   // subroutines instead).
   bool exclusiveWarpSync = true;
+  // BMMA exists (mma .b1). Blackwell has none: ptxas calls weak IMMA.U8 subroutines there
+  // (docs/codegen.md), which optxas does not build yet; a BMMA left after optimization is
+  // reported as a "not yet supported" error.
+  bool bmma = true;
 };
 
 struct Timing {

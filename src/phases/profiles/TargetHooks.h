@@ -20,8 +20,9 @@ void expandJmxComputation(PhaseContext &ctx);
 unsigned enforceArgumentRestrictions(ori::Function &f);
 void enforceArgumentRestrictionsHook(PhaseContext &ctx);
 // 110 FinalInspectionPass (impl/FinalInspection.cpp): reports each instruction that does not
-// encode as an internal error; returns how many.
-unsigned inspectEncodability(ori::Function &f, DiagEngine &diags);
+// encode as an internal error, or, for a PTX feature the target lacks (mma .b1 on sm_100+ with
+// `smVersion`), as a "not yet supported" error; returns how many.
+unsigned inspectEncodability(ori::Function &f, DiagEngine &diags, unsigned smVersion = 0);
 void finalInspectionHook(PhaseContext &ctx);
 // 116 BackPropagateVEC2D (impl/BackPropagateVEC2D.cpp): makes the definitions of values copied
 // into a component range of a wide register write that range; returns the copies removed.

@@ -31,7 +31,9 @@ using Table = uint8_t[kW][kR];
 
 // GPR read-after-write: rows = writer, columns = reader, in enum order. The guard column of a
 // GPR is WARPSYNC's mask register: ptxas leaves 7 cycles after an ALU writer, never fewer (5 was
-// too few on the GPU, see docs/simulation.md).
+// too few on the GPU, see docs/simulation.md). hmma -> half is 8: ptxas 13.0 reads an HFMA2.MMA
+// result with another HFMA2.MMA 8 cycles after issue, and half -> half is 4 as fma -> fma: it reads
+// an HADD2.SAT result with an HFMA2.BF16_V2 4 cycles after issue (ptx-fuzz seed 143).
 //
 //                 alu fma wAB wCL wCH half fp64 dec agu guard ualu
 constexpr Table kGpr = {
@@ -41,8 +43,8 @@ constexpr Table kGpr = {
     /* disp64  */ {6, 6, 6, 6, 4, 6, 6, 4, 5, 7, 0},
     /* wide.lo */ {3, 2, 4, 2, 2, 3, 6, 4, 5, 7, 0},
     /* wide.hi */ {5, 4, 6, 4, 2, 5, 6, 4, 5, 7, 0},
-    /* half    */ {5, 5, 5, 5, 3, 5, 6, 4, 5, 7, 0},
-    /* hmma    */ {10, 10, 10, 10, 8, 10, 6, 6, 7, 10, 0},
+    /* half    */ {5, 5, 5, 5, 3, 4, 6, 4, 5, 7, 0},
+    /* hmma    */ {10, 10, 10, 10, 8, 8, 6, 6, 7, 10, 0},
     /* fp64    */ {10, 10, 10, 10, 8, 10, 8, 6, 7, 10, 0},
     /* var     */ {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
     /* ualu    */ {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},

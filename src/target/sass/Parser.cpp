@@ -680,15 +680,16 @@ ParseResult parse(std::string_view text, Target target, uint64_t pc) {
   size_t dot = mnem.find('.');
   std::string_view base = mnem.substr(0, dot);
   std::string_view sfx = dot == std::string_view::npos ? std::string_view() : mnem.substr(dot);
-  // A mnemonic the table renames (LDCU on sm_100) names the opcode of its forms.
-  bool renamed = false;
+  // A mnemonic the table renames (LDCU on sm_100) names the opcode of its forms; one that is
+  // also an opcode's own name (Ampere's ATOMS.ARRIVE, a SYNCS flavour) tries both.
+  std::vector<isa::Opcode> ops;
   for (const Form &f : t->forms())
     if (!f.mnemonic.empty() && f.mnemonic == base) {
-      in.op = f.op;
-      renamed = true;
+      ops.push_back(f.op);
       break;
     }
-  if (!renamed && !isa::opcodeFromName(base, in.op)) {
+  if (isa::Opcode named; isa::opcodeFromName(base, named) && (ops.empty() || ops[0] != named)) ops.push_back(named);
+  if (ops.empty()) {
     r.error = "unknown mnemonic '" + std::string(base) + "'";
     return r;
   }
@@ -702,29 +703,32 @@ ParseResult parse(std::string_view text, Target target, uint64_t pc) {
     }
     toks.push_back(t);
   }
-  for (const Form *f : t->formsOf(in.op)) {
-    if (in.guard.uniform != f->uniformGuard && !(in.guard.pred == PT && !in.guard.negate))
-      continue;
-    if (FormTable::mnemonicOf(*f) != base)
-      continue;
-    std::vector<std::string_view> sfxs{sfx};
-    for (std::string_view a : f->aliasTokens)
-      if (startsWith(sfx, a) && (sfx.size() == a.size() || sfx[a.size()] == '.'))
-        sfxs.push_back(sfx.substr(a.size()));
-    for (std::string_view sx : sfxs) {
-      std::vector<isa::Modifiers> cands;
-      matchMods(*f, 0, sx, isa::Modifiers(), cands);
-      for (const isa::Modifiers &m : cands) {
-        Inst cand = in;
-        if (parseWithForm(*f, m, toks, pc, target, cand)) {
-          cand.guard.uniform = f->uniformGuard;
-          // The alias spelling must be the one the printer would choose.
-          std::string_view want = f->alias ? f->alias(cand) : std::string_view();
-          std::string_view got = sfx.substr(0, sfx.size() - sx.size());
-          if (want != got)
-            continue;
-          r.inst = cand;
-          return r;
+  for (isa::Opcode op : ops) {
+    in.op = op;
+    for (const Form *f : t->formsOf(in.op)) {
+      if (in.guard.uniform != f->uniformGuard && !(in.guard.pred == PT && !in.guard.negate))
+        continue;
+      if (FormTable::mnemonicOf(*f) != base)
+        continue;
+      std::vector<std::string_view> sfxs{sfx};
+      for (std::string_view a : f->aliasTokens)
+        if (startsWith(sfx, a) && (sfx.size() == a.size() || sfx[a.size()] == '.'))
+          sfxs.push_back(sfx.substr(a.size()));
+      for (std::string_view sx : sfxs) {
+        std::vector<isa::Modifiers> cands;
+        matchMods(*f, 0, sx, isa::Modifiers(), cands);
+        for (const isa::Modifiers &m : cands) {
+          Inst cand = in;
+          if (parseWithForm(*f, m, toks, pc, target, cand)) {
+            cand.guard.uniform = f->uniformGuard;
+            // The alias spelling must be the one the printer would choose.
+            std::string_view want = f->alias ? f->alias(cand) : std::string_view();
+            std::string_view got = sfx.substr(0, sfx.size() - sx.size());
+            if (want != got)
+              continue;
+            r.inst = cand;
+            return r;
+          }
         }
       }
     }

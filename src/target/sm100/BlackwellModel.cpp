@@ -36,8 +36,8 @@ constexpr DriverBank kBlackwellBank = {
     .texDescTable = 0x150, .surfDescTable = 0x160,
     .cgaStride = 0xa0, .clusterRecipDelta = 0x10, .refSlotAlign = 16,
 };
-constexpr IsaFeatures kSm100 = {.imma8816 = false};
-constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false};
+constexpr IsaFeatures kSm100 = {.imma8816 = false, .bmma = false};
+constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false, .bmma = false};
 } // namespace
 
 const sm90::ArchTables &sm100Tables() {

@@ -30,6 +30,7 @@ constexpr DriverBank kAmpereBank = {
     .reservedSmemEnd = 0x120, .reservedSmem1 = kNoSlot,
     .localWindow = 0x20, .constWindow = 0x50, .reservedSmemOffset0 = 0,
     .texDescTable = 0x70, .surfDescTable = 0x80, .descIndexMask = 0xfffff,
+    .sharedWindow = 0x18,
 };
 // (R2UR too: ptxas sets a write scoreboard on it, sm_90 couples it)
 const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {

@@ -153,6 +153,24 @@ void addArrives(FormTable &t) {
   b.noWriteScoreboard();
 }
 
+// ATOMS.ARRIVE.64 Rd:Rd+1, [Ra+URb+imm]: mbarrier.arrive (ptxas 13.0 sm_80/86; opcode 0xf8c,
+// ATOMS's address layout, .64 at 73 and the operation 9 at 87, no data register: nvdisasm -b
+// SM80 prints ATOMS.INVALID9 for the same word under ATOMS's 0x98c). Modelled as a SYNCS
+// flavour (kAtomsArrive64), so that it keeps its place among the barrier operations.
+void addAtomsArrive(FormTable &t) {
+  Builder b(t);
+  MemLayout l;
+  l.base = bits(24, 8);
+  l.ur = bits(64, 6);
+  l.urUse = MemLayout::UrUse::Add;
+  l.offset = bits(40, 24);
+  Form &f = b.form(O::SYNCS, 0xf8c, {fixed(S::extra, isa::kAtomsArrive64, ".ARRIVE.64"), R(16).def().w(2), Mem(l)});
+  f.mnemonic = "ATOMS";
+  b.fix(bits(73, 3), 2);
+  b.fix(bits(87, 4), 9);
+  b.fix(bits(91, 1), 1);
+}
+
 // R2UR [Pd,] URd, Ra: sm_90's layout under opcode 0x3c2 (ptxas 13.0 sm_80/86/89: `R2UR UR4, R0`
 // at -O0, `@P0 R2UR P1, UR4, R0` in its per-lane loops; no .OR form seen). Variable latency
 // here: ptxas gives it a write scoreboard (AmpereModel.cpp).
@@ -231,6 +249,7 @@ const FormTable *build(const EncodingDelta &d) {
   addWarpsyncAll(*t);
   addLepc(*t);
   addArrives(*t);
+  addAtomsArrive(*t);
   addR2ur(*t);
   // Hopper's cluster/warpgroup special registers have no name here (nvdisasm -b SM8x prints SR65,
   // SR134..SR137, SR139).

@@ -305,6 +305,32 @@ TEST(FinalInspectionPass, NamesAnInstructionThatDoesNotEncode) {
   EXPECT_EQ(fixed.diags, "");
 }
 
+// mma .b1 (BMMA m16n8k256) that survived optimization: encodes on sm_90; on Blackwell, which
+// has no BMMA, a clean "not yet supported" error instead of an internal one.
+const char *kBmma = R"(.function "k" entry
+.reg %r1 x4
+.reg %r2 x2
+.reg %r3 x4
+.reg %r4 x4
+bb0:
+  [1] %r4 = BMMA.extra:0x7 %r1, %r2, %r3
+  [2] EXIT
+.end
+)";
+
+TEST(FinalInspectionPass, BmmaOnBlackwellIsNotYetSupported) {
+  Result ok = runRecipe("FinalInspectionPass", kBmma, "sm_90");
+  EXPECT_TRUE(ok.ok) << ok.diags;
+  for (const char *arch : {"sm_100", "sm_120"}) {
+    Result r = runRecipe("FinalInspectionPass", kBmma, arch);
+    EXPECT_FALSE(r.ok) << arch;
+    EXPECT_NE(r.diags.find(std::string("mma with .b1 operands on .target '") + arch + "' is not yet supported by optxas"),
+              std::string::npos)
+        << r.diags;
+    EXPECT_EQ(r.diags.find("internal error"), std::string::npos) << r.diags;
+  }
+}
+
 TEST(FinalInspectionPass, AMacroLeftUnexpandedIsAnError) {
   Result r = runRecipe("FinalInspectionPass", R"(.function "k" entry
 .reg %r2 x2
