@@ -271,6 +271,9 @@ const FormTable *build(const EncodingDelta &d) {
     if (!name.empty()) t->specialRegs.emplace_back(n, name);
   }
   t->removeForms([&](const Form &f) {
+    // VIMNMX3 (min/max of three) is decoded from ptxas's sm_90 code only; its Blackwell layout
+    // is not measured (nvdisasm -b SM100/SM120 rejects the sm_90 words).
+    if (f.mnemonic == "VIMNMX3") return true;
     for (isa::Opcode op : d.droppedOpcodes)
       if (f.op == op) return true;
     for (isa::ModSlot s : d.droppedFlags)

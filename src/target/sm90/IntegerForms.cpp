@@ -236,9 +236,10 @@ void addMinMax(Builder &b) {
   b.fix(bits(81, 3), 7);
   b.fix(bits(84, 3), 7);
   // VIMNMX3{.U32|..} Rd, Ra, b, c, Pmax   (min/max of three; its own mnemonic over VIMNMX's
-  // opcode, which the simulator runs with the third source)
+  // opcode, which the simulator runs with the third source). Only a register c: nvdisasm 13
+  // rejects the layouts with an immediate, c[][] or UR as c (0x40f, 0x60f, 0xe0f).
   size_t first = b.size();
-  b.alu(Op::VIMNMX, 0x00f, kAllSources,
+  b.alu(Op::VIMNMX, 0x00f, kBSources,
         {mod(S::intType, bits(72, 2), simdType), flag(S::relu, 76, ".RELU"), R(16).def(),
          R(24).reuse(0), srcB().reuse(1), srcC().reuse(2), P(87).inv(90)});
   b.fix(bits(81, 6), 0);
