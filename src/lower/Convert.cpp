@@ -26,6 +26,18 @@ using namespace fp;
 
 namespace {
 
+// f32 from the f16 in the low half of `a`: HADD2.F32 -0, a.H0_H0 (exact). The .F32 of HADD2.F32
+// is the pack field (MERGE_C); floatType alone encodes as a plain HADD2, whose result is a packed
+// f16 pair (wrong on the GPU).
+void f16ToF32(LowerCtx &cx, const Operand &d, const Operand &a) {
+  isa::Modifiers h;
+  h.floatType = isa::FloatType::F32;
+  h.pack = isa::PackMode::MERGE_C;
+  Operand negZero = RZ();
+  negZero.setFlag(ori::OpNeg);
+  cx.emit(Opcode::HADD2, {d}, {negZero, Operand(a).setFlag(ori::OpH0H0)}, h, ori::DataType::F32);
+}
+
 bool isFloatCvt(const ptx::Instruction &in) {
   return in.numTypes == 2 && (ptx::isFloat(in.type(0)) || ptx::isFloat(in.type(1)));
 }
@@ -190,14 +202,7 @@ bool floatToFloat(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::T
   if (dt == ptx::Type::F32) {
     Operand t = cx.tempOp();
     if (st == ptx::Type::F16) {
-      // The .F32 of HADD2.F32 is the pack field (MERGE_C); floatType alone encodes as a plain
-      // HADD2, whose result is a packed f16 pair (wrong on the GPU).
-      isa::Modifiers h;
-      h.floatType = isa::FloatType::F32;
-      h.pack = isa::PackMode::MERGE_C;
-      Operand negZero = RZ();
-      negZero.setFlag(ori::OpNeg);
-      cx.emit(Opcode::HADD2, {t}, {negZero, Operand(a).setFlag(ori::OpH0H0)}, h, ori::DataType::F32);
+      f16ToF32(cx, t, a);
     } else if (st == ptx::Type::BF16 && !ftz) {
       cx.emit(Opcode::SHF, {t}, {a, Operand::imm(16), RZ()}, [] {
         isa::Modifiers s;
@@ -349,12 +354,7 @@ bool floatToInt(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::Typ
     // F2I has no 64-bit result from f16/bf16: widen to f32 first (exact).
     Operand w = cx.tempOp();
     if (st == ptx::Type::F16) {
-      isa::Modifiers h;
-      h.floatType = isa::FloatType::F32;
-      h.pack = isa::PackMode::MERGE_C;
-      Operand negZero = RZ();
-      negZero.setFlag(ori::OpNeg);
-      cx.emit(Opcode::HADD2, {w}, {negZero, Operand(a).setFlag(ori::OpH0H0)}, h, ori::DataType::F32);
+      f16ToF32(cx, w, a);
     } else {
       shf(cx, w, ShiftDir::L, IntType::U32, false, a, imm(16), RZ());
     }
