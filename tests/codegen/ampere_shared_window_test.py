@@ -23,6 +23,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import elfcompare  # noqa: E402  (the ELF section and .nv.info readers)
+
 SOURCE = os.path.join(HERE, "ampere", "shared_window_mbarrier.ptx")
 NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
 INSTR = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
@@ -47,25 +50,13 @@ def listings(cubin):
 
 def mbarrier_records(cubin):
     """EIATTR_MBARRIER_INSTR_OFFSETS (0x39) of .nv.info.mbarrier_phases: [(offset, kind)]."""
-    d = open(cubin, "rb").read()
-    shoff, = struct.unpack_from("<Q", d, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3A)
-    hdrs = [struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize) for i in range(shnum)]
-    stro = hdrs[shstrndx][4]
-    for h in hdrs:
-        if d[stro + h[0]: d.index(b"\0", stro + h[0])] != b".nv.info.mbarrier_phases":
+    for sec in elfcompare.read(cubin):
+        if sec["name"] != ".nv.info.mbarrier_phases":
             continue
-        b, i = d[h[4]: h[4] + h[5]], 0
-        while i < len(b):
-            fmt, attr = b[i], b[i + 1]
-            if fmt != 4:
-                i += 4
-                continue
-            size, = struct.unpack_from("<H", b, i + 2)
-            words = struct.unpack_from(f"<{size // 4}I", b, i + 4)
-            if attr == 0x39:
+        for kind, fmt, _, payload in elfcompare.nvinfo(sec["data"]):
+            if kind == 0x39 and fmt == 4:
+                words = struct.unpack_from(f"<{len(payload) // 4}I", payload)
                 return [(words[k], words[k + 3] & 0xff) for k in range(0, len(words), 4)]
-            i += 4 + size
     return []
 
 
