@@ -58,7 +58,8 @@ size_t ampereFramingNopBefore(const std::vector<uint8_t> &code, size_t pc) {
 // never emit these): the 64-bit integer min/max (IMNMX.U64/S64, vector or uniform), the packed
 // byte forms of VIMNMX/VIADD (VIMNMX.U8x4, VIADD.U8x4: vabsdiff4) are class 2, and so are the
 // uniform min/max (UVIMNMX) and floating-point ops (UFADD, UFMUL), which optxas does not emit
-// (no opcode for them: nothing to test here). The uniform integer ops optxas
+// (no opcode for them: nothing to test here). optxas emits IMNMX.U64/.S64 for 64-bit min/max on
+// sm_120 (codegen.corpus_blackwell compares the class with ptxas's). The uniform integer ops optxas
 // emits (UIADD3, UIMAD, ULOP3, USHF, UPOPC, UFLO, UBREV, USGXT, UBMSK, UPRMT, 64-bit UIADD3,
 // UISETP.S64, USHF.R.U64) stay class 1; so do VIMNMX.S32/U32, IDP, DSETP, MUFU.TANH and FMNMX.
 bool sm120Class2(const ori::Instr &i) {

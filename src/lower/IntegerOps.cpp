@@ -376,6 +376,23 @@ bool lowerMinMax(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   const bool isMin = in.op == ptx::Opcode::Min;
   const bool isSigned = ptx::isSigned(t);
+  if (ptx::typeBits(t) == 64 && cx.features().imnmx64) {
+    // sm_120: IMNMX.U64/.S64 d, a, b, Pmin, as ptxas. b may be an immediate that sign-extends
+    // from 32 bits (for .U64 too: -0x2 is 2^64 - 2); others live in a register pair.
+    const ptx::Operand *x = &ops[1], *y = &ops[2];
+    if (x->isImm() && !y->isImm()) std::swap(x, y);
+    Operand b;
+    if (y->isImm()) {
+      const uint64_t v = cx.immBits(*y, t);
+      if (static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))) == v)
+        b = Operand::imm(static_cast<int32_t>(v));
+    }
+    if (b.kind != ori::OperandKind::Imm) b = cx.srcWide(*y, t, 2);
+    isa::Modifiers m;
+    m.intType = isSigned ? IntType::S64 : IntType::U64;
+    cx.emit(Opcode::IMNMX, {cx.dstWide(ops[0], t, 2)}, {cx.srcWide(*x, t, 2), b, isMin ? PT() : notPT()}, m);
+    return true;
+  }
   if (ptx::typeBits(t) == 64) {
     // ISETP.{LT,GT}.U32 p, a.lo, b.lo; ISETP.{LT,GT}{.U32}.AND.EX p, a.hi, b.hi, PT, p; SEL x2
     Operand a0 = cx.srcReg(ops[1], t, 0), a1 = cx.srcReg(ops[1], t, 1);

@@ -201,9 +201,13 @@ class Instr:
             return 4 if "4" in self.mods else 2 if "2" in self.mods else 1
         if "128" in self.mods:
             return 4
-        if "64" in self.mods or self.base in FP64 or "WIDE" in self.mods:
+        if "64" in self.mods or self.base in FP64 or "WIDE" in self.mods or self.imnmx64():
             return 2
         return 1
+
+    def imnmx64(self):
+        """sm_120's IMNMX.U64/S64 PT, PT, Rd, Ra, b, Pmin, !PT: register pairs throughout."""
+        return self.base in ("IMNMX", "UIMNMX") and ("U64" in self.mods or "S64" in self.mods)
 
     def _mma_widths(self):
         """(D and C, A, B) register counts of HMMA/IMMA/DMMA, from the shape and types."""
@@ -284,6 +288,8 @@ class Instr:
             ndef = 1   # VOTE.ALL Pd, Ps: the predicate form has no register result
         if b in ("SHFL", "ELECT"):
             ndef = 2   # (ELECT Pd, URd, Pmask)
+        if self.imnmx64():
+            ndef = 3   # (two predicate results, always PT, then the pair)
         if b in ("ATOMG", "ATOMS", "ATOM", "LDG", "LDS", "LDL", "LD", "LDGSTS", "QSPC"):
             ndef = next((k for k, o in enumerate(ops) if "[" in o), 1)
         for k, o in enumerate(ops):
@@ -317,6 +323,8 @@ class Instr:
                 if b == "F2I" and "F64" in self.mods:
                     sw = 2
                 if b in ("IMAD",) and "WIDE" in self.mods and k == 3:
+                    sw = 2
+                if self.imnmx64() and not re.fullmatch(r"!?U?P(\d|T)", o):
                     sw = 2
                 if b in ("HMMA", "IMMA", "DMMA", "BMMA"):
                     dc, da, db = self._mma_widths()

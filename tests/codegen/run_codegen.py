@@ -513,11 +513,42 @@ def clear_stalls(cubin, waits=False):
     return bytes(data)
 
 
+def imnmx64_selftest():
+    """sm_120's IMNMX.U64/S64 PT, PT, Rd, Ra, b, Pmin, !PT writes and reads register pairs (its
+    first two operands are predicate results): a reader of the high half or a pair source two
+    cycles early is a hazard, one at ptxas's distance (4) is not."""
+    def run(seq):
+        instrs = []
+        for pc, (text, ctrl) in enumerate(seq):
+            ins = hazards.Instr(pc * 16, text, ctrl)
+            ins.sm = 120
+            instrs.append(ins)
+        hz = []
+        hazards.check_function("k", {"instrs": instrs, "labels": {}}, hz)
+        return hz
+    mnmx = "IMNMX.U64 PT, PT, R8, R4, R6, PT, !PT"
+    cases = [("high half at 4", [(mnmx, ctrl_of(4)), ("IADD3 R0, PT, PT, R9, R1, RZ", ctrl_of(1))], ""),
+             ("high half at 1", [(mnmx, ctrl_of(1)), ("IADD3 R0, PT, PT, R9, R1, RZ", ctrl_of(1))], "reads R9"),
+             ("pair source", [("IADD3 R7, PT, PT, R1, R1, RZ", ctrl_of(1)), (mnmx, ctrl_of(1))], "reads R7"),
+             ("UR pair source", [("UIADD3 UR7, UPT, UPT, UR1, UR1, URZ", ctrl_of(1)),
+                                 ("IMNMX.S64 PT, PT, R8, R4, UR6, PT, !PT", ctrl_of(1))], "reads UR7")]
+    failures = 0
+    for what, seq, want in cases:
+        hz = run(seq)
+        if (not want and hz) or (want and not any(want in h for h in hz)):
+            print(f"FAIL IMNMX.64 ({what}): " + ("; ".join(hz) if hz else "no hazard found"))
+            failures += 1
+        else:
+            print(f"ok   IMNMX.64 ({what})")
+    return failures
+
+
 def run_selftest(args):
     """The hazard checker passes ptxas's own sm_90 code and catches broken control bits."""
     require_tools()
     failures = fp64_predicate_selftest()
     failures += mma_issue_selftest()
+    failures += imnmx64_selftest()
     sources = [os.path.join(ROOT, "examples", "vecadd.ptx")] + sorted(
         os.path.join(ROOT, "tests", "corpus", "ptx", f) for f in (
             "atomics.sm_90.ptx", "launch_bounds.sm_90.ptx", "math_double.sm_90.ptx",

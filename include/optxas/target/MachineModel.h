@@ -111,6 +111,9 @@ struct IsaFeatures {
   // (docs/codegen.md), which optxas does not build yet; a BMMA left after optimization is
   // reported as a "not yet supported" error.
   bool bmma = true;
+  // 64-bit IMNMX.U64/.S64 exists (sm_120 only: ptxas's min/max.u64/s64; elsewhere a 64-bit
+  // compare and two SELs).
+  bool imnmx64 = false;
 };
 
 struct Timing {

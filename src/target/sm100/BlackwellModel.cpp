@@ -14,6 +14,8 @@
 //    sm_90's coupled FP64 pipe);
 //  - no IMMA.8816: ptxas runs mma.m8n8k16 as IMMA.16816 with the A/C rows 8..15 unused;
 //  - sm_120 has no VABSDIFF4 (ptxas: VIMNMX.U8x4 max and min, VIADD.U8x4 of the difference);
+//  - sm_120 has a 64-bit IMNMX.U64/.S64 (ptxas's min/max.u64/s64; sm_100 compares and selects),
+//    on the ALU pipe like VIMNMX (ptxas: a dependent IMNMX.64 or ISETP.64 4 cycles later);
 //  - the tensor cores accept one HMMA/IMMA every 16 cycles on sm_120 (ptxas: stall 15 plus a
 //    NOP between any two, whatever their shapes), every 8 on sm_100; sm_120's results need 28
 //    cycles before a reader (an IMMA's 26), a dependent MMA one more (docs/control-bits.md).
@@ -37,7 +39,7 @@ constexpr DriverBank kBlackwellBank = {
     .cgaStride = 0xa0, .clusterRecipDelta = 0x10, .refSlotAlign = 16,
 };
 constexpr IsaFeatures kSm100 = {.imma8816 = false, .bmma = false};
-constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false, .bmma = false};
+constexpr IsaFeatures kSm120 = {.imma8816 = false, .vabsdiff4 = false, .bmma = false, .imnmx64 = true};
 } // namespace
 
 const sm90::ArchTables &sm100Tables() {

@@ -14,7 +14,9 @@
 //    ATOMG/ATOM, bit 81 for REDG; ATOMG/ATOM's offset is 23 bits (40..62) with bit 63 set,
 //    REDG's stays 24 bits; CAS and ATOMS are unchanged (see atomicsRelayout);
 //  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
-//    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF.
+//    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF;
+//  - sm_120 adds a 64-bit IMNMX.U64/.S64 (addImnmx64; ptxas's words decode and re-encode
+//    exactly: tests/encoding/inputs/minmax64.ptx).
 //  - the tensor-core and texture/surface forms are sm_90's, except: LDGSTS's UR is 8 bits (64..71),
 //    moving the L2 prefetch to 72..73 and the size to 74..75, with bit 83 set; the textures'
 //    handle UR is 8 bits (40..47) and their index immediate is gone (48..55 fixed to 0xff; TXQ
@@ -72,6 +74,8 @@ struct EncodingDelta {
     Elem now;
   };
   std::vector<ElemEdit> elemEdits;
+  // Forms only this architecture has (added before the uniform-register fields are widened).
+  void (*addForms)(FormTable &) = nullptr;
 };
 
 using O = isa::Opcode;
@@ -143,6 +147,24 @@ std::vector<EncodingDelta::Relayout> blackwellRelayout() {
   return r;
 }
 
+// IMNMX.U64/.S64 PT, PT, Rd, Ra, b, Pmin, !PT: sm_120's 64-bit min/max (ptxas -arch=sm_120 emits
+// it for min/max.u64/s64; sm_100 compares and selects). Ampere's IMNMX opcode 0x017 with bit 74
+// (64-bit) and the signedness at 73; b is a register pair, a UR pair or a 32-bit immediate that
+// both types sign-extend (ptxas: `IMNMX.U64 ..., -0x2` for min.u64 with 2^64-2, a UMOV.64 for
+// 0xffffffff). The two leading predicate results (81..86) and the trailing !PT (77..80) are
+// what ptxas always writes; nvdisasm prints them, the semantics do not use them. Layouts
+// 0x217, 0x817, 0xc17, read from ptxas's words.
+void addImnmx64(FormTable &t) {
+  Builder b(t);
+  const ModMap type = {ModValue{2, static_cast<uint8_t>(isa::IntType::U64), ".U64"},
+                       ModValue{3, static_cast<uint8_t>(isa::IntType::S64), ".S64"}};
+  b.alu(O::IMNMX, 0x017, {RR, IR, UR_},
+        {mod(S::intType, bits(73, 2), type), lit("PT"), lit("PT"), R(16).def().w(2), R(24).reuse(0).w(2),
+         srcB(ImmFmt::SHex).reuse(1).w(2), P(87).inv(90), lit("!PT")});
+  b.fix(bits(77, 4), 0xf);
+  b.fix(bits(81, 6), 0x3f);
+}
+
 // A store's sm_90 .CONSTANT.VC / .CONSTANT.GPU orders read .SYS.ORDERED / .MMIO.SYS.ORDERED.
 // IMMA.8816 (nvdisasm prints its shape INVALID0) is gone too.
 const std::vector<std::pair<isa::Opcode, std::string_view>> kStoreOrders = {
@@ -172,7 +194,8 @@ const EncodingDelta kSm120 = {
      {0x8f, "SR_CONTEXT_SAVE_ADDR_HI"}},
     blackwellRelayout(),
     kStoreOrders,
-    asyncCopyAndTextureEdits()};
+    asyncCopyAndTextureEdits(),
+    addImnmx64};
 
 // A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
 bool aluConstBankSource(const Form &f) {
@@ -290,6 +313,7 @@ const FormTable *build(const EncodingDelta &d) {
     Builder b(*t);
     sm90::addCpAsyncArriveForms(b, true);
   }
+  if (d.addForms) d.addForms(*t);
   if (d.constLoadIsLdcu) {
     addLdcu(*t, d.urzRaw);
     t->spacingOps_.insert(isa::Opcode::ULDC);   // (LDCU is a variable-latency load)
