@@ -13,7 +13,7 @@
 // expansion, which is the behaviour on these GPUs and departs from the PTX ISA pseudo-code
 // (docs/lowering.md, "Video instructions"; the interpreter models it in videoScalar).
 // vabsdiff4.u32 with the default selectors is one VABSDIFF4.U8{.ACC} (not on sm_120, which has
-// none; ptxas uses byte-wise VIMNMX/VIADD there, which the tables lack); the other SIMD forms work
+// none: VIMNMX.U8x4 / VIADD.U8x4 there, as ptxas); the other SIMD forms work
 // lane by lane on PRMT-extracted lanes. SIMD selectors/masks and negated vmad operands are not
 // supported.
 #include <algorithm>
@@ -439,6 +439,34 @@ bool lowerVabsdiff4U8(LowerCtx &cx, const ptx::Instruction &in) {
   return true;
 }
 
+// sm_120 (no VABSDIFF4), as ptxas -arch=sm_120: the bytewise maximum and minimum, their
+// difference per byte (no lane can borrow: max >= min), and with .add the bytes summed by a dot
+// product with 0x01010101, then added to c:
+//   VIMNMX.U8x4 x, a, b, !PT; VIMNMX.U8x4 n, a, b, PT; VIADD.U8x4 r, x, -n
+//   {IDP.4A.U8.U8 s, r, 0x01010101, RZ; IADD3 d, c, s, RZ}
+bool lowerVabsdiff4Bytes(LowerCtx &cx, const ptx::Instruction &in) {
+  const auto &ops = in.operands;
+  const ptx::Type t = ptx::Type::U32;
+  Operand a = cx.srcReg(ops[1], t), b = cx.src(ops[2], t);
+  isa::Modifiers m;
+  m.intType = IntType::U8x4;
+  Operand x = cx.tempOp(), n = cx.tempOp();
+  cx.emit(Opcode::VIMNMX, {x}, {a, b, notPT()}, m);
+  cx.emit(Opcode::VIMNMX, {n}, {a, b, PT()}, m);
+  if (!in.has(ptx::Mod::Add)) {
+    cx.emit(Opcode::VIADD, {cx.dst(ops[0], t)}, {x, neg(n)}, m);
+    return true;
+  }
+  Operand r = cx.tempOp(), sum = cx.tempOp();
+  cx.emit(Opcode::VIADD, {r}, {x, neg(n)}, m);
+  isa::Modifiers dp;
+  dp.intType = IntType::U8;
+  dp.srcIntType = IntType::U8;
+  cx.emit(Opcode::IDP, {sum}, {r, cx.inReg(imm(0x01010101)), RZ()}, dp);
+  iadd3(cx, cx.dst(ops[0], t), cx.src(ops[3], t), sum);
+  return true;
+}
+
 // vop2/vop4 d, a, b, c with the default selectors and mask: each lane extracted, computed as a
 // scalar, clamped (.sat) to the lane, then packed (or, with .add, summed into c).
 bool lowerSimdVideo(LowerCtx &cx, const ptx::Instruction &in) {
@@ -454,9 +482,8 @@ bool lowerSimdVideo(LowerCtx &cx, const ptx::Instruction &in) {
   const bool asgn = ptx::isSigned(in.type(ta)), bsgn = ptx::isSigned(in.type(ta + 1));
   const bool dsgn = !isSet && ptx::isSigned(in.type(0));
   const bool acc = in.has(ptx::Mod::Add), sat = in.has(ptx::Mod::Sat) && !acc;
-  // (sm_120 has no VABSDIFF4: lane by lane below)
-  if (in.op == Opcode::Vabsdiff4 && !asgn && !bsgn && !dsgn && !sat && cx.features().vabsdiff4)
-    return lowerVabsdiff4U8(cx, in);
+  if (in.op == Opcode::Vabsdiff4 && !asgn && !bsgn && !dsgn && !sat)
+    return cx.features().vabsdiff4 ? lowerVabsdiff4U8(cx, in) : lowerVabsdiff4Bytes(cx, in);
   const unsigned lanes = (in.op == Opcode::Vadd2 || in.op == Opcode::Vsub2 || in.op == Opcode::Vavrg2 ||
                           in.op == Opcode::Vabsdiff2 || in.op == Opcode::Vmin2 || in.op == Opcode::Vmax2 ||
                           in.op == Opcode::Vset2) ? 2 : 4;

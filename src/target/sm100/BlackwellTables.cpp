@@ -16,7 +16,7 @@
 //  - spelling: nvdisasm prints IADD3/UIADD3's carry-outs even at PT (and VIMNMX's on sm_100),
 //    sm_120 spells VIMNMX.S32 and VIADD.32 and has no VIADDMNMX/VABSDIFF;
 //  - sm_120 adds a 64-bit IMNMX.U64/.S64 (addImnmx64; ptxas's words decode and re-encode
-//    exactly: tests/encoding/inputs/minmax64.ptx).
+//    exactly: tests/encoding/inputs/sm120_minmax64.ptx); so do VIMNMX/VIADD.U8x4 (sm120ElemEdits).
 //  - the tensor-core and texture/surface forms are sm_90's, except: LDGSTS's UR is 8 bits (64..71),
 //    moving the L2 prefetch to 72..73 and the size to 74..75, with bit 83 set; the textures'
 //    handle UR is 8 bits (40..47) and their index immediate is gone (48..55 fixed to 0xff; TXQ
@@ -165,6 +165,27 @@ void addImnmx64(FormTable &t) {
   b.fix(bits(81, 6), 0x3f);
 }
 
+// sm_120's packed-byte min/max and add (ptxas's vabsdiff4): VIMNMX's type field is 3 bits
+// (72..74: .U32 0, .S32 1, .U16x2 2, .S16x2 3, .U8x4 4, .S8x4 5) and VIADD's too (73..75: .32 0,
+// .16x2 1, .U8x4 4, .S8x4 5; 2 and 3 nvdisasm spells .S32/.S16x2, unused), read back from
+// nvdisasm -b SM120 for every value. The defaults are spelled as the Respell rule does.
+#define V(raw, val, text) ModValue{raw, static_cast<uint8_t>(val), text}
+std::vector<EncodingDelta::ElemEdit> sm120ElemEdits() {
+  using isa::IntType;
+  std::vector<EncodingDelta::ElemEdit> r = asyncCopyAndTextureEdits();
+  r.push_back({O::VIMNMX, bits(72, 2),
+               mod(S::intType, bits(72, 3),
+                   {V(1, IntType::S32, ".S32"), V(1, IntType::None, ".S32"), V(0, IntType::U32, ".U32"),
+                    V(3, IntType::S16x2, ".S16x2"), V(2, IntType::U16x2, ".U16x2"), V(4, IntType::U8x4, ".U8x4"),
+                    V(5, IntType::S8x4, ".S8x4")})});
+  r.push_back({O::VIADD, bits(73, 1),
+               mod(S::intType, bits(73, 3),
+                   {V(0, IntType::S32, ".32"), V(0, IntType::None, ".32"), V(1, IntType::S16x2, ".16x2"),
+                    V(4, IntType::U8x4, ".U8x4"), V(5, IntType::S8x4, ".S8x4")})});
+  return r;
+}
+#undef V
+
 // A store's sm_90 .CONSTANT.VC / .CONSTANT.GPU orders read .SYS.ORDERED / .MMIO.SYS.ORDERED.
 // IMMA.8816 (nvdisasm prints its shape INVALID0) is gone too.
 const std::vector<std::pair<isa::Opcode, std::string_view>> kStoreOrders = {
@@ -194,7 +215,7 @@ const EncodingDelta kSm120 = {
      {0x8f, "SR_CONTEXT_SAVE_ADDR_HI"}},
     blackwellRelayout(),
     kStoreOrders,
-    asyncCopyAndTextureEdits(),
+    sm120ElemEdits(),
     addImnmx64};
 
 // A form with a constant-bank source operand other than a load's (LDC/LDCU keep theirs).
