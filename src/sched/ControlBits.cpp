@@ -20,8 +20,6 @@ constexpr int64_t kNever = std::numeric_limits<int64_t>::min() / 4;
 constexpr unsigned kUnits = 256 + 8 + 64 + 8;
 constexpr unsigned kFileBase[4] = {0, 256, 264, 328};
 constexpr unsigned kFileSize[4] = {256, 8, 64, 8};
-constexpr unsigned kPipes = static_cast<unsigned>(Pipe::Warpgroup) + 1;
-using PipeIssues = std::array<int64_t, kPipes>;
 
 struct Unit {
   int64_t writeIssue = kNever;   // issue cycle of the pending fixed-latency write
@@ -40,7 +38,6 @@ class Walker {
 public:
   Walker(Function &f, const target::MachineModel &m) : f_(f), m_(m) {
     nsb_ = std::min(6u, m.numScoreboards());
-    for (unsigned p = 0; p < kPipes; ++p) interval_[p] = m.issueInterval(static_cast<Pipe>(p));
   }
 
   // Walks the function until the states carried along branches settle (each pass re-derives
@@ -72,7 +69,7 @@ private:
     units_.fill(Unit{});
     sbSet_.fill(kNever);
     active_ = 0;
-    pipeIssue_.fill(kNever);
+    tensorFree_ = kNever;
     cycle_ = 0;
     prev_ = nullptr;
     stats_ = ControlBitsStats{};
@@ -93,10 +90,8 @@ private:
     first_ = true;
     if (conservative_) return;
     int64_t base = cycle_ - 1;
-    auto pi = carriedIssue_.find(&bb);
-    if (pi != carriedIssue_.end())
-      for (unsigned p = 0; p < kPipes; ++p)
-        if (pi->second[p] != kNever) pipeIssue_[p] = std::max(pipeIssue_[p], base + pi->second[p]);
+    auto pi = carriedTensor_.find(&bb);
+    if (pi != carriedTensor_.end() && pi->second != kNever) tensorFree_ = std::max(tensorFree_, base + pi->second);
     auto it = carried_.find(&bb);
     if (it == carried_.end()) return;
     for (unsigned fi = 0; fi < 4; ++fi)
@@ -165,14 +160,13 @@ private:
           }
         }
       }
-    // The last issue on each pipe with an issue interval (the tensor cores) goes along too.
-    auto [pi, freshIssue] = carriedIssue_.try_emplace(target);
-    if (freshIssue) pi->second.fill(kNever);
-    for (unsigned p = 0; p < kPipes; ++p) {
-      if (!interval_[p] || pipeIssue_[p] == kNever) continue;
-      int64_t rel = pipeIssue_[p] - t;
-      if (rel + interval_[p] > 0 && rel > pi->second[p]) {
-        pi->second[p] = rel;
+    // The cycle the tensor cores accept their next instruction goes along too.
+    auto [pi, freshIssue] = carriedTensor_.try_emplace(target, kNever);
+    (void)freshIssue;
+    if (tensorFree_ != kNever) {
+      int64_t rel = tensorFree_ - t;
+      if (rel > 0 && rel > pi->second) {
+        pi->second = rel;
         changed_ = true;
       }
     }
@@ -260,18 +254,17 @@ private:
             earliest = std::max(earliest, u.coupledRead + m_.warLatency());
         }
       }
-    // A pipe that accepts one instruction per interval (sm_120's tensor cores: 16 cycles, as
-    // ptxas spaces every HMMA/IMMA pair) delays the next instruction it runs.
-    if (interval_[static_cast<unsigned>(tm.pipe)] && pipeIssue_[static_cast<unsigned>(tm.pipe)] != kNever)
-      earliest = std::max(earliest, pipeIssue_[static_cast<unsigned>(tm.pipe)] + interval_[static_cast<unsigned>(tm.pipe)]);
+    // The tensor cores accept one instruction per interval (sm_120: 16 cycles for every
+    // HMMA/IMMA pair; sm_90: 4..16 after the earlier one by its shape): the next one waits.
+    const unsigned interval = m_.issueInterval(i.opcode(), i.mods());
+    if (interval && tensorFree_ != kNever) earliest = std::max(earliest, tensorFree_);
     BasicBlock *target = transfer ? carriedTarget(i) : nullptr;
     if (transfer) {
       wait |= active_;
       if (!target) {
         earliest = std::max(earliest, allComplete());
         // The target's first instruction issues a cycle after the transfer at the earliest.
-        for (unsigned p = 0; p < kPipes; ++p)
-          if (interval_[p] && pipeIssue_[p] != kNever) earliest = std::max(earliest, pipeIssue_[p] + interval_[p] - 1);
+        if (tensorFree_ != kNever) earliest = std::max(earliest, tensorFree_ - 1);
       }
     }
     // Hopper bulk copies: fence.proxy.tensormap waits for every memory operation in flight
@@ -371,7 +364,7 @@ private:
     // issued two cycles after BAR.RED.POPC read a stale count (sync_ops).
     int64_t stall = i.opcode() == isa::Opcode::BAR ? 6 : 1;
     c.stall = static_cast<uint8_t>(stall);
-    if (interval_[static_cast<unsigned>(tm.pipe)]) pipeIssue_[static_cast<unsigned>(tm.pipe)] = t;
+    if (interval) tensorFree_ = std::max(tensorFree_, t + static_cast<int64_t>(interval));
     if (target) {
       // Scoreboards were all waited for; fixed-latency results still in flight go to the target
       // with the branch, which stalls long enough for the target's first instruction.
@@ -389,13 +382,13 @@ private:
         // branches to it carry.
         units_.fill(Unit{});
         active_ = 0;
-        pipeIssue_.fill(kNever);
+        tensorFree_ = kNever;
       }
     } else if (transfer || (i.opcode() == isa::Opcode::EXIT && i.guard().kind == OperandKind::None)) {
       // Everything was waited for: the targets start from a clean state.
       units_.fill(Unit{});
       active_ = 0;
-      pipeIssue_.fill(kNever);
+      tensorFree_ = kNever;
     }
     c.yield = false;
     prev_ = &i;
@@ -408,8 +401,7 @@ private:
   std::array<Unit, kUnits> units_{};
   std::array<int64_t, 6> sbSet_{kNever, kNever, kNever, kNever, kNever, kNever};
   uint8_t active_ = 0;
-  std::array<unsigned, kPipes> interval_{};
-  PipeIssues pipeIssue_{};   // last issue cycle on each pipe that has an issue interval
+  int64_t tensorFree_ = kNever;   // first cycle the tensor cores accept another instruction
   int64_t cycle_ = 0;
   Instr *prev_ = nullptr;
   std::vector<RegAccess> acc_;
@@ -417,7 +409,7 @@ private:
   // Carried along branches, kept from pass to pass (facts only grow).
   std::unordered_map<const BasicBlock *, Snapshot> carried_;
   std::unordered_map<const BasicBlock *, int64_t> entryNeed_;
-  std::unordered_map<const BasicBlock *, PipeIssues> carriedIssue_;  // relative to the branch
+  std::unordered_map<const BasicBlock *, int64_t> carriedTensor_;  // relative to the branch
   std::unordered_set<const Instr *> settle_;
   BasicBlock *block_ = nullptr;
   bool first_ = false;

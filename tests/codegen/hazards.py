@@ -48,10 +48,49 @@ VARIABLE_ON = {120: _FP64, 80: _FP64 | {"R2UR"}, 86: _FP64 | {"R2UR"}, 89: _FP64
 # (QMMA's) result 28 cycles after its issue, an IMMA's 26; a dependent MMA one cycle later
 # (probe kernels: independent and accumulate chains of f16/bf16/tf32/s8/e4m3 mma.sync and
 # mma.sp). sm_100: 8 cycles apart, readers 19 after, a dependent MMA 20. sm_90 and sm_8x space
-# them 4..8 cycles by shape, which neither optxas nor this checker enforces (the readers keep
-# min_latency's sm_90 distances).
+# them by the earlier one's work (mma_interval; the readers keep min_latency's sm_90 distances).
 MMA = {"HMMA", "IMMA", "BMMA", "QMMA", "OMMA"}
 MMA_ISSUE_INTERVAL = {120: 16, 100: 8}
+# sm_90 and sm_80/86/89 (ptxas 13.0, probe loops of independent accumulate chains of every
+# mma.sync/mma.sp form, alone and in pairs of forms): the cycles after an MMA of each class
+# before the next one. sm_90: whatever follows; sm_8x: only the next one of the same unit (HMMA;
+# IMMA/BMMA) and class, others issue a cycle later. DMMA (scoreboarded) is left out: ptxas
+# spaces it 16 (sm_8x: 10) cycles in straight code but 6 across a loop's back edge.
+MMA_CLASS_INTERVAL = {90: {"small": 4, "large": 6, "sparse": 6, "sparse32": 8},
+                      8: {"small": 4, "large": 8, "sparse": 6, "sparse32": 8}}
+
+
+def mma_class(opcode):
+    """The work class of an HMMA/IMMA/BMMA by its shape (and source type)."""
+    m = opcode.split(".")
+    base, mods = m[0], m[1:]
+    if "SP" in mods:
+        return "sparse32" if base == "HMMA" and "16832" in mods else "sparse"
+    shape = next((x for x in mods if x.isdigit()), "")
+    if base == "IMMA" and ("S4" in mods or "U4" in mods):
+        return "large" if shape == "16864" else "small"   # 4-bit: half an 8-bit one's work
+    if base == "HMMA":
+        return "large" if shape == "16816" or (shape == "1688" and "TF32" in mods) else "small"
+    if base == "IMMA":
+        return "small" if shape in ("16816", "8816") else "large"
+    if base == "BMMA":
+        return "large" if shape == "168256" else "small"
+    return "large"
+
+
+def mma_interval(ins):
+    """(resource, cycles) the MMA ins keeps from the next one on its resource, or None."""
+    if ins.sm in MMA_ISSUE_INTERVAL:
+        return ("all", MMA_ISSUE_INTERVAL[ins.sm]) if ins.base in MMA else None
+    if ins.base not in MMA:
+        return None
+    if ins.sm == 90:
+        return ("all", MMA_CLASS_INTERVAL[90][mma_class(ins.opcode)])
+    if ins.sm in (80, 86, 89):
+        n = MMA_CLASS_INTERVAL[8][mma_class(ins.opcode)]
+        unit = "H" if ins.base == "HMMA" else "I"
+        return ((unit, n), n)
+    return None
 MMA_LATENCY = {120: {"HMMA": 28, "QMMA": 28, "OMMA": 28, "IMMA": 26, "BMMA": 26},
                100: {"HMMA": 19, "QMMA": 19, "OMMA": 19, "IMMA": 19, "BMMA": 19}}
 
@@ -409,7 +448,7 @@ class State:
         self.wpred = {}     # reg -> (pred file, number, negated, version) of the pending write
         self.pver = {}      # predicate -> the definitions (pcs) that reach this point
         self.sbage = {}     # scoreboard -> cycles since it was set (capped at 2)
-        self.mma = None     # cycles since the last tensor-core MMA issued (None: long ago)
+        self.mma = {}       # tensor resource -> (cycles since its last MMA, cycles it needs)
 
     def copy(self):
         s = State()
@@ -419,7 +458,7 @@ class State:
         s.wpred = dict(self.wpred)
         s.pver = dict(self.pver)
         s.sbage = dict(self.sbage)
-        s.mma = self.mma
+        s.mma = dict(self.mma)
         return s
 
     def merge(self, o):
@@ -448,9 +487,11 @@ class State:
             if k not in self.sbage or self.sbage[k] > v:
                 self.sbage[k] = v
                 changed = True
-        if o.mma is not None and (self.mma is None or o.mma < self.mma):
-            self.mma = o.mma
-            changed = True
+        for k, (el, need) in o.mma.items():
+            cur = self.mma.get(k)
+            if cur is None or need - el > cur[1] - cur[0]:
+                self.mma[k] = (el, need)
+                changed = True
         return changed
 
 
@@ -506,9 +547,11 @@ def step(state, ins, report):
                 need = MMA_LATENCY[ins.sm][producer] + (1 if ins.base in MMA else 0)
             if elapsed < need:
                 report(ins, f"reads {f}{n} {elapsed} cycle(s) after {producer} wrote it (needs {need})")
-    interval = MMA_ISSUE_INTERVAL.get(ins.sm)
-    if ins.base in MMA and interval and state.mma is not None and state.mma < interval:
-        report(ins, f"issues {state.mma} cycle(s) after the previous MMA (needs {interval})")
+    busy = mma_interval(ins)
+    if busy and busy[0] in state.mma:
+        el, need = state.mma[busy[0]]
+        if el < need:
+            report(ins, f"issues {el} cycle(s) after the previous MMA (needs {need})")
     myq = queue_of(ins.base) if ins.variable() else None
     for f, n in units(ins.defs):
         # Instructions of one queue read their sources in order: no wait among themselves.
@@ -575,10 +618,13 @@ def step(state, ins, report):
         if f in ("P", "UP"):
             state.pver[(f, n)] = frozenset([ins.pc])
     adv = max(ins.stall, 1)
-    if ins.base in MMA:
-        state.mma = 0
-    if state.mma is not None:
-        state.mma = min(state.mma + adv, 64)
+    if busy:
+        state.mma[busy[0]] = (0, busy[1])
+    for k, (el, need) in list(state.mma.items()):
+        if el + adv >= need:
+            del state.mma[k]
+        else:
+            state.mma[k] = (el + adv, need)
     for k, (el, p, f) in list(state.fixed.items()):
         el += adv
         if el >= 40:

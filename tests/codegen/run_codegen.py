@@ -427,9 +427,10 @@ def fp64_predicate_selftest():
 
 def mma_issue_selftest():
     """The tensor-core rules of sm_120 (sm_100): two MMAs 16 (8) cycles apart, readers of an
-    HMMA's result 28 (19) cycles after it, a dependent MMA 29 (20); on hand-made sequences, then
-    on ptxas's own code for the corpus's wmma kernels, which must pass, and with its stalls
-    cleared, which must not."""
+    HMMA's result 28 (19) cycles after it, a dependent MMA 29 (20); of sm_90 and sm_8x: the
+    distance set by the earlier MMA's shape; on hand-made sequences, then on ptxas's own code for
+    the corpus's wmma and mma_issue kernels, which must pass, and with its stalls cleared, which
+    must not."""
     def run(seq, sm):
         instrs = []
         for pc, (text, ctrl) in enumerate(seq):
@@ -447,6 +448,7 @@ def mma_issue_selftest():
         return out
     hmma = "HMMA.16816.F32 R8, R16, R2, R8"
     other = "HMMA.16816.F32 R20, R12, R4, R20"
+    small = "HMMA.1688.F32 R24, R12, R4, R24"
     dep = "HMMA.16816.F32 R8, R16, R2, R8"
     failures = 0
     # (what, sm, sequence, "" for no hazard, else a report it must contain)
@@ -464,7 +466,25 @@ def mma_issue_selftest():
         ("sm_100 8 apart", 100, [(hmma, ctrl_of(8)), (other, ctrl_of(1))], ""),
         ("sm_100 7 apart", 100, [(hmma, ctrl_of(7)), (other, ctrl_of(1))],
          "issues 7 cycle(s) after the previous MMA (needs 8)"),
-        ("sm_90 back to back", 90, [(hmma, ctrl_of(1)), (other, ctrl_of(1))], ""),
+        # sm_90: the earlier MMA's shape sets the distance (16816 6, 1688 4, SP.16832 8).
+        ("sm_90 16816 6 apart", 90, [(hmma, ctrl_of(6)), (small, ctrl_of(1))], ""),
+        ("sm_90 16816 5 apart", 90, [(hmma, ctrl_of(5)), (small, ctrl_of(1))],
+         "issues 5 cycle(s) after the previous MMA (needs 6)"),
+        ("sm_90 1688 4 apart", 90, [(small, ctrl_of(4)), (hmma, ctrl_of(1))], ""),
+        ("sm_90 1688 3 apart", 90, [(small, ctrl_of(3)), (hmma, ctrl_of(1))],
+         "issues 3 cycle(s) after the previous MMA (needs 4)"),
+        ("sm_90 IMMA after HMMA", 90, [(hmma, ctrl_of(1)), ("IMMA.16832.S8.S8 R20, R12.ROW, R4.COL, R20", ctrl_of(1))],
+         "issues 1 cycle(s) after the previous MMA (needs 6)"),
+        ("sm_90 ALU in between", 90, [(hmma, ctrl_of(1)), ("IADD3 R0, R1, R2, RZ", ctrl_of(1)), (other, ctrl_of(1))],
+         "issues 2 cycle(s) after the previous MMA (needs 6)"),
+        # sm_8x: only MMAs of one unit and class are spaced (HMMA.16816 8, HMMA.1688 4).
+        ("sm_80 16816 8 apart", 80, [(hmma, ctrl_of(8)), (other, ctrl_of(1))], ""),
+        ("sm_80 16816 7 apart", 80, [(hmma, ctrl_of(7)), (other, ctrl_of(1))],
+         "issues 7 cycle(s) after the previous MMA (needs 8)"),
+        ("sm_86 1688 3 apart", 86, [(small, ctrl_of(3)), ("HMMA.1684.F32.TF32 R20, R12, R4, R20", ctrl_of(1))],
+         "issues 3 cycle(s) after the previous MMA (needs 4)"),
+        ("sm_89 16816 then 1688", 89, [(hmma, ctrl_of(1)), (small, ctrl_of(1))], ""),
+        ("sm_80 HMMA then IMMA", 80, [(hmma, ctrl_of(1)), ("IMMA.16832.S8.S8 R20, R12.ROW, R4.COL, R20", ctrl_of(1))], ""),
     ]
     for what, sm, seq, want in cases:
         hz = run(seq, sm)
@@ -474,14 +494,17 @@ def mma_issue_selftest():
         else:
             print(f"ok   MMA rules ({what})")
     src = os.path.join(ROOT, "tests", "corpus", "ptx", "wmma_tensor_core.sm_90.ptx")
+    mix = os.path.join(ROOT, "tests", "corpus", "handwritten", "mma_issue.sm_80.ptx")
     with tempfile.TemporaryDirectory() as tmp:
-        for arch in ("sm_120", "sm_100a"):
-            out = os.path.join(tmp, arch + ".cubin")
+        for arch, src in (("sm_120", src), ("sm_100a", src), ("sm_90", src), ("sm_90", mix), ("sm_80", mix),
+                          ("sm_89", mix)):
+            out = os.path.join(tmp, arch + os.path.basename(src) + ".cubin")
             subprocess.run([PTXAS, f"-arch={arch}", src, "-o", out], check=True)
             hz = []
             for name, fn in hazards.disassemble(out).items():
                 hazards.check_function(name, fn, hz)
-            print(("FAIL " if hz else "ok   ") + f"ptxas {arch} wmma" + "".join("\n     " + h for h in hz[:5]))
+            what = f"ptxas {arch} {os.path.basename(src).split('.')[0]}"
+            print(("FAIL " if hz else "ok   ") + what + "".join("\n     " + h for h in hz[:5]))
             failures += bool(hz)
             mutated = os.path.join(tmp, arch + ".mutated.cubin")
             open(mutated, "wb").write(clear_stalls(out))
@@ -489,7 +512,7 @@ def mma_issue_selftest():
             for name, fn in hazards.disassemble(mutated).items():
                 hazards.check_function(name, fn, hz)
             if not any("after the previous MMA" in h for h in hz):
-                print(f"FAIL ptxas {arch} wmma: checker missed MMA issue hazards with stalls cleared")
+                print(f"FAIL {what}: checker missed MMA issue hazards with stalls cleared")
                 failures += 1
     return failures
 

@@ -168,10 +168,12 @@ public:
   virtual unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const = 0;
   // Cycles a variable-latency writer must wait after a coupled reader of its destination.
   virtual unsigned warLatency() const = 0;
-  // Cycles from the issue of an instruction on pipe p to the issue of the next one on p, when
-  // the pipe accepts one instruction per that many cycles (the tensor cores); 0 = no limit.
-  virtual unsigned issueInterval(Pipe p) const {
-    (void)p;
+  // Cycles from the issue of this instruction to the issue of the next tensor-core instruction
+  // (the tensor cores accept one per interval, which depends on the earlier one's shape on
+  // sm_90/sm_8x); 0 = not a tensor-core instruction, or no limit.
+  virtual unsigned issueInterval(isa::Opcode op, const isa::Modifiers &mods) const {
+    (void)op;
+    (void)mods;
     return 0;
   }
   // Cycles between an instruction that sets a scoreboard and the first wait on it.

@@ -42,18 +42,23 @@ constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clust
 constexpr IsaFeatures kSm80 = {.hopperIntegerOps = false, .i2fp = false, .clusters = false,
                                .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
                                .boundTextures = true, .exclusiveWarpSync = false};
+// ptxas 13.0 on sm_80/86/89 spaces two MMAs of one unit (HMMA; IMMA and BMMA; DMMA) and class
+// 4 (small), 8 (large, HMMA.SP.16832), 6 (HMMA.SP.16816, IMMA.SP.16832) or 10 (DMMA.884) cycles
+// apart, and issues other pairs a cycle apart: the model spaces every pair by the earlier one's
+// class (docs/control-bits.md, "Tensor cores per architecture").
+constexpr sm90::TensorIntervals kAmpereTensorIntervals = {.small = 4, .large = 8, .sparse = 6, .sparseK32 = 8, .dmma = 10};
 } // namespace
 
 const sm90::ArchTables &sm80Tables() {
-  static const sm90::ArchTables t = {80, kAmpereBank, kVariableFp64, kSm80};
+  static const sm90::ArchTables t = {80, kAmpereBank, kVariableFp64, kSm80, 0, 26, &kAmpereTensorIntervals};
   return t;
 }
 const sm90::ArchTables &sm86Tables() {
-  static const sm90::ArchTables t = {86, kAmpereBank, kVariableFp64, kAmpere};
+  static const sm90::ArchTables t = {86, kAmpereBank, kVariableFp64, kAmpere, 0, 26, &kAmpereTensorIntervals};
   return t;
 }
 const sm90::ArchTables &sm89Tables() {
-  static const sm90::ArchTables t = {89, kAmpereBank, kVariableFp64, kAmpere};
+  static const sm90::ArchTables t = {89, kAmpereBank, kVariableFp64, kAmpere, 0, 26, &kAmpereTensorIntervals};
   return t;
 }
 

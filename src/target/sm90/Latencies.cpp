@@ -11,6 +11,8 @@
 // the pass must be correct first; the optimizing scheduler can tighten these later.
 #include "sm90/Sm90Model.h"
 
+#include "optxas/isa/Mma.h"
+
 #include <algorithm>
 #include <array>
 
@@ -130,7 +132,34 @@ unsigned Sm90Model::wawLatency(Pipe earlier, Pipe later, RegFile file) const {
   return e <= l ? 1 : e - l + 2;
 }
 
-unsigned Sm90Model::issueInterval(Pipe p) const { return p == Pipe::Tensor ? t_.tensorIssueInterval : 0; }
+// The tensor cores take one instruction per interval. sm_100/sm_120: one interval for every
+// HMMA/IMMA; sm_90/sm_8x: the earlier instruction's work sets it (ptxas 13.0's spacing after
+// each form, DMMA included, docs/control-bits.md).
+unsigned Sm90Model::issueInterval(Opcode op, const isa::Modifiers &mods) const {
+  const TensorIntervals *ti = t_.tensorIntervals;
+  if (!ti) return timing(op, mods).pipe == Pipe::Tensor ? t_.tensorIssueInterval : 0;
+  const uint8_t extra = mods.extra & static_cast<uint8_t>(~isa::kMmaFromWmma);
+  const auto shape = static_cast<isa::MmaShape>(extra & static_cast<uint8_t>(~isa::kMmaSparse));
+  const bool sparse = (extra & isa::kMmaSparse) != 0;
+  switch (op) {
+  case Opcode::DMMA:
+    return ti->dmma;
+  case Opcode::HMMA:
+    if (sparse) return shape == isa::MmaShape::M16N8K32 ? ti->sparseK32 : ti->sparse;
+    if (shape == isa::MmaShape::M16N8K16) return ti->large;
+    if (shape == isa::MmaShape::M16N8K8 && mods.srcFloatType == isa::FloatType::TF32) return ti->large;
+    if (shape == isa::MmaShape::M16N8K8 || shape == isa::MmaShape::M16N8K4) return ti->small;
+    return std::max({ti->large, ti->sparseK32});
+  case Opcode::IMMA:
+    if (sparse) return ti->sparse;
+    if (shape == isa::MmaShape::M16N8K16 || shape == isa::MmaShape::M8N8K16) return ti->small;
+    return ti->large;
+  case Opcode::BMMA:
+    return shape == isa::MmaShape::M16N8K256 ? ti->large : ti->small;
+  default:
+    return 0;
+  }
+}
 
 unsigned Sm90Model::warLatency() const { return 2; }
 unsigned Sm90Model::scoreboardSetupCycles() const { return 2; }

@@ -25,6 +25,11 @@ unsigned Sm90Model::regsPerSM() const { return 65536; }
 unsigned Sm90Model::regAllocUnit() const { return 8; }
 
 // Constant bank 0 as the driver fills it for sm_90 launches (offsets ptxas 13.0 reads).
+// ptxas 13.0 on sm_90 issues the next tensor-core instruction 4 cycles after a small MMA, 6 after
+// a large one or HMMA.SP.16816, 8 after HMMA.SP.16832 and 16 after DMMA.8x8x4, whatever follows
+// (probe loops of independent accumulate chains, docs/control-bits.md).
+constexpr TensorIntervals kHopperTensorIntervals = {.small = 4, .large = 6, .sparse = 6, .sparseK32 = 8, .dmma = 16};
+
 const ArchTables &hopperTables() {
   static const ArchTables t = {
       90,
@@ -39,6 +44,10 @@ const ArchTables &hopperTables() {
           .texDescTable = 0xf0, .surfDescTable = 0x100,
       },
       {},
+      {},
+      /*tensorIssueInterval=*/0,
+      /*tensorLatency=*/26,
+      &kHopperTensorIntervals,
   };
   return t;
 }

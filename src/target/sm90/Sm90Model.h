@@ -4,12 +4,25 @@
 // ArchTables (src/target/sm100/BlackwellModel.cpp): data, not code.
 #pragma once
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "optxas/target/MachineModel.h"
 
 namespace optxas::target::sm90 {
+
+// Cycles a tensor-core instruction keeps the next one from issuing, by the work it does
+// (ptxas 13.0's spacing after it, whatever follows; docs/control-bits.md, "Tensor cores per
+// architecture"). sm_8x spaces only MMAs of one unit and class that far and lets others issue a
+// cycle later; one value for every pair is the conservative reading of both.
+struct TensorIntervals {
+  uint8_t small;     // HMMA.1688 (f16/bf16), HMMA.1684, IMMA.16816/8816, BMMA.168128/88128
+  uint8_t large;     // HMMA.16816, HMMA.1688.TF32, IMMA.16832, BMMA.168256
+  uint8_t sparse;    // HMMA.SP.16816, IMMA.SP.16832
+  uint8_t sparseK32; // HMMA.SP.16832
+  uint8_t dmma;      // DMMA.8x8x4
+};
 
 // What differs between the architectures this model serves.
 struct ArchTables {
@@ -24,6 +37,8 @@ struct ArchTables {
   // reader of the result (docs/control-bits.md, "Tensor cores", has what ptxas 13.0 leaves).
   unsigned tensorIssueInterval = 0;
   unsigned tensorLatency = 26;
+  // Per-form intervals (sm_90, sm_8x; DMMA included); when set, tensorIssueInterval is unused.
+  const TensorIntervals *tensorIntervals = nullptr;
 };
 
 // sm_90's tables.
@@ -51,7 +66,7 @@ public:
   unsigned wawLatency(Pipe earlier, Pipe later, RegFile file) const override;
   unsigned warLatency() const override;
   unsigned scoreboardSetupCycles() const override;
-  unsigned issueInterval(Pipe p) const override;
+  unsigned issueInterval(isa::Opcode op, const isa::Modifiers &mods) const override;
   unsigned numScoreboards() const override { return 6; }
   unsigned maxStall() const override { return 15; }
 

@@ -307,8 +307,9 @@ bb2:
 }
 
 // sm_120's tensor cores take one HMMA/IMMA per 16 cycles (ptxas: stall 15 and a NOP between any
-// two) and its results need 28 cycles (a dependent MMA 29); sm_100's take one per 8; sm_90 has
-// no interval in the model (docs/control-bits.md, "Tensor cores per architecture").
+// two) and its results need 28 cycles (a dependent MMA 29); sm_100's take one per 8; sm_90's
+// and sm_8x's wait after each MMA by its shape (docs/control-bits.md, "Tensor cores per
+// architecture").
 const char *kMmaRegs = R"(.reg %r10 -> R4 x4
 .reg %r11 -> R8 x2
 .reg %r12 -> R12 x4
@@ -342,7 +343,39 @@ TEST(ControlBits, TensorCoresIssueOneMmaPerInterval) {
   EXPECT_LT(distance(c100, 1, 2), 16) << c100.listing();
   Case c90(text, 90);
   ASSERT_TRUE(c90.fn);
-  EXPECT_LT(distance(c90, 1, 2), 8) << c90.listing();      // no interval modelled on sm_90
+  EXPECT_GE(distance(c90, 1, 2), 6) << c90.listing();      // HMMA.16816: 6 on sm_90
+  EXPECT_LT(distance(c90, 1, 2), 8) << c90.listing();
+  Case c80(text, 80);
+  ASSERT_TRUE(c80.fn);
+  EXPECT_GE(distance(c80, 1, 2), 8) << c80.listing();      // and 8 on sm_80
+}
+
+// sm_90/sm_8x: the earlier MMA's shape sets the distance to the next (ptxas 13.0: HMMA.1688 4,
+// HMMA.16816 6 on sm_90 and 8 on sm_8x, HMMA.SP.16832 8), an ALU instruction in between issues
+// right after the MMA, and a DMMA holds the next MMA 16 (sm_8x: 10) cycles.
+TEST(ControlBits, TensorIntervalFollowsTheEarlierShape) {
+  std::string text = std::string(kMmaRegs) + R"(bb0:
+  [1] %r13 = HMMA.F32.srcFloatType:F16.extra:0x2 %r10, %r11, %r12
+  [2] %r14 = HMMA.F32.srcFloatType:F16.extra:0x1 %r10, %r11, %r12
+  [3] %r0 = IADD3 RZ, RZ, RZ
+  [4] %r15 = HMMA.F32.srcFloatType:F16.extra:0x2 %r10, %r11, %r12
+  [5] %r12 = HMMA.F32.srcFloatType:F16.extra:0x45 %r10, %r11, %r12, %r0, 0x0
+  [6] %r13 = HMMA.F32.srcFloatType:TF32.extra:0x2 %r10, %r11, %r13
+  [7] STG.E %ur5, [%r2], %r14
+  [8] EXIT
+.end
+)";
+  for (unsigned sm : {90u, 80u, 86u, 89u}) {
+    Case c(".module sm_" + std::to_string(sm) + " addr64\n.function \"f\" entry\n" + text, sm);
+    ASSERT_TRUE(c.fn);
+    const int big = sm == 90 ? 6 : 8;
+    EXPECT_GE(distance(c, 1, 2), 4) << c.listing();
+    EXPECT_LT(distance(c, 1, 2), big) << c.listing();       // 1688 first: only 4
+    EXPECT_GE(distance(c, 2, 4), big) << c.listing();
+    EXPECT_EQ(distance(c, 2, 3), 1) << c.listing();         // the ALU instruction does not wait
+    EXPECT_GE(distance(c, 4, 5), 4) << c.listing();
+    EXPECT_GE(distance(c, 5, 6), 8) << c.listing();         // HMMA.SP.16832
+  }
 }
 
 TEST(ControlBits, MmaIssueIntervalCrossesBranchesAndBackEdges) {
