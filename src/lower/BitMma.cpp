@@ -56,17 +56,24 @@ bool lowerBitMmaEmulated(LowerCtx &cx, const ptx::Instruction &in) {
   std::vector<Operand> a, b, c;
   for (unsigned i = 0; i < aRegs; ++i) a.push_back(cx.srcReg(elemOf(ops[1], i), ptx::Type::B32));
   for (unsigned i = 0; i < bRegs; ++i) b.push_back(cx.srcReg(elemOf(ops[2], i), ptx::Type::B32));
-  for (unsigned i = 0; i < cdRegs; ++i) c.push_back(cx.srcReg(elemOf(ops[3], i), ptx::Type::S32));
+  // C through a copy, as the BMMA path's gather: a C register that holds a constant then becomes
+  // a MOV of it, and a dead mma that writes its own C (d = c) has no reader left and goes.
+  for (unsigned i = 0; i < cdRegs; ++i) {
+    c.push_back(cx.tempOp());
+    cx.copy(c.back(), cx.srcReg(elemOf(ops[3], i), ptx::Type::S32));
+  }
 
   // A: aw[r][t] = register r of lane (lane & 0x1c) | t (width-4 segments: c = 0x1c1f).
   std::vector<std::array<Operand, 4>> aw(aRegs);
   for (unsigned r = 0; r < aRegs; ++r)
     for (unsigned t = 0; t < 4; ++t) aw[r][t] = shflIdx(cx, a[r], imm(t), 0x1c1f);
   // B: bw[h][col][t] = register h of lane 4 (2 (lane & 3) + col) + t = 8 (lane & 3) + 4 col + t.
-  Operand lane = cx.tempOp(), base = cx.tempOp();
+  // (Every value gets a register of its own: dead-code elimination counts readers per register,
+  // so an in-place update would keep a dead mma alive.)
+  Operand lane = cx.tempOp(), lane8 = cx.tempOp(), base = cx.tempOp();
   cx.emit(Opcode::S2R, {lane}, {Operand::sreg(ori::SpecialReg::LANEID)});
-  imad(cx, base, lane, imm(8), RZ());
-  lop3(cx, base, base, imm(0x18), RZ(), 0xc0);
+  imad(cx, lane8, lane, imm(8), RZ());
+  lop3(cx, base, lane8, imm(0x18), RZ(), 0xc0);
   std::array<std::array<Operand, 4>, 2> src;
   for (unsigned col = 0; col < 2; ++col)
     for (unsigned t = 0; t < 4; ++t) {
