@@ -146,9 +146,10 @@ bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
     m.floatType = dt == ptx::Type::F32 ? isa::FloatType::F32 : isa::FloatType::F16;
     m.srcFloatType = at == ptx::Type::BF16 ? isa::FloatType::BF16 : isa::FloatType::F16;
   } else if (at == ptx::Type::B1 && bt == ptx::Type::B1) {
-    // 1-bit: BMMA .AND.POPC (ptxas emulates .xor.popc with several BMMA; not supported here).
-    // Without BMMA (Blackwell, or the knob OptxasBmmaEmulation): SHFL/LOP3/POPC, both ops.
-    const bool emulate = !cx.features().bmma || cx.options().bmmaEmulation;
+    // 1-bit: BMMA .AND.POPC. Without BMMA (Blackwell, or the knob OptxasBmmaEmulation), and for
+    // .xor.popc, which BMMA has no form of (ptxas emulates it with several BMMA.AND):
+    // SHFL/LOP3/POPC (BitMma.cpp).
+    const bool emulate = !cx.features().bmma || cx.options().bmmaEmulation || in.has(ptx::Mod::Xor);
     if (emulate && dt == ptx::Type::S32 && ct == ptx::Type::S32 && in.has(ptx::Mod::Popc) &&
         (in.has(ptx::Mod::And) || in.has(ptx::Mod::Xor)) && (is(16, 8, 256) || is(16, 8, 128) || is(8, 8, 128)))
       return lowerBitMmaEmulated(cx, in);
