@@ -290,6 +290,7 @@ bool runBackEnd(std::span<const ptx::Module *const> modules, const Options &opts
       if (what == "calls") lo.callRegions = false;
       if (what == "warpsync") lo.warpSyncRegions = false;
     }
+    lo.bmmaEmulation = ks.getBool(knobs::Knob::OptxasBmmaEmulation);
   }
   std::unique_ptr<ori::Module> mod = lower::lowerProgram(modules, lo, diags);
   if (!mod || diags.errorCount() != errorsBefore) return false;

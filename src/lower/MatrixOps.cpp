@@ -13,6 +13,7 @@
 //     D, A, B, C, e, sel                                        HMMA.SP.{16816,16832}... D, A, B, C, e, sel
 //   mma.sync.aligned.{m16n8k256,m16n8k128,m8n8k128}.row.col.s32.b1.b1.s32.and.popc
 //                                                              BMMA.{168256,168128,88128}.AND.POPC
+//     (no BMMA, Blackwell: .and.popc and .xor.popc as SHFL + LOP3 + POPC + IADD3, BitMma.cpp)
 //   createpolicy.fractional.L2::p{.L2::s}.b64 d, f             d = constant policy word
 // The fragment layouts of mma.sync are the instruction's own (PTX ISA "matrix fragments"), so each
 // form is one SASS instruction over register groups gathered from the PTX vectors.
@@ -145,7 +146,13 @@ bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
     m.floatType = dt == ptx::Type::F32 ? isa::FloatType::F32 : isa::FloatType::F16;
     m.srcFloatType = at == ptx::Type::BF16 ? isa::FloatType::BF16 : isa::FloatType::F16;
   } else if (at == ptx::Type::B1 && bt == ptx::Type::B1) {
-    // 1-bit: BMMA .AND.POPC (ptxas emulates .xor.popc with several BMMA; not supported here).
+    // 1-bit: BMMA .AND.POPC. Without BMMA (Blackwell, or the knob OptxasBmmaEmulation), and for
+    // .xor.popc, which BMMA has no form of (ptxas emulates it with several BMMA.AND):
+    // SHFL/LOP3/POPC (BitMma.cpp).
+    const bool emulate = !cx.features().bmma || cx.options().bmmaEmulation || in.has(ptx::Mod::Xor);
+    if (emulate && dt == ptx::Type::S32 && ct == ptx::Type::S32 && in.has(ptx::Mod::Popc) &&
+        (in.has(ptx::Mod::And) || in.has(ptx::Mod::Xor)) && (is(16, 8, 256) || is(16, 8, 128) || is(8, 8, 128)))
+      return lowerBitMmaEmulated(cx, in);
     if (dt != ptx::Type::S32 || ct != ptx::Type::S32 || !in.has(ptx::Mod::And) || !in.has(ptx::Mod::Popc))
       return cx.unsupported("mma .b1 other than .s32 .and.popc");
     if (is(16, 8, 256)) p = {Opcode::BMMA, MmaShape::M16N8K256, 4, 2, 4, 1};

@@ -23,6 +23,10 @@ Operand symbolAddress(LowerCtx &cx, const ptx::Decl *sym, int64_t offset, unsign
 // shared words, as ptxas); lowerMbarrier (HopperAsync.cpp) hands targets without clusters here.
 bool lowerMbarrierAmpere(LowerCtx &cx, const ptx::Instruction &in);
 
+// BitMma.cpp: mma .b1 (.and.popc/.xor.popc) without BMMA: SHFL.IDX + LOP3 + POPC + IADD3 per
+// thread (Blackwell; every target with LowerOptions::bmmaEmulation).
+bool lowerBitMmaEmulated(LowerCtx &cx, const ptx::Instruction &in);
+
 // Finish.cpp: per-function clean-up after the body is lowered (empty blocks, reconvergence
 // barriers for divergent regions, kernel EXIT at the end).
 void finishFunction(LowerCtx &cx);

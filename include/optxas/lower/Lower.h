@@ -41,6 +41,9 @@ struct LowerOptions {
   bool loopRegions = true;
   bool callRegions = true;
   bool warpSyncRegions = true;   // BSSY/BSYNC around WARPSYNC.EXCLUSIVE sites (WarpSyncBracket.cpp)
+  // Testing only (knob OptxasBmmaEmulation): mma .b1 as on Blackwell (no BMMA, src/lower/BitMma.cpp)
+  // on every target, so the SASS simulator (sm_90 only) can run that lowering.
+  bool bmmaEmulation = false;
 };
 
 // Lowers one checked module. Returns nullptr after reporting at least one error.

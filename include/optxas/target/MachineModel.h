@@ -107,9 +107,8 @@ struct IsaFeatures {
   // WARPSYNC.EXCLUSIVE exists (sm_90+; Ampere reaches a lane-varying mask through its slow-path
   // subroutines instead).
   bool exclusiveWarpSync = true;
-  // BMMA exists (mma .b1). Blackwell has none: ptxas calls weak IMMA.U8 subroutines there
-  // (docs/codegen.md), which optxas does not build yet; a BMMA left after optimization is
-  // reported as a "not yet supported" error.
+  // BMMA exists (mma .b1). Blackwell has none: ptxas calls weak IMMA.U8 subroutines there,
+  // optxas lowers it to SHFL + LOP3 + POPC (src/lower/BitMma.cpp, docs/codegen.md).
   bool bmma = true;
   // 64-bit IMNMX.U64/.S64 exists (sm_120 only: ptxas's min/max.u64/s64; elsewhere a 64-bit
   // compare and two SELs).

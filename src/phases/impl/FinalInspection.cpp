@@ -17,8 +17,8 @@ namespace optxas::phases {
 
 unsigned inspectEncodability(ori::Function &f, DiagEngine &diags, unsigned smVersion) {
   const target::MachineModel *model = smVersion ? target::machineModel(smVersion) : nullptr;
-  // mma .b1 survived optimization on a target without BMMA (Blackwell): a missing feature of
-  // optxas, not a compiler bug (ptxas emulates it with IMMA.U8 subroutines).
+  // A BMMA on a target without BMMA (Blackwell): lowering emulates mma .b1 there
+  // (src/lower/BitMma.cpp), so none should arrive; kept as a clean error, not an internal one.
   const bool noBmma = model && !model->features().bmma;
   unsigned bad = 0;
   for (ori::BasicBlock *bb : f.blocks())

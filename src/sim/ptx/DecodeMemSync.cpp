@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace optxas::sim::ptxi {
 
 using namespace optxas::ptx;
@@ -277,6 +279,39 @@ bool Decoder::decodeSync(const Instruction &ins, DOp &op) {
     op.mode = ins.has(Mod::Arrive) ? 1 : 0;
     if (n != 1 && n != 2) return false;
     setOperands(op, {}, {src(o(0), Type::U32), n == 2 ? src(o(1), Type::U32) : kNoSlot});
+    return true;
+  }
+  case Opcode::Mma: {
+    // mma.sync.aligned.{m8n8k128,m16n8k128,m16n8k256}.row.col.s32.b1.b1.s32.{and,xor}.popc
+    // d, a, b, c: a collective of the whole warp (mode: shape 0/1/2, mode2: 1 for .xor).
+    auto vec = [&](const Operand &x, bool isDst, std::vector<uint32_t> &out) {
+      if (x.kind != OperandKind::Vector) return;
+      for (const Operand &e : x.elems) out.push_back(isDst ? dst(e) : src(e, Type::B32));
+    };
+    if (n != 4 || !ins.has(Mod::Sync) || !ins.has(Mod::Popc) || ins.types().size() != 4 ||
+        ins.type(1) != Type::B1 || ins.type(2) != Type::B1 || ins.type(0) != Type::S32 ||
+        ins.type(3) != Type::S32 || (!ins.has(Mod::And) && !ins.has(Mod::Xor)))
+      return false;
+    const ptx::Shape &s = ins.shape;
+    if (s.m == 8 && s.n == 8 && s.k == 128) op.mode = 0;
+    else if (s.m == 16 && s.n == 8 && s.k == 128) op.mode = 1;
+    else if (s.m == 16 && s.n == 8 && s.k == 256) op.mode = 2;
+    else return false;
+    op.op = XOp::MmaB1;
+    op.mode2 = ins.has(Mod::Xor) ? 1 : 0;
+    std::vector<uint32_t> d, a, b, c;
+    vec(o(0), true, d);
+    vec(o(1), false, a);
+    vec(o(2), false, b);
+    vec(o(3), false, c);
+    const size_t cd = op.mode == 0 ? 2 : 4, na = op.mode == 0 ? 1 : op.mode == 1 ? 2 : 4;
+    const size_t nb = op.mode == 2 ? 2 : 1;
+    if (d.size() != cd || a.size() != na || b.size() != nb || c.size() != cd) return false;
+    op.nd = uint8_t(cd);
+    op.ns = uint8_t(na + nb + cd);
+    unsigned i = 0;
+    for (auto *v : {&d, &a, &b, &c})
+      for (uint32_t x : *v) op.r[i++] = x;
     return true;
   }
   case Opcode::Shfl: {

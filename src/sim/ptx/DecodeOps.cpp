@@ -182,6 +182,7 @@ void Decoder::decodeInstruction(const Instruction &ins, uint32_t astIndex) {
     break;
   case Opcode::Bar: case Opcode::Barrier: case Opcode::Shfl: case Opcode::Vote:
   case Opcode::Match: case Opcode::Redux: case Opcode::Activemask: case Opcode::Elect:
+  case Opcode::Mma:
     ok = decodeSync(ins, op);
     break;
   case Opcode::Membar: case Opcode::Fence: case Opcode::Prefetch: case Opcode::Prefetchu:

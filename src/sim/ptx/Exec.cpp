@@ -737,7 +737,7 @@ void runThread(Machine &m, Thread &t, uint32_t budget) {
       if (clusterWait(m, t)) { ++n; goto out; }
       break;
     case XOp::BarWarp: case XOp::Shfl: case XOp::Vote: case XOp::Match: case XOp::Redux:
-    case XOp::Activemask: case XOp::Elect:
+    case XOp::Activemask: case XOp::Elect: case XOp::MmaB1:
       fr->pc = pc;
       if (arriveCollective(m, t, I, R)) {
         // The collective may have completed at once (and advanced this thread's pc).

@@ -83,12 +83,42 @@ uint32_t reduxValue(const DOp &I, uint32_t acc, uint32_t v) {
   return isMin ? (lt ? acc : v) : (lt ? v : acc);
 }
 
+// mma .b1 (.and/.xor).popc of the warp, by the PTX fragment layouts (group g = lane >> 2,
+// t = lane & 3, word w of a row/column covering k = 32w .. 32w+31):
+//   A word (r, w): register (r >= 8) + 2 (w / 4) of lane 4 (r % 8) + w % 4 (m8n8k128: register 0)
+//   B word (w, n): register w / 4 of lane 4n + w % 4
+//   C/D register j of lane 4g + t: row g + 8 (j >> 1), column 2t + (j & 1)
+// D = C + sum over w of popc(A(r, w) op B(w, n)). Sources are read from every lane before any
+// destination is written (lanes read each other's registers). Lanes outside `group` read as 0.
+void mmaB1(Machine &m, Warp &w, uint32_t group, const DOp &I, uint32_t (&out)[32][4]) {
+  const unsigned rows = I.mode == 0 ? 8 : 16, words = I.mode == 2 ? 8 : 4;
+  const unsigned na = I.mode == 0 ? 1 : I.mode == 1 ? 2 : 4, cd = I.nd;
+  auto reg = [&](unsigned lane, unsigned i) -> uint32_t {
+    return ((group >> lane) & 1) ? uint32_t(laneThread(m, w, lane).R()[I.s(i)]) : 0;
+  };
+  for (unsigned l = 0; l < 32; ++l) {
+    const unsigned g = l >> 2, t = l & 3;
+    for (unsigned j = 0; j < cd; ++j) {
+      const unsigned r = g + 8 * (j >> 1), n = 2 * t + (j & 1);
+      uint32_t acc = reg(l, na + (I.mode == 2 ? 2 : 1) + j);
+      for (unsigned k = 0; k < words; ++k) {
+        const unsigned aReg = rows == 8 ? 0 : (r >= 8) + 2 * (k / 4);
+        uint32_t a = reg(4 * (r % 8) + k % 4, aReg), b = reg(4 * n + k % 4, na + k / 4);
+        acc += uint32_t(std::popcount(I.mode2 ? a ^ b : a & b));
+      }
+      out[l][j] = acc;
+    }
+  }
+}
+
 // Computes the results of a collective for the lanes in `group` and releases them.
 void resolveGroup(Machine &m, Warp &w, uint32_t group) {
   // Values every lane needs: ballot of predicates, redux, match.
   uint32_t ballot = 0;
   uint32_t lowest = group ? uint32_t(std::countr_zero(group)) : 0;
   const DOp &first = *laneThread(m, w, lowest).coll;
+  uint32_t mma[32][4] = {};
+  if (first.op == XOp::MmaB1) mmaB1(m, w, group, first, mma);
   uint32_t red = 0;
   bool redInit = false;
   for (unsigned l = 0; l < 32; ++l) {
@@ -160,6 +190,9 @@ void resolveGroup(Machine &m, Warp &w, uint32_t group) {
       R[I.d(1)] = l == lowest;
       break;
     case XOp::Activemask: R[I.d(0)] = group; break;
+    case XOp::MmaB1:
+      for (unsigned j = 0; j < I.nd; ++j) R[I.d(j)] = normalize(mma[l][j], 32, true);
+      break;
     default: break;
     }
   }

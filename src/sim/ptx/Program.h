@@ -43,6 +43,8 @@ enum class XOp : uint16_t {
   Bra, BrxIdx, Call, Ret, Exit, Trap,
   // synchronization and warp collectives
   Bar, BarWarp, Shfl, Vote, Match, Redux, Activemask, Elect, ClusterArrive, ClusterWait,
+  // warp matrix operations (collectives over the whole warp)
+  MmaB1,
 };
 
 enum class FOp : uint8_t {
@@ -90,7 +92,7 @@ struct DOp {
   uint32_t abase = kNoSlot;   // memory operand: base register slot
   int64_t imm = 0;            // memory offset / branch target / local address / misc
   uint32_t aux = 0;           // side-table index (calls, brx targets, messages)
-  uint32_t r[10] = {};
+  uint32_t r[14] = {};        // mma .m16n8k256 .b1: 4 + 4 + 2 + 4
   const ptx::Instruction *src = nullptr;
 
   uint32_t d(unsigned i) const { return r[i]; }
