@@ -250,7 +250,11 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   }
   // Convergence barriers: Ori names the barrier in the modifiers (its nesting depth), SASS
   // as the first operand (BSSY B0, target / BSYNC B0 / BREAK B0).
-  if (out.op == Opcode::BSSY || out.op == Opcode::BSYNC || out.op == Opcode::BREAK) {
+  // BMOV names it after its register when it reads the barrier (BMOV.32.CLEAR Rd, Bn), first
+  // when it writes it (BMOV.32 Bn, Rb).
+  const bool barrierLast = out.op == Opcode::BMOV && i.numDefs() > 0;
+  if (out.op == Opcode::BSSY || out.op == Opcode::BSYNC || out.op == Opcode::BREAK ||
+      (out.op == Opcode::BMOV && !barrierLast)) {
     out.ops.push_back(sass::Operand::b(i.mods().barrierId));
     out.mods.barrierId = 0;
   }
@@ -320,6 +324,10 @@ bool toSass(const Function &f, const Instr &i, const Layout &layout, uint32_t pc
   if (pendingDesc >= 0) {
     error = "memory descriptor without an address";
     return false;
+  }
+  if (barrierLast) {
+    out.ops.push_back(sass::Operand::b(i.mods().barrierId));
+    out.mods.barrierId = 0;
   }
   // BRX target, table, L0, ... (phase 94): the register pair holds the target's offset from the
   // function start (read from the jump table), so the encoded offset leads from the next

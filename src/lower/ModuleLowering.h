@@ -32,6 +32,9 @@ struct CallLayout {
 struct ReconvergenceFacts {
   bool returnsDiverged = false;   // its threads may leave it diverged: callers bracket the call
   unsigned barriers = 0;          // B0..B(barriers-1) used by its own regions
+  // On a call cycle: its regions hold barriers across recursive calls, so it saves the barriers
+  // it uses on entry and restores them before returning (BMOV, CallReconvergence.cpp).
+  bool savesBarriers = false;
   // Each CALL with the number of the function's regions around it.
   std::vector<std::pair<ori::Instr *, unsigned>> calls;
 };

@@ -17,7 +17,8 @@
 // Device functions get the same regions, except (whole programs) those whose J only returns: a
 // function left diverged is reconverged by its caller, with a BSSY/BSYNC around the CALL
 // (ReconvergenceFacts::returnsDiverged, CallReconvergence.cpp, which also moves a function's
-// barriers above those its callers hold across the call). Functions on a call cycle get none.
+// barriers above those its callers hold across the call). Functions on a call cycle reconverge
+// inside and save their barriers around their activations (BMOV, CallReconvergence.cpp).
 #include "Reconvergence.h"
 
 #include <algorithm>
@@ -296,11 +297,17 @@ void insertReconvergence(LowerCtx &cx) {
       }
   };
   const bool device = !cx.isKernel();
+  // A function on a call cycle reconverges inside, as ptxas does: its regions hold barriers
+  // across the recursive calls, so it saves them on entry and restores them before RET (BMOV,
+  // CallReconvergence.cpp). With a guarded RET (lanes that stay would see the caller's barrier)
+  // it gets none, and its callers outside the cycle reconverge it.
+  bool guardedRet = false;
+  for (ori::BasicBlock *bb : f.blocks())
+    for (ori::Instr *i : *bb) guardedRet |= i->opcode() == Opcode::RET && i->isPredicated();
+  const bool recursive = device && cx.moduleLowering().recursive(&cx.ptxFunction());
   // Without call regions (knob OptxasNoReconvergence=calls) a .func gets no barriers and its
-  // threads reconverge only at a caller's BSYNC, as before. A function on a call cycle would
-  // need its barriers saved around the recursive calls (ptxas: BMOV): it gets none, and its
-  // callers outside the cycle reconverge it.
-  if (device && (!cx.options().callRegions || cx.moduleLowering().recursive(&cx.ptxFunction()))) {
+  // threads reconverge only at a caller's BSYNC, as before.
+  if (device && (!cx.options().callRegions || (recursive && guardedRet))) {
     isolateExclusiveWarpSyncs(f, false);   // (no bracket: the callers reconverge)
     facts.returnsDiverged = cx.options().callRegions;
     recordCalls({});
@@ -310,8 +317,9 @@ void insertReconvergence(LowerCtx &cx) {
   // reconverges before returning, as ptxas does then; the others (.visible ones too, in a whole
   // program) leave that to their callers.
   const ptx::Function &pf = cx.ptxFunction();
-  const bool reconvergeReturns = !device || cx.moduleLowering().addressTaken(&pf) ||
+  const bool reconvergeReturns = !device || recursive || cx.moduleLowering().addressTaken(&pf) ||
                                  cx.options().compileOnly || cx.options().deviceDebug;
+  facts.savesBarriers = recursive;
   const std::vector<WarpSyncSite> sites = isolateExclusiveWarpSyncs(f, cx.options().warpSyncRegions);
   if (f.blocks().size() < 3) {
     std::set<const ori::Instr *> none;

@@ -23,6 +23,8 @@ from scriptlib import run, tool_parser
 KERNELS = [("atomics_half", "cas+loops"),   # the f16/bf16 CAS loops (the H200 failure)
            ("loop_barrier", "loops"),       # data-dependent loops before bar.sync
            ("func_barrier", "calls"),       # device functions that return diverged
+           # recursion with bar.sync inside: regions saved around each activation (BMOV)
+           ("func_barrier_recursion_sync", "calls"),
            ("warpsync_bracket", "warpsync"),  # WARPSYNC.EXCLUSIVE sites (lower/WarpSyncBracket.cpp)
            ("warpsync_bracket_calls", "warpsync")]  # the same in device functions, a loop, a guard
 

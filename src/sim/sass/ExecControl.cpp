@@ -1,4 +1,4 @@
-// Control flow and synchronization: BRA/BRX/JMP, CALL/RET, EXIT, BSSY/BSYNC/BREAK (convergence
+// Control flow and synchronization: BRA/BRX/JMP, CALL/RET, EXIT, BSSY/BSYNC/BREAK/BMOV (convergence
 // barriers), WARPSYNC, BAR/B2R (CTA barriers), and the instructions that do nothing here
 // (NOP, YIELD, NANOSLEEP, ...). Code addresses are byte offsets in the kernel's .text.
 #include <fmt/format.h>
@@ -44,7 +44,8 @@ void jump(Exec &e, uint32_t lanes, uint32_t target) {
 
 void exitLanes(Exec &e, uint32_t lanes) {
   for (uint32_t m = lanes; m; m &= m - 1) e.w.state[__builtin_ctz(m)] = LaneState::Exited;
-  for (uint32_t &b : e.w.bar) b &= ~lanes;
+  for (auto &b : e.w.bar)
+    for (uint32_t &v : b) v &= ~lanes;
   if (lanes) e.ls.warpEvent = e.ls.ctaEvent = true;
 }
 
@@ -183,19 +184,49 @@ bool execControl(Exec &e) {
     return true;
   case Opcode::BSSY: {
     const Operand *b = find(in, OperandKind::BarReg);
-    w.bar[b->reg & 15] = predicated(e);
+    uint32_t lanes = predicated(e);
+    for (uint32_t m = lanes; m; m &= m - 1) w.bar[b->reg & 15][__builtin_ctz(m)] = lanes;
     return true;
   }
   case Opcode::BSYNC: {
+    // Each lane waits for the mask it joined (lanes outside it go on).
     const Operand *b = find(in, OperandKind::BarReg);
     unsigned n = b->reg & 15;
-    waitLanes(e, predicated(e) & w.bar[n], LaneState::Bsync, n);
+    uint32_t lanes = 0;
+    for (uint32_t m = predicated(e); m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      if (w.bar[n][l] >> l & 1) lanes |= 1u << l;
+    }
+    waitLanes(e, lanes, LaneState::Bsync, n);
     e.ls.warpEvent = true;
     return true;
   }
   case Opcode::BREAK: {
+    // The breaking lanes leave the barrier of every lane that joined it with them.
     const Operand *b = find(in, OperandKind::BarReg);
-    w.bar[b->reg & 15] &= ~predicated(e);
+    auto &bar = w.bar[b->reg & 15];
+    uint32_t lanes = predicated(e);
+    std::array<uint32_t, kWarpSize> old = bar;
+    for (uint32_t m = lanes; m; m &= m - 1)
+      for (unsigned k = 0; k < kWarpSize; ++k)
+        if (old[k] == old[__builtin_ctz(m)]) bar[k] &= ~lanes;
+    e.ls.warpEvent = true;
+    return true;
+  }
+  case Opcode::BMOV: {
+    // BMOV.32{.CLEAR} Rd, Bn (the lane's mask; .CLEAR empties it) / BMOV.32 Bn, Rb (back).
+    const Operand *b = find(in, OperandKind::BarReg);
+    auto &bar = w.bar[b->reg & 15];
+    const bool toReg = in.ops[0].kind == OperandKind::Reg;
+    for (uint32_t m = e.act; m; m &= m - 1) {
+      unsigned l = unsigned(__builtin_ctz(m));
+      if (toReg) {
+        e.setDst(in.ops[0], l, bar[l]);
+        if (in.mods.extra) bar[l] = 0;
+      } else {
+        bar[l] = e.src(in.ops[1], l);
+      }
+    }
     e.ls.warpEvent = true;
     return true;
   }

@@ -101,7 +101,10 @@ struct Warp {
   std::array<uint32_t, 8> p{};           // P0..P6 as lane masks; p[7] = PT
   std::array<uint32_t, 64> ur{};         // UR0..UR62, UR63 = URZ
   uint8_t up = 0x80;                     // UP0..UP6 bits, bit 7 = UPT
-  std::array<uint32_t, 16> bar{};        // convergence barrier masks B0..B15
+  // Convergence barriers B0..B15 as each lane sees them: bar[n][lane] is the mask of the BSSY
+  // that lane last joined (a recursive activation saves and reuses the barrier with BMOV while
+  // the outer activation's lanes wait at the same BSYNC for their own mask; docs/simulation.md).
+  std::array<std::array<uint32_t, kWarpSize>, 16> bar{};
   // Convergence tag per lane: lanes with one tag are one converged group. A branch that splits
   // a group gives each part a new tag; only a BSYNC or WARPSYNC release joins lanes again (the
   // scheduler may issue lanes of different tags together when their PCs meet, but the hardware

@@ -41,7 +41,7 @@ Family familyOf(Opcode op) {
     return execMemory;
   case Opcode::BRA: case Opcode::BRX: case Opcode::JMP: case Opcode::JMX: case Opcode::CALL:
   case Opcode::RET: case Opcode::EXIT: case Opcode::KILL: case Opcode::BSSY: case Opcode::BSYNC:
-  case Opcode::BREAK: case Opcode::WARPSYNC: case Opcode::BAR: case Opcode::B2R: case Opcode::BPT:
+  case Opcode::BREAK: case Opcode::BMOV: case Opcode::WARPSYNC: case Opcode::BAR: case Opcode::B2R: case Opcode::BPT:
   case Opcode::NOP: case Opcode::YIELD: case Opcode::NANOSLEEP: case Opcode::PMTRIG: case Opcode::PREEXIT:
   case Opcode::ENDCOLLECTIVE: case Opcode::UCGABAR_ARV: case Opcode::UCGABAR_WAIT:
     return execControl;

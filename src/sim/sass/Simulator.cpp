@@ -162,10 +162,13 @@ private:
     uint32_t live = ~w.exited();
     for (unsigned l = 0; l < kWarpSize; ++l) {
       if (w.state[l] == LaneState::Bsync) {
+        // The lanes that joined the same BSSY (an outer recursive activation's lanes wait at
+        // the same BSYNC for another mask; a mask BMOV restored may still name exited lanes).
         unsigned b = w.waitArg[l];
-        uint32_t need = w.bar[b] & live, there = 0;
+        uint32_t need = w.bar[b][l] & live, there = 0;
         for (unsigned k = 0; k < kWarpSize; ++k)
-          if (w.state[k] == LaneState::Bsync && w.waitArg[k] == b) there |= 1u << k;
+          if (w.state[k] == LaneState::Bsync && w.waitArg[k] == b && (w.bar[b][k] & live) == need)
+            there |= 1u << k;
         if ((need & ~there) == 0) release(w, there);
       } else if (w.state[l] == LaneState::Warpsync) {
         // A lane waiting at a WARPSYNC.EXCLUSIVE/COLLECTIVE (its group runs alone) and one at a

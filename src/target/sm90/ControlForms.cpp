@@ -73,6 +73,15 @@ void addBranches(Builder &b) {
   // BSYNC [P,] Bn / BREAK [P,] Bn (leave the reconvergence region of Bn)
   b.form(Op::BSYNC, 0x941, {optPred(), B(16)});
   b.form(Op::BREAK, 0x942, {optPred(), B(16)});
+  // BMOV.32{.CLEAR} Rd, Bn / BMOV.32 Bn, Rb: a convergence barrier's thread mask to a register
+  // (.CLEAR, bit 84: and empty the barrier) and back; ptxas saves a recursive function's barrier
+  // with them (docs/abi.md). Measured with nvdisasm 13 (sm_80/90/100/120 alike).
+  b.form(Op::BMOV, 0x355,
+         {text(".32"), mod(S::extra, bits(84, 1), {V(0, 0, ""), V(1, 1, ".CLEAR")}), R(16).def(), B(24)});
+  b.scoreboards(true, false);   // (nvdisasm rejects a read scoreboard: no register source)
+  b.form(Op::BMOV, 0x356, {text(".32"), B(24), R(32)});
+  b.fix(bits(84, 1), 0);
+  b.scoreboards(false, true);   // (and a write scoreboard here)
   // YIELD [P] / KILL [P]
   b.form(Op::YIELD, 0x946, {optPred()});
   b.form(Op::KILL, 0x95b, {optPred()});
