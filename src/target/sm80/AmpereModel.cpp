@@ -36,12 +36,14 @@ constexpr DriverBank kAmpereBank = {
 const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DADD, Pipe::Variable}, {Opcode::DMUL, Pipe::Variable}, {Opcode::DFMA, Pipe::Variable},
     {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}, {Opcode::R2UR, Pipe::Variable}};
+// exclusiveWarpSync: ptxas 13.0 uses WARPSYNC.EXCLUSIVE (bit 86) before vote/match/redux.sync
+// under a lane-varying mask on sm_80 too (AmpereTables.cpp).
 constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clusters = false,
                                  .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
-                                 .boundTextures = true, .exclusiveWarpSync = false};
+                                 .boundTextures = true, .exclusiveWarpSync = true};
 constexpr IsaFeatures kSm80 = {.hopperIntegerOps = false, .i2fp = false, .clusters = false,
                                .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
-                               .boundTextures = true, .exclusiveWarpSync = false};
+                               .boundTextures = true, .exclusiveWarpSync = true};
 } // namespace
 
 const sm90::ArchTables &sm80Tables() {
