@@ -30,6 +30,7 @@ def main():
     ap.add_argument("--compiler", required=True, help="ptxas, or a path to optxas")
     ap.add_argument("--expect", help="file of kernel names that must agree")
     ap.add_argument("--known", help="file of 'NAME reason' lines: known failures")
+    ap.add_argument("--arch", default="sm_90", help="target architecture (sim-diff --arch)")
     ap.add_argument("--seeds", default="3")
     ap.add_argument("--opt", help="optimization level given to the compiler (-O0..-O3); default: its own")
     ap.add_argument("--flags", default="", help="more compiler options, e.g. -maxrregcount=24")
@@ -67,7 +68,7 @@ def main():
     compiler = args.compiler
     tmp = tempfile.TemporaryDirectory()
     if args.opt is not None or args.flags:
-        # sim-diff runs "COMPILER -arch=sm_90 FILE -o OUT"; a wrapper adds the level and flags.
+        # sim-diff runs "COMPILER -arch=ARCH FILE -o OUT"; a wrapper adds the level and flags.
         path = shutil.which(compiler) or compiler
         level = f"-O{args.opt} " if args.opt is not None else ""
         compiler = os.path.join(tmp.name, "compiler")
@@ -87,7 +88,7 @@ def main():
             if not os.path.exists(ptx):
                 continue
             cmd = [args.sim_diff, ptx, "--spec", os.path.join(d, spec), "--compiler",
-                   compiler, "--seeds", args.seeds, "--quiet"]
+                   compiler, "--arch", args.arch, "--seeds", args.seeds, "--quiet"]
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
             line = (p.stdout.strip().splitlines() or [p.stderr.strip() or "no output"])[0]
             m = re.match(r"[^:]+: (\w+)", line)
@@ -119,7 +120,7 @@ def main():
         print(f"FAIL    {name}: expected to agree but no such spec was found")
     level = (f" -O{args.opt}" if args.opt is not None else "") + (f" {args.flags}" if args.flags else "")
     print(f"\n{len(agreed)} agree, {len(skipped)} skipped, {len(failed)} failed "
-          f"(compiler: {os.path.basename(args.compiler)}{level})")
+          f"(compiler: {os.path.basename(args.compiler)}{level}, {args.arch})")
     if skipped:
         print("skipped: " + ", ".join(skipped))
     return 1 if failed else 0

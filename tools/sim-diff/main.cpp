@@ -2,9 +2,12 @@
 // simulator running a cubin compiled from the same PTX (by ptxas, by optxas, or given).
 //
 //   sim-diff FILE.ptx --spec FILE.spec [--spec ...] [--compiler ptxas|optxas|PATH | --cubin C]
-//            [--seeds N] [--seed S] [--kernel NAME] [--no-timing] [--allow-hazards]
+//            [--arch sm_80|sm_86|sm_89|sm_90] [--seeds N] [--seed S] [--kernel NAME]
+//            [--no-timing] [--allow-hazards]
 //            [--listing] [--latencies] [--sanitizer] [--keep-cubin PATH] [--quiet]
 // --sanitizer: for code built with -knob OptxasSanitize=..., print the first invalid access.
+// --arch: the architecture to compile for (default sm_90); the PTX's .target line is set to it
+// for the compiler (tests/exec's kernels say sm_90 but most need nothing of it).
 //
 // Prints one line per spec: "NAME: agree", or "NAME: differ|hazard|fault|unsupported|error:
 // detail". Exit status: 0 every spec agrees; 1 some spec differs, faults, has a hazard or an
@@ -14,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,7 +40,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: sim-diff FILE.ptx --spec FILE.spec [--spec ...]\n"
                "                [--compiler ptxas|optxas|PATH | --cubin FILE.cubin]\n"
-               "                [--seeds N] [--seed S] [--kernel NAME] [--no-timing]\n"
+               "                [--arch sm_XX] [--seeds N] [--seed S] [--kernel NAME] [--no-timing]\n"
                "                [--allow-hazards] [--listing] [--latencies] [--sanitizer]\n"
                "                [--keep-cubin PATH] [--trace] [--trace-thread T] [--quiet]\n");
   return 2;
@@ -65,15 +69,29 @@ std::string defaultOptxas(const char *argv0) {
   return fs::exists(p, ec) ? p.string() : "optxas";
 }
 
-// Compiles `ptx` for sm_90 into `cubin`; returns "" or the compiler's complaint.
-std::string compile(const std::string &compiler, const std::string &ptx, const std::string &cubin) {
-  std::string log = cubin + ".log";
-  std::string cmd = fmt::format("{} -arch=sm_90 {} -o {} > {} 2>&1", shellQuote(compiler),
-                                shellQuote(ptx), shellQuote(cubin), shellQuote(log));
+// `text` with its `.target sm_NN[a|f]` set to `arch` (other target options kept).
+std::string retarget(const std::string &text, const std::string &arch) {
+  static const std::regex target(R"((^|\n)(\s*\.target\s+)sm_[0-9]+[af]?)");
+  return std::regex_replace(text, target, "$1$2" + arch, std::regex_constants::format_first_only);
+}
+
+// Compiles `ptx` (its text: `ptxText`) for `arch` into `cubin`; returns "" or the compiler's
+// complaint. For another arch than sm_90 the compiler gets a copy with the .target line set.
+std::string compile(const std::string &compiler, const std::string &arch, const std::string &ptx,
+                    const std::string &ptxText, const std::string &cubin) {
+  std::string log = cubin + ".log", src = ptx, copy;
+  if (arch != "sm_90") {
+    copy = cubin + ".ptx";
+    std::ofstream(copy, std::ios::binary) << retarget(ptxText, arch);
+    src = copy;
+  }
+  std::string cmd = fmt::format("{} -arch={} {} -o {} > {} 2>&1", shellQuote(compiler), arch,
+                                shellQuote(src), shellQuote(cubin), shellQuote(log));
   int rc = std::system(cmd.c_str());
   std::string text;
   readFile(log, text);
   std::remove(log.c_str());
+  if (!copy.empty()) std::remove(copy.c_str());
   if (rc == 0 && fs::exists(cubin)) return "";
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
   auto nl = text.find('\n');
@@ -84,7 +102,7 @@ std::string compile(const std::string &compiler, const std::string &ptx, const s
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string ptxPath, cubinPath, compiler = "ptxas", kernel, keepCubin;
+  std::string ptxPath, cubinPath, compiler = "ptxas", kernel, keepCubin, arch = "sm_90";
   std::vector<std::string> specPaths;
   std::vector<uint64_t> seeds;
   uint64_t nseeds = 3;
@@ -101,6 +119,7 @@ int main(int argc, char **argv) {
     if (a == "--spec" && next(v)) specPaths.push_back(v);
     else if (a == "--cubin" && next(v)) cubinPath = v;
     else if (a == "--compiler" && next(v)) compiler = v;
+    else if (a == "--arch" && next(v)) arch = v;
     else if (a == "--kernel" && next(v)) kernel = v;
     else if (a == "--keep-cubin" && next(v)) keepCubin = v;
     else if (a == "--seeds" && next(v)) nseeds = std::strtoull(v.c_str(), nullptr, 0);
@@ -138,7 +157,7 @@ int main(int argc, char **argv) {
     tmpCubin = keepCubin.empty()
                    ? (fs::temp_directory_path() / fmt::format("sim-diff-{}.cubin", getpid())).string()
                    : keepCubin;
-    std::string err = compile(compiler, ptxPath, tmpCubin);
+    std::string err = compile(compiler, arch, ptxPath, ptxText, tmpCubin);
     if (!err.empty()) {
       for (const std::string &s : specPaths)
         std::printf("%s: skipped: %s\n", fs::path(s).stem().c_str(), err.c_str());

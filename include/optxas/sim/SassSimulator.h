@@ -48,6 +48,9 @@ struct Hazard {
 };
 std::string_view hazardKindName(Hazard::Kind k);
 
+// Added to the shared window base for sm_8x cubins (docs/simulation.md).
+constexpr uint64_t kAmpereSharedWindowSkew = 0x80000000ull;
+
 struct SassSimOptions {
   AddressMap map;
   bool timing = true;          // model the control bits (stall counts, scoreboards)
@@ -81,6 +84,10 @@ public:
   SassSimulator &operator=(const SassSimulator &) = delete;
 
   const std::string &loadError() const;
+  // The generic-address windows the loaded code runs with: the options' map, except that sm_8x
+  // cubins get a shared window kAmpereSharedWindowSkew higher (not 4 GiB aligned). A reference
+  // run (the PTX interpreter) must use the same map.
+  const AddressMap &addressMap() const;
 
   std::vector<std::string> kernelNames() const override;
   std::optional<std::vector<ParamSlot>> kernelParams(std::string_view kernel) const override;

@@ -7,16 +7,20 @@
 // code `WARPSYNC mask; <op>` (lower/WarpOps.cpp, lower/SyncOps.cpp):
 //
 //         VOTE.ANY act, PT, PT          <- the threads executing together
-//         LOP3 t = mask & ~act          (all-ones mask: ISETP act != -1)
+//         LOP3 t = mask & ~act          (all-ones mask: ISETP act != -1; VOTE: mask ^ act)
 //         ISETP.NE p, t, RZ
-//      @p BRA slow                      <- some thread of the mask is not here
+//      @p BRA slow                      <- some thread of the mask is not here (VOTE: or
+//                                          threads outside it are)
 //   fast: <op>                          (no WARPSYNC: the mask's threads are all here)
 //   join: ...
 //   slow: CALL routine(args) ; results ; BRA join      (after the function's last block)
 //
 // The test is per thread: threads that name the same mask (as PTX requires of the threads of
 // one mask) see the same `act` and so take the same path; a fast thread's mask holds only
-// threads that are executing the same fast SHFL. ptxas's own test (MATCH.ANY, REDUX.OR,
+// threads that are executing the same fast SHFL. A fast VOTE needs its mask to be exactly the
+// executing threads: with two 16-lane halves naming their own halves, all 32 run one VOTE, and
+// vote.any/all over 32 lanes is not the halves' answer (tests/exec/warpsync_bracket.halves on
+// sm_80). ptxas's own test (MATCH.ANY, REDUX.OR,
 // VOTEU.ANY, BRA.DIV) is uniform; ours uses only ordinary branches.
 //
 // Which sites: a forward divergence analysis on the lowered code. A register varies across the
@@ -241,8 +245,22 @@ void buildRoutine(ori::Module &m, const std::string &name, const std::string &ro
       E.emit(Opcode::VOTE, {d, Emitter::PT()}, {in}, op->mods());
       results = {E.lop3(d, args[1], Emitter::RZ(), Emitter::kAnd)};
     } else {
-      Operand q = E.p();
-      E.emit(Opcode::VOTE, {Emitter::RZ(), q}, {in}, op->mods());
+      // any/all/uni from the ballot of the mask's threads (b = ballot & mask), as ptxas's
+      // routine does: after a plain WARPSYNC, threads of other masks may vote with them (two
+      // halves naming their own halves run one VOTE; tests/exec/warpsync_bracket.halves).
+      isa::Modifiers ballot;
+      ballot.vote = isa::VoteMode::ANY;
+      Operand all = E.r();
+      E.emit(Opcode::VOTE, {all, Emitter::PT()}, {in}, ballot);
+      Operand b = E.lop3(all, args[1], Emitter::RZ(), Emitter::kAnd);
+      Operand q;
+      switch (op->mods().vote) {
+      case isa::VoteMode::ANY: q = E.isetp(Cmp::NE, true, b, Emitter::RZ()); break;
+      case isa::VoteMode::ALL: q = E.isetp(Cmp::EQ, true, b, args[1]); break;
+      default:   // uni: every thread of the mask true, or none
+        q = E.isetp(Cmp::EQ, true, b, args[1], BoolOp::OR, E.isetp(Cmp::EQ, true, b, Emitter::RZ()));
+        break;
+      }
       results = {E.sel(Emitter::RZ(), Emitter::imm(1), Emitter::inv(q))};
     }
   }
@@ -310,13 +328,16 @@ void expandSite(ori::Function &f, ori::Module &m, const WarpSite &s, const ori::
   any.vote = isa::VoteMode::ANY;
   Operand act = E.r();
   Instr *vote = E.emit(Opcode::VOTE, {act, Emitter::PT()}, {Emitter::PT()}, any);
+  const uint8_t notHere = op && op->opcode() == Opcode::VOTE ? (0xf0 ^ 0xcc) : (0xf0 & ~0xcc);
   Operand missing = allOnes ? E.isetp(Cmp::NE, true, act, Emitter::imm(-1))
-                            : E.isetp(Cmp::NE, true, E.lop3(args.back(), act, Emitter::RZ(), 0xf0 & ~0xcc),
+                            : E.isetp(Cmp::NE, true, E.lop3(args.back(), act, Emitter::RZ(), notHere),
                                       Emitter::RZ());
   if (!allOnes) f.warpWideInstrs.push_back(vote->id());
   BasicBlock *slow = f.createBlock();
   E.bra(slow, missing);
   ws->eraseFromParent();
+  Operand ballotDst;   // the ballot's own destination once the fast path masks it
+  bool maskedBallot = false;
   if (op) {
     op->removeFromParent();
     fast->append(op);
@@ -325,6 +346,8 @@ void expandSite(ori::Function &f, ori::Module &m, const WarpSite &s, const ori::
     if (op->opcode() == Opcode::VOTE && op->def(0).isReg() && !allOnes) {
       Operand d = op->def(0), all = E.r();
       op->def(0) = all;
+      ballotDst = d;
+      maskedBallot = true;
       E.setBlock(fast);
       E.copyTo(d, E.lop3(all, args.back(), Emitter::RZ(), Emitter::kAnd));
     }
@@ -351,7 +374,8 @@ void expandSite(ori::Function &f, ori::Module &m, const WarpSite &s, const ori::
     if (op->def(1).isReg()) E.copyTo(op->def(1), res[0]);
     if (op->def(0).isReg()) setIfNonZero(E, op->def(0), res[1]);
   } else if (op) {
-    if (op->def(0).isReg()) E.copyTo(op->def(0), res[0]);
+    // (The routine's ballot is masked already; it goes where the fast path's masked one does.)
+    if (op->def(0).isReg()) E.copyTo(maskedBallot ? ballotDst : op->def(0), res[0]);
     else if (op->def(1).isReg()) setIfNonZero(E, op->def(1), res[0]);
   }
   E.bra(join);

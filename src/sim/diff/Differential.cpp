@@ -42,11 +42,12 @@ std::string describeOutcome(const LaunchResult &r) {
 // recomputed with the interpreter's lanes in step (quantum 1): if that changes the interpreter's
 // own result, the difference says nothing about the cubin, and the note says so.
 std::string scheduleNote(const ptx::Module &module, const KernelSpec &spec, uint64_t seed,
-                         const DiffOptions &opts, size_t i, const std::vector<uint8_t> &ref,
+                         const DiffOptions &opts, const AddressMap &map, size_t i, const std::vector<uint8_t> &ref,
                          const std::vector<uint8_t> &sim) {
   GlobalMemory mem;
   PtxInterpreterOptions io;
   io.quantum = 1;
+  io.map = map;
   PtxInterpreter interp(module, mem, io);
   SpecRun step = runSpec(interp, mem, spec, seed, opts.limits);
   if (!step.error.empty() || step.result.fault || compareOutput(spec.params[i], ref, step.outputs[i], 1).ok())
@@ -64,20 +65,23 @@ DiffOutcome diffKernel(const ptx::Module &module, std::span<const uint8_t> cubin
   DiffOutcome out;
   for (uint64_t seed : opts.seeds) {
     out.seed = seed;
-    GlobalMemory refMem;
-    PtxInterpreter interp(module, refMem);
-    SpecRun ref = runSpec(interp, refMem, spec, seed, opts.limits);
-    out.kernel = ref.kernel;
-    if (!ref.error.empty()) {
-      out.status = DiffStatus::Error;
-      out.detail = "interpreter: " + ref.error;
-      return out;
-    }
     GlobalMemory simMem;
     SassSimulator sim(cubin, simMem, opts.sim);
     if (!sim.loadError().empty()) {
       out.status = DiffStatus::Error;
       out.detail = "simulator: " + sim.loadError();
+      return out;
+    }
+    // The interpreter sees the simulator's address windows (sm_8x moves the shared one).
+    GlobalMemory refMem;
+    PtxInterpreterOptions io;
+    io.map = sim.addressMap();
+    PtxInterpreter interp(module, refMem, io);
+    SpecRun ref = runSpec(interp, refMem, spec, seed, opts.limits);
+    out.kernel = ref.kernel;
+    if (!ref.error.empty()) {
+      out.status = DiffStatus::Error;
+      out.detail = "interpreter: " + ref.error;
       return out;
     }
     out.unsupported = sim.unsupported(ref.kernel);
@@ -122,7 +126,7 @@ DiffOutcome diffKernel(const ptx::Module &module, std::span<const uint8_t> cubin
       const Mismatch &mm = rep.first.front();
       out.detail = fmt::format("{}[{}]: interpreter {}, simulator {} ({} of {} elements differ)",
                                p.name, mm.index, mm.expected, mm.actual, rep.mismatches, p.count);
-      out.detail += scheduleNote(module, spec, seed, opts, i, ref.outputs[i], got.outputs[i]);
+      out.detail += scheduleNote(module, spec, seed, opts, sim.addressMap(), i, ref.outputs[i], got.outputs[i]);
       return out;
     }
     if (sortedLines(ref.result.printed) != sortedLines(got.result.printed)) {

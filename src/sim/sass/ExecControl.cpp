@@ -176,6 +176,10 @@ bool execControl(Exec &e) {
     }
     return true;
   }
+  case Opcode::LEPC:
+    // sm_8x: Rd:Rd+1 = this instruction's code address (the base of a call's return address).
+    e.forLanes([&](unsigned l) { e.setDst64(e.D(0), l, e.pc); });
+    return true;
   case Opcode::EXIT:
     exitLanes(e, predicated(e));
     return true;

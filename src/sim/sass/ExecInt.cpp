@@ -1,6 +1,6 @@
 // Integer and logic instructions, on the vector datapath and (same semantics, uniform operands)
 // on the uniform datapath: IADD3, IMAD, ISETP, LOP3, PLOP3, SHF, LEA, MOV, SEL, PRMT, IABS,
-// POPC, BREV, FLO, SGXT, BMSK, VIADD, VIMNMX, VIADDMNMX, IDP, R2P, P2R and their U* forms.
+// POPC, BREV, FLO, SGXT, BMSK, VIADD, VIMNMX (IMNMX), VIADDMNMX, IDP, R2P, P2R and their U* forms.
 #include <bit>
 
 #include "LaunchState.h"
@@ -398,8 +398,8 @@ bool execInteger(Exec &e) {
       e.setDst(D(0), l, h ? add16x2(a, b) : a + b);
     });
     return true;
-  case Opcode::VIMNMX:
-    // VIMNMX Rd, Ra, b, Pmin; VIMNMX3 Rd, Ra, b, c, Pmin (the same opcode with a third source).
+  case Opcode::VIMNMX: case Opcode::IMNMX:
+    // VIMNMX Rd, Ra, b, Pmin (sm_8x: IMNMX, the same operands); VIMNMX3 Rd, Ra, b, c, Pmin (the same opcode with a third source).
     e.forLanes([&](unsigned l) {
       if (e.numS() == 4) {
         bool min = e.psrc(S(3), l);

@@ -24,7 +24,7 @@ const Operand *find(const sass::Inst &in, OperandKind k, size_t from = 0) {
 
 // The value of a special register for one lane; false if the simulator does not model it.
 bool specialRegister(Exec &e, uint8_t index, unsigned lane, uint64_t &v) {
-  std::string_view n = sass::specialRegName(index, sass::Target::SM90);
+  std::string_view n = sass::specialRegName(index, e.ls.prog.target);
   const LaunchState &ls = e.ls;
   Dim3 tid = ls.tidOf(e.w, lane);
   const Dim3 &c = e.cta.ctaid, &grid = ls.cfg.grid;
@@ -65,7 +65,7 @@ bool readSpecial(Exec &e) {
   const Operand &dst = e.D(0);
   if (!sr) return false;
   bool wide = dst.width == 2 || in.op == Opcode::CS2R;
-  std::string_view name = sass::specialRegName(sr->reg, sass::Target::SM90);
+  std::string_view name = sass::specialRegName(sr->reg, e.ls.prog.target);
   // CS2R of CLOCKLO / GLOBALTIMERLO reads the 64-bit counter.
   bool pair = wide && (name == "SR_CLOCKLO" || name == "SR_GLOBALTIMERLO" || name == "SRZ");
   bool ok = true;

@@ -141,6 +141,8 @@ Queue queueOf(Opcode op) {
     return Queue::Special;
   case Opcode::MATCH: case Opcode::REDUX:
     return Queue::Warp;
+  case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP: case Opcode::DMNMX:
+    return Queue::Fp64;   // (only variable-latency instructions use queues: sm_8x)
   default:
     return Queue::Other;
   }
@@ -154,7 +156,7 @@ uint32_t unscoredLatency(Opcode op) {
   }
 }
 
-InstTiming classify(const sass::Inst &in) {
+InstTiming classify(const sass::Inst &in, sass::Target target) {
   InstTiming t;
   auto coupled = [&](WClass w, RClass r) {
     t.writer = w;
@@ -204,6 +206,9 @@ InstTiming classify(const sass::Inst &in) {
   case Opcode::CS2R:
     coupled(in.ops.size() && in.ops[0].width == 2 ? WClass::Disp64 : WClass::Alu, RClass::Alu);
     break;
+  case Opcode::LEPC:   // sm_8x: a 64-bit result without a scoreboard in ptxas's code, like CS2R
+    coupled(WClass::Disp64, RClass::Alu);
+    break;
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HSETP2: case Opcode::HSET2:
     coupled(WClass::Half, RClass::Half);
     break;
@@ -217,6 +222,10 @@ InstTiming classify(const sass::Inst &in) {
     break;
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP:
   case Opcode::DMNMX:
+    if (target != sass::Target::SM90) {
+      decoupled(RClass::Fp64);   // sm_8x: a write scoreboard, as ptxas 13.0 sets it
+      break;
+    }
     coupled(WClass::Fp64, RClass::Fp64);
     t.predReader = RClass::Fp64;
     break;

@@ -65,7 +65,9 @@ uint32_t maxLatency(RegFile f, WClass w);
 // Variable-latency instructions complete in issue order within their queue: once the
 // scoreboard of one is waited on, every earlier instruction of the same queue is complete too
 // (ptxas relies on this: it waits on the last of several loads only).
-enum class Queue : uint8_t { Shared, Global, Constant, Xu, Special, Warp, Other, NumQueues };
+// Fp64: sm_8x's variable-latency DADD/DMUL/DFMA/DSETP/DMNMX (ptxas 13.0's sm_80 div.rn.f64 leaves
+// a DFMA without a scoreboard and reads it after waiting on a later DFMA's).
+enum class Queue : uint8_t { Shared, Global, Constant, Xu, Special, Warp, Fp64, Other, NumQueues };
 Queue queueOf(isa::Opcode op);
 // Instructions of these queues go through one in-order issue queue (MIO) that collects their
 // source operands in order, whatever unit completes them: an instruction whose operands have
@@ -88,6 +90,8 @@ struct InstTiming {
   RClass predReader = RClass::Alu; // reader class of its predicate sources
   RClass guardReader = RClass::Alu;
 };
-InstTiming classify(const sass::Inst &in);
+// sm_8x (`target` SM80/86/89) differs from sm_90 in FP64: DADD/DMUL/DFMA/DSETP/DMNMX are
+// variable latency there (ptxas sets a write scoreboard; sm_90 couples them).
+InstTiming classify(const sass::Inst &in, sass::Target target = sass::Target::SM90);
 
 } // namespace optxas::sim::sasssim

@@ -127,9 +127,15 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
   elf::Cubin cubin;
   if (auto err = elf::readCubin(bytes, cubin))
     return "cannot read cubin: " + *err;
-  if (cubin.target.sm != 90)
-    return fmt::format("the simulator models sm_90 code; this cubin is for {}",
+  switch (cubin.target.sm) {
+  case 80: out.target = sass::Target::SM80; break;
+  case 86: out.target = sass::Target::SM86; break;
+  case 89: out.target = sass::Target::SM89; break;
+  case 90: out.target = sass::Target::SM90; break;
+  default:
+    return fmt::format("the simulator models sm_80/86/89/90 code; this cubin is for {}",
                        cubin.target.name());
+  }
 
   // Global variables: .nv.global (zero-filled) and .nv.global.init, one allocation each.
   Symbols syms;
@@ -214,7 +220,7 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
         applyCodeReloc(code, r, local, err);
       }
     if (!err.empty()) return fmt::format("{}: {}", f.name, err);
-    auto decoded = sass::decodeSection(code.data(), code.size(), sass::Target::SM90);
+    auto decoded = sass::decodeSection(code.data(), code.size(), out.target);
     for (auto [idx, target] : callTargets)
       if (idx < decoded.size() && decoded[idx])
         for (sass::Operand &o : decoded[idx].inst.ops)
@@ -232,20 +238,20 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
       }
       d.in = std::move(decoded[i].inst);
       d.decoded = true;
-      auto text = sass::print(d.in, sass::Target::SM90, 16 * i);
+      auto text = sass::print(d.in, out.target, 16 * i);
       d.text = text ? text.text : std::string(isa::opcodeName(d.in.op));
-      analyze(d);
+      analyze(d, out.target);
     }
     out.functions.push_back(std::move(sf));
   }
   return "";
 }
 
-void analyze(DInst &d) {
+void analyze(DInst &d, sass::Target target) {
   const sass::Inst &in = d.in;
-  d.timing = classify(in);
+  d.timing = classify(in, target);
   std::vector<sass::OperandRole> roles;
-  if (!sass::operandRoles(in, sass::Target::SM90, roles) || roles.size() != in.ops.size()) {
+  if (!sass::operandRoles(in, target, roles) || roles.size() != in.ops.size()) {
     roles.assign(in.ops.size(), sass::OperandRole{});
     if (!in.ops.empty()) roles[0].def = true;   // (never reached for decoded instructions)
   }

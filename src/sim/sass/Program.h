@@ -56,6 +56,10 @@ struct SFunction {
 };
 
 struct SProgram {
+  // The architecture the cubin is for: sm_90, or sm_80/86/89 (Ampere/Ada: another constant-bank
+  // layout, a 64-bit shared window in c[0x0][0x18], variable-latency FP64; docs/simulation.md).
+  sass::Target target = sass::Target::SM90;
+  bool ampere() const { return target != sass::Target::SM90; }
   std::vector<SFunction> functions;
   std::array<std::vector<uint8_t>, 18> banks;   // module constant banks (3: .const, 4: addresses)
   std::vector<std::pair<std::string, Runtime>> runtimeSymbols;   // index -> runtime function
@@ -66,7 +70,7 @@ struct SProgram {
 // Reads a cubin and places its global variables in `mem`. Returns an error message or "".
 std::string loadProgram(std::span<const uint8_t> cubin, GlobalMemory &mem, SProgram &out);
 
-// Fills d.def, d.uses and d.timing from the decoded instruction.
-void analyze(DInst &d);
+// Fills d.def, d.uses and d.timing from the decoded instruction (of code for `target`).
+void analyze(DInst &d, sass::Target target);
 
 } // namespace optxas::sim::sasssim

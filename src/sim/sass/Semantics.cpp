@@ -14,7 +14,7 @@ Family familyOf(Opcode op) {
   case Opcode::IADD3: case Opcode::IMAD: case Opcode::ISETP: case Opcode::LOP3:
   case Opcode::PLOP3: case Opcode::SHF: case Opcode::LEA: case Opcode::MOV: case Opcode::SEL:
   case Opcode::PRMT: case Opcode::IABS: case Opcode::POPC: case Opcode::BREV: case Opcode::FLO:
-  case Opcode::SGXT: case Opcode::BMSK: case Opcode::VIADD: case Opcode::VIMNMX:
+  case Opcode::SGXT: case Opcode::BMSK: case Opcode::VIADD: case Opcode::VIMNMX: case Opcode::IMNMX:
   case Opcode::VIADDMNMX: case Opcode::R2P: case Opcode::P2R: case Opcode::IDP:
   case Opcode::VABSDIFF: case Opcode::VABSDIFF4:
   case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::UISETP: case Opcode::ULOP3:
@@ -44,6 +44,7 @@ Family familyOf(Opcode op) {
   case Opcode::BREAK: case Opcode::BMOV: case Opcode::WARPSYNC: case Opcode::BAR: case Opcode::B2R: case Opcode::BPT:
   case Opcode::NOP: case Opcode::YIELD: case Opcode::NANOSLEEP: case Opcode::PMTRIG: case Opcode::PREEXIT:
   case Opcode::ENDCOLLECTIVE: case Opcode::UCGABAR_ARV: case Opcode::UCGABAR_WAIT:
+  case Opcode::LEPC:
     return execControl;
   case Opcode::S2R: case Opcode::S2UR: case Opcode::CS2R: case Opcode::R2UR: case Opcode::SHFL:
   case Opcode::VOTE: case Opcode::VOTEU: case Opcode::REDUX: case Opcode::MATCH:

@@ -51,7 +51,7 @@ struct SassSimulator::Impl {
 
 namespace {
 
-constexpr uint32_t kReservedShared = 0x400;   // sm_90's reserved shared window below the variables
+constexpr uint32_t kReservedShared = 0x400;   // the driver's reserved shared bytes per CTA
 
 void put32(std::vector<uint8_t> &b, size_t off, uint32_t v) {
   if (b.size() < off + 4) b.resize(off + 4);
@@ -62,9 +62,21 @@ void put64(std::vector<uint8_t> &b, size_t off, uint64_t v) {
   std::memcpy(b.data() + off, &v, 8);
 }
 
-// Constant bank 0 as the CUDA driver fills it on sm_90 (the offsets ptxas's code reads).
+// Where the driver puts things in constant bank 0 (the offsets ptxas's code reads; sm_8x from
+// ptxas 13.0's sm_80/86/89 code, as in target/sm80/AmpereModel.cpp).
+struct Bank0Layout {
+  uint32_t paramBase, globalDesc, globalEnd;
+  uint32_t sharedWindow;   // 64-bit shared window base (sm_8x); 0: none (SR_SWINHI on sm_90)
+  bool reservedBelow;      // reserved shared bytes below the variables (sm_90) or at the top
+};
+constexpr Bank0Layout kSm90Bank0 = {0x210, 0x208, 0xd0, 0, true};
+constexpr Bank0Layout kSm8xBank0 = {0x160, 0x118, 0x50, 0x18, false};
+const Bank0Layout &layoutOf(const SProgram &p) { return p.ampere() ? kSm8xBank0 : kSm90Bank0; }
+
+// Constant bank 0 as the CUDA driver fills it.
 std::vector<uint8_t> bank0(const LaunchState &ls) {
-  std::vector<uint8_t> b(0x210 + ls.fn.paramBytes, 0);
+  const Bank0Layout &lay = layoutOf(ls.prog);
+  std::vector<uint8_t> b(lay.paramBase + ls.fn.paramBytes, 0);
   const LaunchConfig &c = ls.cfg;
   put32(b, 0x0, c.block.x);
   put32(b, 0x4, c.block.y);
@@ -72,13 +84,14 @@ std::vector<uint8_t> bank0(const LaunchState &ls) {
   put32(b, 0xc, c.grid.x);
   put32(b, 0x10, c.grid.y);
   put32(b, 0x14, c.grid.z);
+  if (lay.sharedWindow) put64(b, lay.sharedWindow, ls.opts.map.sharedWindow);
   put64(b, 0x20, ls.opts.map.localWindow);      // generic base of local memory
   put32(b, 0x28, ls.localBytes);                // initial stack pointer (top of local memory)
   put32(b, 0x2c, c.dynamicSharedBytes);
-  put64(b, 0xd0, ~uint64_t(0));                 // end of the global window (isspacep.global)
+  put64(b, lay.globalEnd, ~uint64_t(0));        // end of the global window (isspacep.global)
   put32(b, 0x114, kReservedShared);             // reserved shared bytes (total_smem_size)
-  put64(b, 0x208, 0);                           // global memory descriptor (desc[URx])
-  std::memcpy(b.data() + 0x210, c.params.data(),
+  put64(b, lay.globalDesc, 0);                  // global memory descriptor (desc[URx])
+  std::memcpy(b.data() + lay.paramBase, c.params.data(),
               std::min<size_t>(c.params.size(), ls.fn.paramBytes));
   return b;
 }
@@ -360,7 +373,12 @@ SassSimulator::SassSimulator(std::span<const uint8_t> cubin, GlobalMemory &memor
     : impl_(std::make_unique<Impl>(memory, opts)) {
   impl_->loadError = loadProgram(cubin, memory, impl_->prog);
   if (!impl_->loadError.empty()) impl_->prog.functions.clear();
+  // sm_8x code converts shared <-> generic with a 64-bit add/subtract of c[0x0][0x18]: a window
+  // that is not 4 GiB aligned makes code that takes the low word (or SR_SWINHI) instead fail.
+  if (impl_->prog.ampere()) impl_->opts.map.sharedWindow += kAmpereSharedWindowSkew;
 }
+
+const AddressMap &SassSimulator::addressMap() const { return impl_->opts.map; }
 
 SassSimulator::~SassSimulator() = default;
 
@@ -441,8 +459,12 @@ LaunchResult SassSimulator::launch(std::string_view kernel, const LaunchConfig &
                  impl_->observations);
   ls.limits = limits;
   ls.cfg = cfg;
-  uint64_t stat = std::max<uint64_t>(fn->staticShared, kReservedShared);
-  ls.sharedBytes = uint32_t(((stat + 15) & ~uint64_t(15)) + cfg.dynamicSharedBytes);
+  // sm_90 reserves the bottom 1 KiB (its .nv.shared sizes include it); sm_8x's variables start
+  // at 0 and the reserved bytes sit above the dynamic part (SR_SMEMSZ - c[0x0][0x114]).
+  const bool below = layoutOf(impl_->prog).reservedBelow;
+  uint64_t stat = below ? std::max<uint64_t>(fn->staticShared, kReservedShared) : fn->staticShared;
+  ls.sharedBytes = uint32_t(((stat + 15) & ~uint64_t(15)) + cfg.dynamicSharedBytes +
+                            (below ? 0 : kReservedShared));
   uint32_t local = std::max<uint32_t>(fn->frameBytes, 1024);
   ls.localBytes = std::min<uint32_t>((local + 15) & ~15u, limits.localBytesPerThread);
   for (unsigned b = 0; b < impl_->prog.banks.size(); ++b) ls.banks.bank[b] = impl_->prog.banks[b];

@@ -36,12 +36,14 @@ constexpr DriverBank kAmpereBank = {
 const std::vector<std::pair<Opcode, Pipe>> kVariableFp64 = {
     {Opcode::DADD, Pipe::Variable}, {Opcode::DMUL, Pipe::Variable}, {Opcode::DFMA, Pipe::Variable},
     {Opcode::DSETP, Pipe::Variable}, {Opcode::DMNMX, Pipe::Variable}, {Opcode::R2UR, Pipe::Variable}};
+// exclusiveWarpSync: ptxas 13.0 uses WARPSYNC.EXCLUSIVE (bit 86) before vote/match/redux.sync
+// under a lane-varying mask on sm_80 too (AmpereTables.cpp).
 constexpr IsaFeatures kAmpere = {.hopperIntegerOps = false, .i2fp = true, .clusters = false,
                                  .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
-                                 .boundTextures = true, .exclusiveWarpSync = false};
+                                 .boundTextures = true, .exclusiveWarpSync = true};
 constexpr IsaFeatures kSm80 = {.hopperIntegerOps = false, .i2fp = false, .clusters = false,
                                .reservedSmemAtTop = true, .f64LiteralsInBank2 = true,
-                               .boundTextures = true, .exclusiveWarpSync = false};
+                               .boundTextures = true, .exclusiveWarpSync = true};
 // ptxas 13.0 on sm_80/86/89 spaces two MMAs of one unit (HMMA; IMMA and BMMA; DMMA) and class
 // 4 (small), 8 (large, HMMA.SP.16832), 6 (HMMA.SP.16816, IMMA.SP.16832) or 10 (DMMA.884) cycles
 // apart, and issues other pairs a cycle apart: the model spaces every pair by the earlier one's

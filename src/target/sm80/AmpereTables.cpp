@@ -11,7 +11,8 @@
 //    same bits, but nvdisasm does not print it (ptxas still loads c[0x0][0x118] into it);
 //  - branch and call targets have no low byte at bit 16: the offset is bits 34..81 alone;
 //    absolute ones (JMP/JMX/CALL.ABS/RET.ABS) likewise (a 48-bit address);
-//  - WARPSYNC's mask register is at bit 32; WARPSYNC.ALL is WARPSYNC 0xffffffff (imm at 32);
+//  - WARPSYNC's mask register is at bit 32, .EXCLUSIVE at bit 86 (sm_90: 85); WARPSYNC.ALL is
+//    WARPSYNC 0xffffffff (imm at 32);
 //  - REDG is spelled RED; BAR.SYNC/BAR.RED print their thread-count register (RZ); P2R's mask
 //    is signed;
 //  - no 128-bit atomics; float adds are the integer ATOMG/ATOM/REDG forms' .ADD with their own
@@ -70,10 +71,8 @@ const std::vector<std::pair<O, std::string_view>> kNoBf16 = {
     {O::REDG, ".F64.RN"}, {O::WARPSYNC, ".ALL"}, {O::WARPSYNC, ".COLLECTIVE"}};
 // Ada (sm_89) has the FP8 F2FP forms; Ampere does not.
 const std::vector<std::pair<O, std::string_view>> kNoFp8 = {{O::F2FP, ".E4M3"}, {O::F2FP, ".E5M2"}};
-// WARPSYNC's bit 85 (sm_90's .EXCLUSIVE) is not printed by nvdisasm -b SM8x.
 const std::vector<EncodingDelta::Respell> kPackSpelling = {
-    {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"},
-    {O::WARPSYNC, ".EXCLUSIVE", ""}};
+    {O::F2FP, ".F16", ""}, {O::F2FP, ".F32", ""}, {O::DMMA, ".8x8x4", ".884"}};
 
 template <class T> std::vector<T> with(std::vector<T> v, std::initializer_list<T> more) {
   v.insert(v.end(), more.begin(), more.end());
@@ -89,7 +88,7 @@ const EncodingDelta kSm80 = {
     Target::SM80, with(kHopperOnly, {O::I2FP}),
     with(with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kNoFp8), kPackSpelling};
 const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, with(kNoBf16, kNoFp8), kPackSpelling};
-const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}, {O::WARPSYNC, ".EXCLUSIVE", ""}}};
+const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}}};
 
 // Whether a form keeps an element that can only spell a dropped value.
 bool fixesDropped(const Form &f, const EncodingDelta &d) {
@@ -260,8 +259,18 @@ const FormTable *build(const EncodingDelta &d) {
   for (size_t i = 0; i < t->forms().size(); ++i) {
     Form &f = t->formAt(i);
     if (f.op == O::REDG) f.mnemonic = "RED";
-    for (Elem &e : f.elems)
+    for (Elem &e : f.elems) {
       if (f.op == O::WARPSYNC && e.kind == ElemKind::Opd && e.type == OpdType::Gpr) e.field = bits(32, 8);
+      // WARPSYNC.EXCLUSIVE is bit 86 here (sm_90: 85, which nvdisasm -b SM8x ignores): ptxas
+      // 13.0's sm_80 vote/match/redux.sync under a lane-varying mask, `WARPSYNC.EXCLUSIVE R4`.
+      if (f.op == O::WARPSYNC && e.kind == ElemKind::Mod && e.slot == S::exclusive && e.field.pos == 85) {
+        e.field = bits(86, 1);
+        setField(f.fixedMask, bits(86, 1), 0);
+        setField(f.fixedBits, bits(86, 1), 0);
+        setField(f.fixedMask, bits(85, 1), ~0ull);
+        setField(f.fixedBits, bits(85, 1), 0);
+      }
+    }
     // BAR.SYNC 0x1, RZ: an optional count register prints (an immediate count of 0 does not).
     if (f.op == O::BAR)
       f.printsOptional = std::any_of(f.elems.begin(), f.elems.end(), [](const Elem &e) {

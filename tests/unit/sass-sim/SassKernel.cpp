@@ -72,17 +72,24 @@ std::vector<uint8_t> assemble(const SassKernel &k, std::string &error) {
   std::vector<uint32_t> exits;
   std::vector<std::string> lines = resolveLabels(k.lines, error);
   if (!error.empty()) return {};
+  const auto target = elf::Target::parse(k.arch);
+  if (!target) {
+    error = "unknown arch " + k.arch;
+    return {};
+  }
+  const auto arch = static_cast<sass::Target>(target->sm);
+  const bool ampere = target->sm < 90;
   for (size_t i = 0; i < lines.size(); ++i) {
     sass::Control ctrl;
     std::string text;
     if (!splitControl(lines[i], ctrl, text, error)) return {};
-    auto p = sass::parse(text, sass::Target::SM90, 16 * i);
+    auto p = sass::parse(text, arch, 16 * i);
     if (!p) {
       error = fmt::format("line {} '{}': {}", i, text, p.error);
       return {};
     }
     p.inst.ctrl = ctrl;
-    auto enc = sass::encode(p.inst, sass::Target::SM90);
+    auto enc = sass::encode(p.inst, arch);
     if (!enc) {
       error = fmt::format("line {} '{}': {}", i, text, enc.error);
       return {};
@@ -93,12 +100,12 @@ std::vector<uint8_t> assemble(const SassKernel &k, std::string &error) {
     std::memcpy(bytes + 8, &enc.bits[1], 8);
     code.insert(code.end(), bytes, bytes + 16);
   }
-  elf::CubinBuilder b(*elf::Target::parse("sm_90"), elf::ObjectKind::Executable);
+  elf::CubinBuilder b(*target, elf::ObjectKind::Executable);
   auto &f = b.addKernel("k");
   f.setCode(code).setRegisterCount(k.registers);
   for (uint32_t s : k.paramSizes) f.addParam(s, s);
   for (uint32_t e : exits) f.addExitOffset(e);
-  if (k.sharedBytes) f.setSharedMemory(0x400 + k.sharedBytes, 16, true);
+  if (k.sharedBytes) f.setSharedMemory((ampere ? 0 : 0x400) + k.sharedBytes, 16, true);
   if (k.minStackSize) f.setStackSize(k.minStackSize);
   try {
     return b.finish();

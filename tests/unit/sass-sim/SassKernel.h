@@ -1,5 +1,5 @@
 // Test support: assembles SASS text (nvdisasm syntax, one instruction per line) into an sm_90
-// cubin with the project's own codec and cubin builder, and runs it on the SASS simulator.
+// (or `arch`) cubin with the project's own codec and cubin builder, and runs it on the SASS simulator.
 //
 // Each line may start with control bits in braces: {S4 W0 R1 M03 Y} = stall 4, write scoreboard
 // 0, read scoreboard 1, wait mask 0x03, yield. Without them: stall 1, no scoreboards, no wait.
@@ -21,6 +21,7 @@ struct SassKernel {
   uint32_t registers = 32;
   uint64_t sharedBytes = 0;                 // static shared memory (beyond the reserved 1 KiB)
   uint32_t minStackSize = 0;                // MIN_STACK_SIZE (0: not written; 0xffffffff: unknown)
+  std::string arch = "sm_90";               // or sm_80/86/89 (no reserved shared window below)
 };
 
 // The cubin, or an empty vector with `error` set.
