@@ -53,7 +53,7 @@ const std::map<ModSlot, Names> &enumNames() {
         {ModSlot::order, {"", "WEAK", "CONSTANT", "RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL", "SC", "MMIO",
                           "CONSTANT_PRIVATE", "CONSTANT_CTA"}},
         {ModSlot::atom, {"", "ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH", "CAS", "SAFEADD",
-                         "CAST_SPIN"}},
+                         "CAST_SPIN", "POPC_INC"}},
         {ModSlot::shfl, {"", "IDX", "UP", "DOWN", "BFLY"}},
         {ModSlot::vote, {"", "ALL", "ANY", "EQ"}},
         {ModSlot::match, {"", "ANY", "ALL"}},

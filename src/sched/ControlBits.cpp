@@ -72,6 +72,8 @@ private:
     tensorFree_ = kNever;
     cycle_ = 0;
     prev_ = nullptr;
+    first_ = false;
+    entering_.clear();
     stats_ = ControlBitsStats{};
     for (BasicBlock *bb : f_.blocks()) {
       enterBlock(*bb);
@@ -86,7 +88,10 @@ private:
   // Merges what the branches to bb carry into the state that falls through into it: the branch is
   // taken to have issued one cycle before bb's first instruction (its stall covers the rest).
   void enterBlock(BasicBlock &bb) {
-    block_ = &bb;
+    // Empty blocks (a -G label before the loop header's first instruction) share the entry wait
+    // of the next instruction: branches to any of them must stall for it too.
+    if (!first_) entering_.clear();
+    entering_.push_back(&bb);
     first_ = true;
     if (conservative_) return;
     int64_t base = cycle_ - 1;
@@ -297,15 +302,19 @@ private:
       if (wait & (1u << b)) earliest = std::max(earliest, sbSet_[b] + m_.scoreboardSetupCycles());
 
     if (first_) {
-      // The first instruction of a block: branches to the block must stall as long as the
-      // fall-through path does (noted here, applied to them on the next pass).
+      // The first instruction of a block: branches to the block (and to the empty blocks before
+      // it) must stall as long as the fall-through path does (noted here, applied to them on the
+      // next pass).
       first_ = false;
       int64_t need = std::max<int64_t>(0, earliest - t0);
-      int64_t &n = entryNeed_[block_];
-      if (need > n) {
-        n = need;
-        changed_ = true;
+      for (const BasicBlock *b : entering_) {
+        int64_t &n = entryNeed_[b];
+        if (need > n) {
+          n = need;
+          changed_ = true;
+        }
       }
+      entering_.clear();
     }
     if (earliest > t0) delay(i, earliest - t0);
     int64_t t = std::max(earliest, t0);
@@ -411,7 +420,7 @@ private:
   std::unordered_map<const BasicBlock *, int64_t> entryNeed_;
   std::unordered_map<const BasicBlock *, int64_t> carriedTensor_;  // relative to the branch
   std::unordered_set<const Instr *> settle_;
-  BasicBlock *block_ = nullptr;
+  std::vector<const BasicBlock *> entering_;   // blocks entered since the last instruction
   bool first_ = false;
   bool changed_ = false;
   bool conservative_ = false;

@@ -51,7 +51,7 @@ enum class MemOrder : uint8_t { None, WEAK, CONSTANT, RELAXED, ACQUIRE, RELEASE,
                                 CONSTANT_PRIVATE, CONSTANT_CTA };
 // Atomic/reduction operation.
 enum class AtomOp : uint8_t { None, ADD, MIN, MAX, INC, DEC, AND, OR, XOR, EXCH, CAS, SAFEADD,
-                              CAST_SPIN };
+                              CAST_SPIN, POPC_INC };
 // Shuffle, vote, match and redux flavours.
 enum class ShflMode : uint8_t { None, IDX, UP, DOWN, BFLY };
 enum class VoteMode : uint8_t { None, ALL, ANY, EQ };

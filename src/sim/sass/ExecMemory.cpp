@@ -254,10 +254,32 @@ uint64_t atomicApply(AtomOp op, AtomType t, uint64_t old, uint64_t b, uint64_t c
   }
 }
 
+// ATOMS.POPC.INC.32 RZ, [a]: each active lane adds 1 to the u32 at its address (what the hardware's
+// per-address population count amounts to). Its result register is not modelled.
+bool popcInc(Exec &e, size_t mi) {
+  const auto &ops = e.in.ops;
+  if (mi == 0 || ops[mi - 1].kind != OperandKind::Reg || ops[mi - 1].reg != sass::RZ) {
+    e.unsupported("ATOMS.POPC.INC with a result register not modelled");
+    return true;
+  }
+  Mem mem(e);
+  e.forLanes([&](unsigned l) {
+    if (e.faulted()) return;
+    uint8_t *p = mem.resolve(mem.address(ops[mi], l), 4, true, l);
+    if (!p) return;
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    ++v;
+    std::memcpy(p, &v, 4);
+  });
+  return true;
+}
+
 bool atomic(Exec &e) {
   const sass::Inst &in = e.in;
   const auto &ops = in.ops;
   size_t mi = indexOf(in, OperandKind::Mem);
+  if (mi < ops.size() && in.mods.atom == AtomOp::POPC_INC) return popcInc(e, mi);
   if (mi == ops.size() || mi + 1 >= ops.size()) return false;
   AtomOp op = in.mods.atom;
   AtomType t = in.mods.atomType;

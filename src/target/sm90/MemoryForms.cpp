@@ -311,6 +311,13 @@ void addAtomics(Builder &b) {
          {mod(S::atom, bits(87, 4), sharedOps), casType(), R(16).def().wslot(S::atomType),
           Mem(s), R(32).wslot(S::atomType)});
   b.fix(bits(91, 1), 1);
+  // ATOMS.POPC.INC.32 Rd, [Ra+URb+imm]: ptxas 13.0's atomicAdd(shared, 1) without a result; every
+  // lane adds 1 (the hardware adds the population count of the lanes sharing an address). Bits
+  // 87..91 as measured (tests/exec/rc_hist256); Rd is RZ in every cubin seen.
+  b.form(Op::ATOMS, 0xf8c,
+         {fixed(S::atom, static_cast<uint8_t>(AtomOp::POPC_INC), ".POPC.INC"),
+          fixed(S::atomType, static_cast<uint8_t>(AtomType::U32), ".32"), R(16).def(), Mem(s)});
+  b.fix(bits(87, 5), 0x1b);
   // ATOMS.CAS{.type} Rd, [Ra+imm], Rcmp, Rswap
   MemLayout sc = narrow;
   sc.scale = bits(78, 2);

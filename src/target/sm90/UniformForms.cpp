@@ -18,12 +18,12 @@ void addUniformForms(Builder &b) {
   b.form(Op::UPRMT, 0x896, {UR(16).def(), UR(24), Imm(bits(32, 32)), UR(64)});
   b.fix(bits(91, 1), 1);
   // R2UR{.OR} [Pd,] URd, Ra
-  b.form(Op::R2UR, 0x2ca, {P(81).def().opt(1, pt()), UR(16).def(), R(24)});
+  b.form(Op::R2UR, 0x2ca, {P(81).def().opt(1, pt()), UR(16).def(), R(24).reuse(0)});
   b.fix(bits(84, 3), 0);
   // R2UR.OR Pd, URd, Ra   (the predicate always prints)
   b.form(Op::R2UR, 0x2ca,
          {fixed(S::boolOp, static_cast<uint8_t>(isa::BoolOp::OR), ".OR"), P(81).def(), UR(16).def(),
-          R(24)});
+          R(24).reuse(0)});
   b.fix(bits(84, 3), 1);
   // S2UR URd, SR / S2R Rd, SR / CS2R{.32} Rd, SR
   b.form(Op::S2UR, 0x9c3, {UR(16).def(), SR(72)});

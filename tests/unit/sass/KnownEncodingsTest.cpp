@@ -42,6 +42,10 @@ const Known kKnown[] = {
     {0xdee3631f0e0ea80f, 0x000fe20003800003, "@!P2 VIMNMX3.U32 R14, R14, 0xdee3631f, R3, PT ;"},
     {0xdee3631f0e0ea80f, 0x000fe20003800103, "@!P2 VIMNMX3 R14, R14, 0xdee3631f, R3, PT ;"},
     {0x000000000000789c, 0x000fe40003f0e800, "UPLOP3.LUT UP0, UPT, UPT, UPT, UP0, 0x40, 0x0 ;"},
+    // R2UR's source reuse flag (bit 122; ptxas 13.0 on tests/exec/rc_cgreduce)
+    {0x000000000f0572ca, 0x040fe200000e0000, "R2UR UR5, R15.reuse ;"},
+    // atomicAdd(shared, 1) without a result (ptxas 13.0 on tests/exec/rc_hist256)
+    {0x0000000008ff7f8c, 0x0001e2000d80003f, "ATOMS.POPC.INC.32 RZ, [R8+URZ] ;"},
 };
 } // namespace
 

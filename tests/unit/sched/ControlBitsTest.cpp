@@ -306,6 +306,33 @@ bb2:
   EXPECT_GE(distance(c, 3, 4), 13) << c.listing();
 }
 
+TEST(ControlBits, BackEdgesToAnEmptyLoopHeadWaitForItsFirstInstruction) {
+  // -G code labels every source line: the loop head bb2 is empty and its first instruction is
+  // bb3's. The back edge must still stall for the SHF that bb3 reads (it used to look up bb2's
+  // entry wait, which nothing recorded: stall 1, a hazard in tests/exec/rc_scan_dbg).
+  Case c(std::string(kHeader) + R"(.reg %r7 -> R7
+.reg %p0 -> P0
+bb0:
+  [1] %r7 = MOV 0x1
+bb1:
+  [2] BRA bb2
+bb2:
+bb3:
+  [3] %p0, PT = ISETP.LT.AND.S32 %r7, 0x20, PT
+  [4] @%p0 BRA bb5
+bb4:
+  [5] %r7 = SHF.L.U32 %r7, 0x1, RZ
+bb6:
+  [6] BRA bb2
+bb5:
+  [7] EXIT
+.end
+)");
+  ASSERT_TRUE(c.fn);
+  EXPECT_GE(distance(c, 1, 2) + c.byId(2)->ctrl().stall, 4) << c.listing();
+  EXPECT_GE(distance(c, 5, 6) + c.byId(6)->ctrl().stall, 4) << c.listing();
+}
+
 // sm_120's tensor cores take one HMMA/IMMA per 16 cycles (ptxas: stall 15 and a NOP between any
 // two) and its results need 28 cycles (a dependent MMA 29); sm_100's take one per 8; sm_90's
 // and sm_8x's wait after each MMA by its shape (docs/control-bits.md, "Tensor cores per
