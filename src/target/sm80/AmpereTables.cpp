@@ -241,6 +241,7 @@ const FormTable *build(const EncodingDelta &d) {
   }
   t->removeForms([&](const Form &f) {
     if (f.op == O::HFMA2 && isMmaBf16(f)) return true;
+    if (f.mnemonic == "VHMNMX") return true;   // (sm_90 on: nvdisasm -b SM8x rejects it)
     for (O op : d.droppedOpcodes)
       if (f.op == op) return true;
     return fixesDropped(f, d);

@@ -51,6 +51,15 @@ const Known kKnown[] = {
     {0x0000000e00027311, 0x000ea20000101900, "F2I.S64.F16 R2, R14 ;"},
     {0x0000000e000c7311, 0x000e220000105800, "F2I.U64.F16.FLOOR R12, R14 ;"},
     {0x0000000d00067311, 0x000e62000040d900, "F2I.S64.BF16.TRUNC R6, R13 ;"},
+    // VHMNMX (opcode 0x247/0x847: f16x2/bf16x2 min/max of three; two chained min/max in PTX)
+    {0x2000000504007247, 0x004fc40007802806, "VHMNMX R0, R4.H0_H0, R5.H0_H0, R6.H0_H0, !PT ;"},
+    {0x3000000504087247, 0x1c0fe40003a03c06,
+     "VHMNMX.BF16_V2 R8, R4.reuse.H1_H1, R5.reuse.H1_H1, R6.reuse.H1_H1, PT ;"},
+    {0x00000005040b7247, 0x1c0fe40007820007, "VHMNMX.NAN R11, R4.reuse, R5.reuse, R7.reuse, !PT ;"},
+    {0x00000005040d7247, 0x0c0fe40003a20007, "VHMNMX.BF16_V2.NAN R13, R4.reuse, R5.reuse, R7, PT ;"},
+    {0x3c003c00040f7847, 0x000fe20007800006, "VHMNMX R15, R4, 1, 1, R6, !PT ;"},
+    {0x3000000704087247, 0x1c0fe40007822c09,
+     "VHMNMX.NAN R8, R4.reuse.H1_H1, R7.reuse.H1_H1, R9.reuse.H0_H0, !PT ;"},
 };
 } // namespace
 
