@@ -14,8 +14,8 @@
 //   tf32.rna: integer rounding of the f32 bits (+0x1000, clear the low 13 bits) unless inf/NaN
 //   int -> float: I2FP.F32.{S32,U32}{.rnd} for 32-bit sources to f32, I2F.dst.src{.rnd} otherwise
 //     (I2F reads 8/16-bit sources itself); .sat: FADD.SAT / HADD2.SAT / clamp for f64
-//   float -> int: F2I.{dst}.{src}{.FTZ}{.TRUNC|.FLOOR|.CEIL}(.NTZ up to 32 bits) (ptxas: F2IP.U8
-//     for u8 from f32); 64-bit from f16/bf16: widened to f32 first. F2I saturates; NaN gives 0.
+//   float -> int: F2I.{dst}.{src}{.FTZ}{.TRUNC|.FLOOR|.CEIL}(.NTZ up to 32 bits); u8 from f32
+//     (.rni/.rzi, no .ftz): F2IP.U8.F32 d, RZ, a, RZ. F2I saturates; NaN gives 0.
 #include "FloatSel.h"
 #include "Registry.h"
 
@@ -348,16 +348,18 @@ bool floatToInt(LowerCtx &cx, const ptx::Instruction &in, ptx::Type dt, ptx::Typ
   // .NTZ (NaN to zero) only from f32/f16, as ptxas: F2I.*.F64 turns NaN into the most negative
   // value, which is what ptxas's code computes on the GPU.
   m.ntz = ptx::typeBits(dt) <= 32 && st != ptx::Type::F64;
-  // (ptxas writes F2IP.U8.F32 for u8 from f32; optxas has no F2IP encoding: F2I.U8 computes the
-  // same value.)
-  if (isHalf(st) && ptx::typeBits(dt) == 64) {
-    // F2I has no 64-bit result from f16/bf16: widen to f32 first (exact).
+  // u8 from f32 without .ftz, rounded to nearest or toward zero: F2IP.U8.F32 d, RZ, a, RZ, the
+  // fixed-latency form ptxas writes (sm_86 on; its other roundings are INVALID).
+  if (dt == ptx::Type::U8 && st == ptx::Type::F32 && !m.ftz && cx.features().i2fp &&
+      (m.round == isa::Round::None || m.round == isa::Round::RN || m.round == isa::Round::RZ)) {
+    cx.emit(Opcode::F2IP, {d}, {RZ(), a, RZ()}, m);
+    return true;
+  }
+  // F2I.{S64,U64}.{F16,BF16} (as ptxas); Ampere/Ada have no BF16 F2I (nor the Hopper integer
+  // ops): there bf16 is widened to f32 first (exact).
+  if (st == ptx::Type::BF16 && ptx::typeBits(dt) == 64 && !cx.features().hopperIntegerOps) {
     Operand w = cx.tempOp();
-    if (st == ptx::Type::F16) {
-      f16ToF32(cx, w, a);
-    } else {
-      shf(cx, w, ShiftDir::L, IntType::U32, false, a, imm(16), RZ());
-    }
+    shf(cx, w, ShiftDir::L, IntType::U32, false, a, imm(16), RZ());
     a = w;
     m.srcFloatType = isa::FloatType::F32;
   }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bitset>
 #include <numeric>
+#include <utility>
 
 #include "Coalesce.h"
 #include "Interference.h"
@@ -192,8 +193,22 @@ Coloring color(Function &f, const InterferenceGraph &g, const target::MachineMod
   return c;
 }
 
+// Texture and surface instructions: their first register source (coordinates, surface address)
+// has no RZ encoding (nvdisasm: "RZ is not valid here"); ptxas reads whatever register it gave
+// the undefined value.
+bool firstSourceTakesNoRZ(isa::Opcode op) {
+  switch (op) {
+  case isa::Opcode::TEX: case isa::Opcode::TLD: case isa::Opcode::TLD4: case isa::Opcode::TXD:
+  case isa::Opcode::TXQ: case isa::Opcode::SULD: case isa::Opcode::SUST: case isa::Opcode::SURED:
+    return true;
+  default:
+    return false;
+  }
+}
+
 // A 32-bit R register that is read but never written holds no defined value: reading RZ
 // instead is as good, and keeps it from occupying (or spilling) a register from the entry on.
+// (Not where RZ cannot be encoded: there it keeps a register, any value.)
 void zeroUndefinedReads(Function &f) {
   std::vector<bool> written(f.numVRegs(), false);
   for (BasicBlock *bb : f.blocks())
@@ -203,8 +218,11 @@ void zeroUndefinedReads(Function &f) {
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb) {
       if (i->isPseudo()) continue;   // copies, calls, spill code: kept as they are
+      bool first = firstSourceTakesNoRZ(i->opcode());
       for (Operand &o : i->uses()) {
-        if (o.kind != OperandKind::Reg || written[o.reg] || o.flags) continue;
+        if (o.kind != OperandKind::Reg) continue;
+        bool keep = std::exchange(first, false);
+        if (keep || written[o.reg] || o.flags) continue;
         const VReg &v = f.vreg(o.reg);
         if (v.cls != RegClass::R || v.width != 1 || v.phys >= 0) continue;
         o = Operand::zero(RegClass::R);

@@ -9,6 +9,9 @@ checks that
     (mnemonic with modifiers, and the dimension operand of TEX/TLD/TLD4/TXD). Registers, write
     masks and order are free (ptxas narrows masks to the components used; optxas writes all four).
 
+undefined.ptx (coordinates and data the program never writes; RZ has no encoding there) is
+checked as forms.ptx is.
+
 Then compiles tests/codegen/texture/texref.ptx (module-scope .texref/.surfref used by name),
 independent.ptx (the independent texture mode: .texref with .samplerref) and queries.ptx
 (txq/suq through TXQ and the descriptor table, istypep) the same way and also
@@ -63,7 +66,8 @@ def main():
     fails = 0
     for arch in ("sm_90", "sm_86", "sm_80"):
         for name, min_count, compare_elf in (("forms.ptx", 20, False), ("texref.ptx", 5, True),
-                                             ("independent.ptx", 2, True), ("queries.ptx", 3, True)):
+                                             ("independent.ptx", 2, True), ("queries.ptx", 3, True),
+                                             ("undefined.ptx", 6, False)):
             fails += check(a.optxas, os.path.join(HERE, "texture", name), min_count, compare_elf, arch)
     return 1 if fails else 0
 

@@ -87,7 +87,7 @@ struct DriverBank {
 // (one query instead of architecture-number checks scattered through the back end).
 struct IsaFeatures {
   bool hopperIntegerOps = true;  // VIADD, VIMNMX, VIADDMNMX (Ampere: IADD3, IMNMX)
-  bool i2fp = true;              // I2FP.F32 (sm_80: I2F)
+  bool i2fp = true;              // I2FP.F32 and F2IP.U8.F32 (sm_80: I2F, F2I)
   bool clusters = true;          // clusters, TMA, wgmma, mbarrier tx-counts, elect (sm_90+)
   // %reserved_smem_offset_0/_begin are the size left to the program (SR_SMEMSZ minus the
   // reserved part, Ampere) rather than constants (sm_90 on).

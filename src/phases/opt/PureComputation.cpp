@@ -15,6 +15,7 @@ bool isPureComputation(const ori::Instr &i) {
   case Opcode::FSEL: case Opcode::FSET: case Opcode::MUFU:
   case Opcode::DADD: case Opcode::DMUL: case Opcode::DFMA: case Opcode::DSETP:
   case Opcode::F2I: case Opcode::I2F: case Opcode::F2F: case Opcode::I2FP: case Opcode::F2FP:
+  case Opcode::F2IP:
   case Opcode::HADD2: case Opcode::HMUL2: case Opcode::HFMA2:
   case Opcode::UIADD3: case Opcode::UIMAD: case Opcode::ULOP3: case Opcode::USHF: case Opcode::ULEA:
   case Opcode::USEL: case Opcode::UMOV: case Opcode::UISETP: case Opcode::UPRMT:

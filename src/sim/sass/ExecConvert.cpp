@@ -1,4 +1,4 @@
-// Conversions: F2I, I2F, I2FP, F2F, F2FP (PACK_AB, FP8 packing), I2I. Rounding and NaN/saturation rules
+// Conversions: F2I, F2IP, I2F, I2FP, F2F, F2FP (PACK_AB, FP8 packing), I2I. Rounding and NaN/saturation rules
 // follow PTX's cvt (Float.h does the rounding); half-precision values live in the low 16 bits
 // of a register.
 #include <cmath>
@@ -154,6 +154,23 @@ bool execConvert(Exec &e) {
         const uint32_t mask = bits == 8 ? 0xffu : 0xffffu;
         e.setDst(e.D(0), l, (uint32_t(r) & mask) | (kUndefinedHighBits & ~mask));
       } else e.setDst(e.D(0), l, uint32_t(r));
+    });
+    return true;
+  }
+  case Opcode::F2IP: {
+    // F2IP.U8.F32{.TRUNC}{.NTZ} Rd, RZ, b, RZ: b rounded and saturated to 0..255 (NaN -> 0 with
+    // .NTZ, as F2I.U8; without it F2I's rule, the top bit, 0x80), zero-extended. The other two
+    // sources are packing inputs ptxas leaves RZ; their role is not modelled (unsupported).
+    const Operand &a = e.S(0), &c = e.S(2);
+    auto isRZ = [](const Operand &o) {
+      return o.kind == sass::OperandKind::Reg && o.reg == sass::RZ;
+    };
+    if (!isRZ(a) || !isRZ(c) || m.intType != IntType::U8) return false;
+    e.forLanes([&](unsigned l) {
+      double v = floatValue(e, e.S(1), l, FloatType::F32, false);
+      uint64_t r = fp::floatToInt(v, rnd, 8, false);
+      if (std::isnan(v) && !m.ntz) r = 0x80;
+      e.setDst(e.D(0), l, uint32_t(r));
     });
     return true;
   }

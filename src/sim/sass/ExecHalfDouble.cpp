@@ -1,5 +1,5 @@
 // Double precision (DADD, DMUL, DFMA, DSETP) and packed half precision (HADD2, HMUL2, HFMA2,
-// HSETP2, HSET2, HMNMX2; f16x2 and bf16x2) instructions.
+// HSETP2, HSET2, HMNMX2, VHMNMX; f16x2 and bf16x2) instructions.
 #include <cmath>
 
 #include "FloatOps.h"
@@ -156,24 +156,35 @@ bool execHalfDouble(Exec &e) {
     if (!ok) e.unsupported("half-precision operand selection");
     return true;
   }
-  case Opcode::HMNMX2:
+  case Opcode::HMNMX2: {
+    // HMNMX2 Rd, a, b, Pmin; VHMNMX Rd, a, b, c, Pmin (the same opcode with a third source):
+    // min/max(min/max(a, b), c) per half. Without .NAN a NaN input is ignored (NaN only when all
+    // are); with .NAN any NaN gives the canonical NaN: the pairwise rule composes to both.
+    // VHMNMX.XORSIGN is not measured (ptxas does not write it): unsupported.
+    const bool three = e.numS() == 4;
+    if (three && m.xorsign) return false;
     e.forLanes([&](unsigned l) {
       uint32_t a = h2src(e, e.S(0), l, ok), b = h2src(e, e.S(1), l, ok);
-      bool isMin = e.psrc(e.S(2), l);
+      uint32_t c = three ? h2src(e, e.S(2), l, ok) : 0;
+      bool isMin = e.psrc(e.S(three ? 3 : 2), l);
       fp::MinMaxOpts mo;
       mo.ftz = m.ftz;
       mo.propagateNaN = m.nan;
       mo.xorsignAbs = m.xorsign;
+      auto op = [&](uint16_t x, uint16_t y) {
+        return isMin ? fp::minHalf(h, x, y, mo) : fp::maxHalf(h, x, y, mo);
+      };
       uint32_t r = 0;
       for (unsigned i = 0; i < 2; ++i) {
-        uint16_t v = isMin ? fp::minHalf(h, half(a, i), half(b, i), mo)
-                           : fp::maxHalf(h, half(a, i), half(b, i), mo);
+        uint16_t v = op(half(a, i), half(b, i));
+        if (three) v = op(v, half(c, i));
         r |= uint32_t(v) << (16 * i);
       }
       e.setDst(e.D(0), l, r);
     });
     if (!ok) e.unsupported("half-precision operand selection");
     return true;
+  }
   default:
     return false;
   }

@@ -30,7 +30,7 @@ Family familyOf(Opcode op) {
   case Opcode::HSET2: case Opcode::HMNMX2:
     return execHalfDouble;
   case Opcode::F2F: case Opcode::F2I: case Opcode::I2F: case Opcode::I2FP: case Opcode::F2FP:
-  case Opcode::I2I:
+  case Opcode::I2I: case Opcode::F2IP:
     return execConvert;
   case Opcode::LDG: case Opcode::STG: case Opcode::LDS: case Opcode::STS: case Opcode::LDL:
   case Opcode::STL: case Opcode::LD: case Opcode::ST: case Opcode::LDC: case Opcode::ULDC:

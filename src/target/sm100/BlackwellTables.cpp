@@ -318,6 +318,8 @@ const FormTable *build(const EncodingDelta &d) {
     // VIMNMX3 (min/max of three) is decoded from ptxas's sm_90 code only; its Blackwell layout
     // is not measured (nvdisasm -b SM100/SM120 rejects the sm_90 words).
     if (f.mnemonic == "VIMNMX3") return true;
+    // VHMNMX: sm_100 decodes the sm_90 words (encode oracle SM100), sm_120 rejects them.
+    if (f.mnemonic == "VHMNMX" && d.target == Target::SM120) return true;
     for (isa::Opcode op : d.droppedOpcodes)
       if (f.op == op) return true;
     for (isa::ModSlot s : d.droppedFlags)

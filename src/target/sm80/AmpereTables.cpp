@@ -21,7 +21,7 @@
 //    MUFU.F16/.BF16, no BF16 F2I/I2F/F2F; FP8 F2FP on sm_89 only; F2FP.PACK_AB spells no source
 //    type on sm_80/86 (F2FP.PACK_AB, F2FP.BF16.PACK_AB);
 //  - Hopper's cluster/warpgroup special registers print as SRnnn;
-//  - sm_80 has no I2FP (ptxas uses I2F); sm_86 and sm_89 have it;
+//  - sm_80 has no I2FP or F2IP (ptxas uses I2F, F2I); sm_86 and sm_89 have them;
 //  - the tensor-core (HMMA/IMMA/DMMA, LDSM) and texture forms are sm_90's (DMMA spelled .884,
 //    LDSM's absolute address printed signed); Hopper's asynchronous units are not (but for
 //    ARRIVES.LDGSTSBAR, whose sm_8x form has no TRANSCNT/ARVCNT).
@@ -83,9 +83,9 @@ template <class T> std::vector<T> with(std::vector<T> v, const std::vector<T> &m
   return v;
 }
 
-// sm_80 also lacks I2FP and the .XORSIGN min/max; sm_89 (Ada) spells F2FP.PACK_AB as sm_90 does.
+// sm_80 also lacks I2FP, F2IP and the .XORSIGN min/max; sm_89 (Ada) spells F2FP.PACK_AB as sm_90 does.
 const EncodingDelta kSm80 = {
-    Target::SM80, with(kHopperOnly, {O::I2FP}),
+    Target::SM80, with(kHopperOnly, {O::I2FP, O::F2IP}),
     with(with(kNoBf16, {{O::FMNMX, ".XORSIGN"}, {O::HMNMX2, ".XORSIGN"}}), kNoFp8), kPackSpelling};
 const EncodingDelta kSm86 = {Target::SM86, kHopperOnly, with(kNoBf16, kNoFp8), kPackSpelling};
 const EncodingDelta kSm89 = {Target::SM89, kHopperOnly, kNoBf16, {{O::DMMA, ".8x8x4", ".884"}}};
@@ -240,6 +240,7 @@ const FormTable *build(const EncodingDelta &d) {
   }
   t->removeForms([&](const Form &f) {
     if (f.op == O::HFMA2 && isMmaBf16(f)) return true;
+    if (f.mnemonic == "VHMNMX") return true;   // (sm_90 on: nvdisasm -b SM8x rejects it)
     for (O op : d.droppedOpcodes)
       if (f.op == op) return true;
     return fixesDropped(f, d);

@@ -1,4 +1,4 @@
-// sm_90 conversions: F2I, I2F, F2F, I2FP, F2FP (PACK_AB), I2I.
+// sm_90 conversions: F2I, F2IP, I2F, F2F, I2FP, F2FP (PACK_AB), I2I.
 //
 // Shared codes (verified with nvdisasm): float types are 1 F16, 2 F32, 3 F64, 4 BF16 (3 bits;
 // destination 75..77, source 84..86); integer types are a size (0 8-bit, 1 16-bit, 2 32-bit,
@@ -97,9 +97,21 @@ void addF2I(Builder &b) {
   };
   for (const FT &src : {kF16, kF32, kBF16})
     form(0x105, kSmallInts, src);
-  for (const FT &src : {kF32, kF64})
+  for (const FT &src : {kF16, kF32, kBF16, kF64})
     form(0x111, {IntType::U64, IntType::S64}, src);
   form(0x111, kSmallInts, kF64);
+  // F2IP.U8.F32{.TRUNC}{.NTZ} Rd, Ra, b, Rc   (fixed latency; ptxas's u8 from f32 without .ftz,
+  // rounding RN or TRUNC only: 1 and 2 are INVALID). ptxas writes Ra = Rc = RZ; bits 72 (Rc.H1),
+  // 75 (.RELU), 76 (.S8) stay 0 (not modelled).
+  b.alu(Op::F2IP, 0x043, kBSources,
+        {fixed(S::intType, static_cast<uint8_t>(IntType::U8), ".U8"),
+         fixed(S::srcFloatType, static_cast<uint8_t>(FloatType::F32), ".F32"),
+         mod(S::round, bits(78, 2),
+             {V(0, Round::RN, ""), V(0, Round::None, ""), V(3, Round::RZ, ".TRUNC")}),
+         flag(S::ntz, 74, ".NTZ"), R(16).def(), R(24).reuse(0), srcB(ImmFmt::F32).reuse(1),
+         R(64).reuse(2)});
+  b.fix(bits(72, 1), 0);
+  b.fix(bits(75, 3), 0);
 }
 
 void addI2F(Builder &b) {

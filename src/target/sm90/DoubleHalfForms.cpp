@@ -1,5 +1,5 @@
 // sm_90 double-precision (DADD, DMUL, DFMA, DSETP) and packed half-precision (HADD2, HMUL2,
-// HFMA2, HFMA2.MMA, HSETP2, HSET2, HMNMX2) forms.
+// HFMA2, HFMA2.MMA, HSETP2, HSET2, HMNMX2, VHMNMX) forms.
 //
 // Half forms select halves per source: a in 74..75, b in 60..61 (+86 for HFMA2's .H0_NH1), c in
 // 81..82; .BF16_V2 (bit 85, or 64..65 for the compares) switches both halves to bfloat16, which
@@ -164,6 +164,17 @@ void addHalf(Builder &b) {
   b.alu(Op::HMNMX2, 0x040, two,
         {bf16(), ftz, flag(S::nan, 81, ".NAN"), flag(S::xorsign, 82, ".XORSIGN"), R(16).def(),
          halfA(), halfB(selA()), P(87).inv(90)});
+  // VHMNMX{.BF16_V2}{.FTZ}{.NAN}{.XORSIGN} Rd, a, b, c, Pmax   (min/max of three, opcode 0x247:
+  // ptxas fuses two f16/bf16 min/max; its own mnemonic over HMNMX2's opcode, which the simulator
+  // runs with the third source). c: neg 84, abs 83, halves 76..77; bits 78..79 stay 0 (1 is
+  // INVALID). Register and immediate b only, as HMNMX2.
+  size_t first = b.size();
+  b.alu(Op::HMNMX2, 0x047, two,
+        {bf16(), ftz, flag(S::nan, 81, ".NAN"), flag(S::xorsign, 82, ".XORSIGN"), R(16).def(),
+         halfA(), halfB(selA()), srcC(ImmFmt::F16x2).neg(84).abs(83).reuse(2).sel(bits(76, 2), selA()),
+         P(87).inv(90)});
+  b.fix(bits(78, 2), 0);
+  for (size_t i = first; i < b.size(); ++i) b.formAt(i).mnemonic = "VHMNMX";
 }
 
 } // namespace

@@ -46,6 +46,24 @@ const Known kKnown[] = {
     {0x000000000f0572ca, 0x040fe200000e0000, "R2UR UR5, R15.reuse ;"},
     // atomicAdd(shared, 1) without a result (ptxas 13.0 on tests/exec/rc_hist256)
     {0x0000000008ff7f8c, 0x0001e2000d80003f, "ATOMS.POPC.INC.32 RZ, [R8+URZ] ;"},
+    // cvt.{rzi,rni}.u8.f32 (F2IP, opcode 0x243) and 64-bit integers from f16/bf16 (F2I 0x311)
+    {0x00000000ff0f7243, 0x000fc4000000c4ff, "F2IP.U8.F32.TRUNC.NTZ R15, RZ, R0, RZ ;"},
+    {0x00000006ff087c43, 0x000fc4000800c4ff, "F2IP.U8.F32.TRUNC.NTZ R8, RZ, UR6, RZ ;"},
+    {0x40400000ff0b7843, 0x000fe400000004ff, "F2IP.U8.F32.NTZ R11, RZ, 3, RZ ;"},
+    {0x0000000e00087311, 0x008e62000010d900, "F2I.S64.F16.TRUNC R8, R14 ;"},
+    {0x0000000e000a7311, 0x000e22000010d800, "F2I.U64.F16.TRUNC R10, R14 ;"},
+    {0x0000000e00027311, 0x000ea20000101900, "F2I.S64.F16 R2, R14 ;"},
+    {0x0000000e000c7311, 0x000e220000105800, "F2I.U64.F16.FLOOR R12, R14 ;"},
+    {0x0000000d00067311, 0x000e62000040d900, "F2I.S64.BF16.TRUNC R6, R13 ;"},
+    // VHMNMX (opcode 0x247/0x847: f16x2/bf16x2 min/max of three; two chained min/max in PTX)
+    {0x2000000504007247, 0x004fc40007802806, "VHMNMX R0, R4.H0_H0, R5.H0_H0, R6.H0_H0, !PT ;"},
+    {0x3000000504087247, 0x1c0fe40003a03c06,
+     "VHMNMX.BF16_V2 R8, R4.reuse.H1_H1, R5.reuse.H1_H1, R6.reuse.H1_H1, PT ;"},
+    {0x00000005040b7247, 0x1c0fe40007820007, "VHMNMX.NAN R11, R4.reuse, R5.reuse, R7.reuse, !PT ;"},
+    {0x00000005040d7247, 0x0c0fe40003a20007, "VHMNMX.BF16_V2.NAN R13, R4.reuse, R5.reuse, R7, PT ;"},
+    {0x3c003c00040f7847, 0x000fe20007800006, "VHMNMX R15, R4, 1, 1, R6, !PT ;"},
+    {0x3000000704087247, 0x1c0fe40007822c09,
+     "VHMNMX.NAN R8, R4.reuse.H1_H1, R7.reuse.H1_H1, R9.reuse.H0_H0, !PT ;"},
 };
 } // namespace
 
