@@ -10,13 +10,17 @@ namespace optxas::codegen {
 using namespace ori;
 using isa::Opcode;
 
+// A frame with 128-bit accesses (spills, or LDL/STL.128 of a .local .align 16 variable) is a
+// multiple of 16 bytes, so that R1 stays 16-byte aligned below the caller's frame (a 0xb8 frame
+// made `st.local.v4` at [locv] fault as misaligned; ptx-fuzz, tests/exec/local_v4_spill).
 uint32_t frameSize(const Function &f) {
   uint32_t local = (f.localBytes + 7) / 8 * 8;
   uint32_t total = local + f.spillBytes;
   uint32_t align = 8;
   for (BasicBlock *bb : f.blocks())
     for (Instr *i : *bb)
-      if ((i->opcode() == Opcode::PSEUDO_SPILL || i->opcode() == Opcode::PSEUDO_FILL) &&
+      if ((i->opcode() == Opcode::PSEUDO_SPILL || i->opcode() == Opcode::PSEUDO_FILL ||
+           i->opcode() == Opcode::LDL || i->opcode() == Opcode::STL) &&
           i->mods().memType == isa::MemType::B128)
         align = 16;
   return (total + align - 1) / align * align;

@@ -61,6 +61,17 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
     return cx.error("invalid call target");
   }
   if (!layout.resultsInRegisters) return cx.unsupported("calls returning results on the stack");
+  // A guarded call is a branch around an unguarded one, as ptxas emits it: a guarded CALL splits
+  // the warp with nothing to reconverge it (the SASS simulator faulted at a later bar.sync), while
+  // the branch gets a BSSY/BSYNC region like any divergent if (tests/exec/guarded_call).
+  const Operand guard = cx.guard();
+  LowerCtx::GuardScope unguarded(cx, Operand{});
+  ori::BasicBlock *after = nullptr;
+  if (guard.kind == ori::OperandKind::Reg) {
+    after = cx.fn().createBlock();
+    ori::Instr *skip = cx.emit(Opcode::BRA, {}, {Operand::label(after)});
+    skip->setGuard(Operand(guard).setFlag(ori::OpNot, !guard.hasFlag(ori::OpNot)));
+  }
 
   // The word registers of a call argument/result .param variable (or an old-style operand).
   auto homeOf = [&](const ptx::Operand &a) -> const ParamHome * {
@@ -149,6 +160,10 @@ bool lowerCall(LowerCtx &cx, const ptx::Instruction &in) {
     } else {
       return cx.unsupported("this call result");
     }
+  }
+  if (after) {
+    cx.fn().moveBlockAfter(after, cx.block());
+    cx.setBlock(after);
   }
   return true;
 }

@@ -11,8 +11,12 @@ namespace optxas::lower {
 namespace {
 
 // Retargets branches to empty blocks (which fall through to their layout successor) and erases
-// them; the entry block stays.
-void removeEmptyBlocks(ori::Function &f) {
+// them; the entry block stays. The convergent loops are retargeted too: a CAS loop's empty exit
+// block, erased, left its BSSY/BSYNC region joined at a dead block, so the loop fell through past
+// its BSYNC and the warp deadlocked at the enclosing one (ptx-fuzz seed 515 at -O0;
+// tests/fuzz-found/fuzz_515).
+void removeEmptyBlocks(LowerCtx &cx) {
+  ori::Function &f = cx.fn();
   std::vector<ori::BasicBlock *> blocks = f.blocks();
   // Where an empty block leads: the first non-empty block after it.
   auto destination = [&](size_t i) -> ori::BasicBlock * {
@@ -35,6 +39,7 @@ void removeEmptyBlocks(ori::Function &f) {
             if (o.block == from) o.block = to;
   for (auto &[from, to] : redirect) {
     if (!from->label().empty() && to->label().empty()) to->setLabel(from->label());
+    cx.retargetConvergentLoops(from, to);
     f.eraseBlock(from);
   }
 }
@@ -51,7 +56,7 @@ void finishFunction(LowerCtx &cx) {
     cx.setBlock(last);
     emitReturn(cx);   // EXIT in a kernel, RET in a function
   }
-  removeEmptyBlocks(f);
+  removeEmptyBlocks(cx);
   insertReconvergence(cx);
 }
 

@@ -199,6 +199,12 @@ public:
     convergentLoops_.push_back({entry, loop, exit});
   }
   const std::vector<ConvergentLoop> &convergentLoops() const { return convergentLoops_; }
+  // An empty block erased in favour of `to` (finishFunction): the loops name `to` instead.
+  void retargetConvergentLoops(ori::BasicBlock *from, ori::BasicBlock *to) {
+    for (ConvergentLoop &l : convergentLoops_)
+      for (ori::BasicBlock **b : {&l.entry, &l.loop, &l.exit})
+        if (*b == from) *b = to;
+  }
   // The incoming stack-argument area of this .func (R1 at entry), defined at entry by
   // `%argp = PSEUDO_PARAM [R1]` on first use.
   Operand incomingArgs();

@@ -209,20 +209,33 @@ bool uniformExits(ori::ControlFlowInfo &cfg, const ori::Loop &lp, const std::vec
 // nothing reconverges them (on an H200 a later bar.sync reached by the diverged warp released
 // early). The region is the loop with its preheader P (BSSY at P's end), joined at the single
 // block J every exit edge enters, in the loop around the loop (J in the same outer loop, as for
-// forward regions). Loops with a guard branch (P ends `@p BRA J`) are in the guard's region
+// forward regions). A loop whose exits enter different blocks (a break past the code after the
+// loop) joins at their nearest common post-dominator J instead, the region taking the blocks
+// between the exits and J too, if P dominates them all (ptxas: BSSY before the loop, BSYNC at
+// J; ptx-fuzz, tests/exec/loop_exit_past_join). Loops with a guard branch (P ends `@p BRA J`) are in the guard's region
 // already; a loop left only by EXIT has no J. A loop is divergent unless each exit decision is
 // a branch PTX marked .uni or one uniformExits proves warp-uniform (counted loops).
 void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Region> &regions,
-                       std::set<const ori::Instr *> &uniformLoopExits) {
+                       std::set<const ori::Instr *> &uniformLoopExits, const std::vector<int> &ipdom,
+                       int exitNode) {
+  ori::Function &f = cx.fn();
+  // Whether block id `a` post-dominates block id `b`.
+  auto postDominates = [&](int a, int b) {
+    for (; b >= 0 && b != exitNode; b = ipdom[b])
+      if (a == b) return true;
+    return false;
+  };
   for (const auto &lp : cfg.loops()) {
     ori::BasicBlock *join = nullptr;
     bool single = true, divergent = false;
     std::vector<DefSite> exits;   // the exit branches, whose guards are checked
+    std::vector<ori::BasicBlock *> targets;   // the blocks the exit edges enter
     for (ori::BasicBlock *x : lp->blocks)
       for (ori::BasicBlock *s : x->succs()) {
         if (lp->contains(s)) continue;
         single &= !join || join == s;
         join = s;
+        targets.push_back(s);
         const ori::Instr *t = x->terminator();
         if (t && cx.isUniformBranch(t)) continue;
         bool everyIteration = cfg.loopFor(x) == lp.get();
@@ -231,7 +244,15 @@ void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Regi
         if (t && t->opcode() == Opcode::BRA && t->isPredicated() && everyIteration) exits.push_back({t, x});
         else divergent = true;
       }
-    if (!join || !single || cfg.loopFor(join) != lp->parent) continue;
+    if (join && !single) {
+      // The nearest common post-dominator of the exit targets.
+      int j = static_cast<int>(targets.front()->id());
+      for (ori::BasicBlock *t : targets)
+        while (j >= 0 && j != exitNode && !postDominates(j, static_cast<int>(t->id()))) j = ipdom[j];
+      join = j < 0 || j == exitNode ? nullptr : f.blockById(static_cast<uint32_t>(j));
+      if (join && lp->contains(join)) join = nullptr;
+    }
+    if (!join || cfg.loopFor(join) != lp->parent) continue;
     if (!divergent && uniformExits(cfg, *lp, exits)) {
       for (const DefSite &e : exits) uniformLoopExits.insert(e.first);
       continue;
@@ -250,6 +271,19 @@ void addDivergentLoops(LowerCtx &cx, ori::ControlFlowInfo &cfg, std::vector<Regi
     r.join = join;
     r.blocks.insert(pre);
     r.blocks.insert(lp->blocks.begin(), lp->blocks.end());
+    if (!single) {
+      // The blocks from the exits to J, entered only through the loop.
+      std::vector<ori::BasicBlock *> work(targets.begin(), targets.end());
+      bool ok = true;
+      while (!work.empty() && ok) {
+        ori::BasicBlock *x = work.back();
+        work.pop_back();
+        if (x == join || !r.blocks.insert(x).second) continue;
+        if (!cfg.dominates(pre, x)) ok = false;
+        for (ori::BasicBlock *s : x->succs()) work.push_back(s);
+      }
+      if (!ok) continue;
+    }
     regions.push_back(std::move(r));
   }
 }
@@ -398,7 +432,7 @@ void insertReconvergence(LowerCtx &cx) {
     regions.push_back(std::move(r));
   }
   std::set<const ori::Instr *> uniformLoopExits;
-  if (cx.options().loopRegions) addDivergentLoops(cx, cfg, regions, uniformLoopExits);
+  if (cx.options().loopRegions) addDivergentLoops(cx, cfg, regions, uniformLoopExits, ipdom, exitNode);
   if (!reconvergeReturns)
     std::erase_if(regions, [](const Region &r) { return !r.warpSync && onlyReturns(r.join); });
   for (Region &r : regions)

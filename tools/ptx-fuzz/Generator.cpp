@@ -9,6 +9,9 @@ namespace {
 
 constexpr unsigned kLocalWords = 8;     // the per-thread .local array
 constexpr unsigned kAccWords = 4;       // reduction targets (red.global.add)
+constexpr unsigned kLocvWords = 16;     // the per-thread .local array of vector accesses
+constexpr unsigned kMaxV = 24;          // %v registers of a pressure block
+constexpr unsigned kMaxVd = 4;          // %vd (64-bit) registers of a pressure block
 
 class Gen {
 public:
@@ -16,13 +19,18 @@ public:
 
   void run() {
     unsigned n = unsigned(rng_.range(12, 40));
-    for (unsigned i = 0; i < n; ++i) p_.body.push_back(stmt(0, true));
+    for (unsigned i = 0; i < n; ++i) p_.body.push_back(stmt(0, !exited_));
   }
 
 private:
   Program &p_;
   Features f_;
   sim::Rng rng_;
+  // Enclosing loops, innermost last: the targets of break/continue and induction-variable uses.
+  struct LoopCtx { int id; bool cont; };
+  std::vector<LoopCtx> loops_;
+  unsigned nv_ = 0, nvd_ = 0;  // %v / %vd registers live in the current pressure block
+  bool exited_ = false;        // some thread may have left for DONE: nothing after is converged
 
   unsigned pick(unsigned n) { return unsigned(rng_.next() % n); }
   bool chance(unsigned percent) { return pick(100) < percent; }
@@ -812,7 +820,7 @@ private:
   }
 
   Stmt warpOp() {
-    switch (pick(4)) {
+    switch (pick(8)) {
     case 0: {
       static const char *mode[] = {"bfly", "up", "down", "idx"};
       unsigned m = pick(4);
@@ -823,11 +831,353 @@ private:
     case 1: return line({fmt::format("vote.sync.ballot.b32 {}, {}, -1;", r(), pr())});
     case 2: return line({fmt::format("vote.sync.{}.pred {}, {}, -1;", chance(50) ? "any" : "all",
                                      pr(), pr())});
+    case 3: {
+      // Segments of 4..32 lanes, a register lane/offset, the in-range predicate.
+      static const char *mode[] = {"bfly", "up", "down", "idx"};
+      unsigned m = pick(4), w = 4u << pick(4);
+      unsigned c = ((32 - w) << 8) | (m == 1 ? 0 : w - 1);
+      std::vector<std::string> l;
+      std::string lane = fmt::format("{}", pick(m == 3 ? 32 : w));
+      if (chance(50)) {
+        l.push_back(fmt::format("and.b32 %t0, {}, 31;", r()));
+        lane = "%t0";
+      }
+      l.push_back(fmt::format("shfl.sync.{}.b32 {}|{}, {}, {}, {}, -1;", mode[m], r(), pr(), r(),
+                              lane, c));
+      return line(l);
+    }
+    case 4: return line({fmt::format("vote.sync.uni.pred {}, {}, -1;", pr(), pr())});
+    case 5: {
+      // Few distinct values, so that lanes match.
+      std::vector<std::string> l = {fmt::format("and.b32 %t0, {}, {};", r(), chance(50) ? 1 : 3)};
+      std::string v = "%t0";
+      if (chance(30)) {
+        l.push_back("cvt.u64.u32 %td0, %t0;");
+        v = "%td0";
+      }
+      const char *ty = v == "%t0" ? "b32" : "b64";
+      if (chance(50)) l.push_back(fmt::format("match.sync.any.{} {}, {}, -1;", ty, r(), v));
+      else l.push_back(fmt::format("match.sync.all.{} {}|{}, {}, -1;", ty, r(), pr(), v));
+      return line(l);
+    }
+    case 6: return line({fmt::format("activemask.b32 {};", r())});
     default: {
-      static const char *ops[] = {"add.u32", "min.u32", "max.s32", "or.b32", "xor.b32", "and.b32"};
-      return line({fmt::format("redux.sync.{} {}, {}, -1;", ops[pick(6)], r(), r())});
+      static const char *ops[] = {"add.u32", "min.u32", "max.s32", "or.b32", "xor.b32", "and.b32",
+                                  "min.s32", "max.u32"};
+      return line({fmt::format("redux.sync.{} {}, {}, -1;", ops[pick(8)], r(), r())});
     }
     }
+  }
+
+  // Vector, generic-address and own-row accesses (`shared`: the block is converged, so a
+  // shared-memory exchange with bar.sync is allowed).
+  Stmt vecMemOp(bool shared) {
+    // Distinct destinations of a vector load.
+    auto dsts = [&](unsigned n) {
+      unsigned first = pick(p_.intRegs);
+      std::string list = fmt::format("%r{}", first);
+      for (unsigned i = 1; i < n; ++i) list += fmt::format(", %r{}", (first + 3 * i) % p_.intRegs);
+      return list;
+    };
+    auto srcs = [&](unsigned n) {
+      std::string list = r();
+      for (unsigned i = 1; i < n; ++i) list += ", " + r();
+      return list;
+    };
+    // A store and a load of one width at `addr` (a 64-bit register, `space` state space).
+    auto access = [&](std::vector<std::string> &l, const std::string &space, const std::string &addr,
+                      unsigned kind, bool store) {
+      switch (kind) {
+      case 0:
+        if (store) l.push_back(guard() + fmt::format("st{}.u32 [{}], {};", space, addr, r()));
+        else l.push_back(guard() + fmt::format("ld{}.u32 {}, [{}];", space, r(), addr));
+        break;
+      case 1:
+        if (store) l.push_back(guard() + fmt::format("st{}.v2.u32 [{}], {{{}}};", space, addr, srcs(2)));
+        else l.push_back(guard() + fmt::format("ld{}.v2.u32 {{{}}}, [{}];", space, dsts(2), addr));
+        break;
+      case 2:
+        if (store) l.push_back(guard() + fmt::format("st{}.v4.u32 [{}], {{{}}};", space, addr, srcs(4)));
+        else l.push_back(guard() + fmt::format("ld{}.v4.u32 {{{}}}, [{}];", space, dsts(4), addr));
+        break;
+      case 3:
+        if (store) {
+          l.push_back(fmt::format("mov.b64 %te0, {{{}}};", srcs(2)));
+          l.push_back(guard() + fmt::format("st{}.u64 [{}], %te0;", space, addr));
+        } else {
+          l.push_back(fmt::format("ld{}.u64 %te0, [{}];", space, addr));
+          l.push_back(guard() + fmt::format("mov.b64 {{{}}}, %te0;", dsts(2)));
+        }
+        break;
+      case 4:
+        if (store) {
+          l.push_back(fmt::format("mov.b64 %te0, {{{}}};", srcs(2)));
+          l.push_back(fmt::format("mul.wide.u32 %te1, {}, {};", r(), r()));
+          l.push_back(guard() + fmt::format("st{}.v2.u64 [{}], {{%te0, %te1}};", space, addr));
+        } else {
+          l.push_back(fmt::format("ld{}.v2.u64 {{%te0, %te1}}, [{}];", space, addr));
+          l.push_back(fmt::format("xor.b64 %te0, %te0, %te1;"));
+          l.push_back(guard() + fmt::format("mov.b64 {{{}}}, %te0;", dsts(2)));
+        }
+        break;
+      case 5:
+        // Four bytes / two halves from or into 32-bit registers.
+        if (store) l.push_back(guard() + fmt::format("st{}.v4.b8 [{}], {{{}}};", space, addr, srcs(4)));
+        else l.push_back(guard() + fmt::format("ld{}.v4.{}8 {{{}}}, [{}];", space, chance(50) ? "u" : "s", dsts(4), addr));
+        break;
+      default:
+        if (store) l.push_back(guard() + fmt::format("st{}.v2.b16 [{}], {{{}}};", space, addr, srcs(2)));
+        else l.push_back(guard() + fmt::format("ld{}.v2.{}16 {{{}}}, [{}];", space, chance(50) ? "u" : "s", dsts(2), addr));
+        break;
+      }
+    };
+    static const unsigned bytes[] = {4, 8, 16, 8, 16, 4, 4};
+    std::vector<std::string> l;
+    switch (pick(shared ? 5 : 4)) {
+    case 0: {
+      // The vector .local array, at a data-dependent aligned offset.
+      unsigned k = pick(7);
+      l = {fmt::format("and.b32 %t0, {}, {};", r(), (kLocvWords * 4 - 1) & ~(bytes[k] - 1)),
+           "cvt.u64.u32 %td0, %t0;", "mov.u64 %td1, locv;", "add.s64 %td1, %td1, %td0;"};
+      access(l, ".local", "%td1", k, chance(50));
+      break;
+    }
+    case 1: {
+      // Generic addresses (cvta) of the .local array, the thread's own shared word (stored first:
+      // shared memory starts undefined) or the input buffer.
+      switch (pick(3)) {
+      case 0:
+        l = {fmt::format("and.b32 %t0, {}, {};", r(), (kLocalWords - 1) * 4),
+             "cvt.u64.u32 %td0, %t0;", "mov.u64 %td1, loc;", "add.s64 %td1, %td1, %td0;",
+             "cvta.local.u64 %te0, %td1;"};
+        access(l, "", "%te0", 0, chance(50));
+        break;
+      case 1: {
+        static const char *ty[] = {"u8", "s8", "u16", "s16", "u32"};
+        unsigned t = pick(5), off = t < 2 ? pick(4) : t < 4 ? 2 * pick(2) : 0;
+        l = {"mov.u64 %td0, sh;", "cvta.shared.u64 %te0, %td0;", "mul.wide.u32 %td0, %mytid, 4;",
+             "add.s64 %te0, %te0, %td0;", fmt::format("st.u32 [%te0], {};", r()),
+             guard() + fmt::format("ld.{} {}, [%te0+{}];", ty[t], r(), off)};
+        break;
+      }
+      default:
+        l = {fmt::format("and.b32 %t0, {}, {};", r(), p_.inWords - 1),
+             "mul.wide.u32 %td0, %t0, 4;", "add.s64 %td0, %inp, %td0;",
+             "cvta.global.u64 %te1, %td0;", guard() + fmt::format("ld.u32 {}, [%te1];", r())};
+        break;
+      }
+      break;
+    }
+    case 2: {
+      // The thread's own output row (the epilogue overwrites it): a store, then a load of
+      // another width at another offset.
+      unsigned rowBytes = (p_.intRegs + p_.predRegs) * 4;
+      l = {fmt::format("mul.wide.u32 %td0, %gid, {};", rowBytes), "add.s64 %td0, %outp, %td0;"};
+      unsigned k = pick(7);
+      l.push_back(fmt::format("and.b32 %t0, {}, {};", r(), (rowBytes - 1) & ~(bytes[k] - 1)));
+      l.push_back("cvt.u64.u32 %td1, %t0;");
+      l.push_back("add.s64 %td1, %td0, %td1;");
+      access(l, ".global", "%td1", k, true);
+      k = pick(7);
+      l.push_back(fmt::format("and.b32 %t0, {}, {};", r(), (rowBytes - 1) & ~(bytes[k] - 1)));
+      l.push_back("cvt.u64.u32 %td1, %t0;");
+      l.push_back("add.s64 %td1, %td0, %td1;");
+      access(l, ".global", "%td1", k, false);
+      break;
+    }
+    case 3: {
+      // Input loads of every width (read-only: .nc may be used).
+      unsigned k = pick(7);
+      l = {fmt::format("and.b32 %t0, {}, {};", r(), (p_.inWords * 4 - 1) & ~(bytes[k] - 1)),
+           "cvt.u64.u32 %td0, %t0;", "add.s64 %td0, %inp, %td0;"};
+      access(l, chance(30) ? ".global.nc" : ".global", "%td0", k, false);
+      break;
+    }
+    default: {
+      // Exchange of 16 bytes per thread through shared memory; the load takes a part of another
+      // thread's slot.
+      const char *bar = chance(70) ? "bar.sync 0;" : "barrier.sync 1;";
+      l = {"shl.b32 %t0, %mytid, 4;", "mov.u32 %t1, shv;", "add.u32 %t0, %t1, %t0;",
+           fmt::format("st.shared.v4.u32 [%t0], {{{}}};", srcs(4)), bar,
+           fmt::format("add.u32 %t2, %mytid, {};", 1 + pick(p_.block - 1)),
+           "rem.u32 %t2, %t2, %myntid;", "shl.b32 %t2, %t2, 4;", "add.u32 %t2, %t1, %t2;",
+           "cvt.u64.u32 %td1, %t2;"};
+      unsigned k = pick(7);
+      std::string addr = "%td1";
+      if (bytes[k] < 16) {
+        l.push_back(fmt::format("add.s64 %td1, %td1, {};", bytes[k] * pick(16 / bytes[k])));
+      }
+      access(l, ".shared", addr, k, false);
+      l.push_back(bar);
+      break;
+    }
+    }
+    return line(l);
+  }
+
+  // Calls of the module's device functions (printed when used): scalar, 64-bit, aggregate and
+  // f32 parameters and results; fz_pair calls fz_mix.
+  Stmt callStmt() {
+    std::string g = chance(20) ? guard() : "";
+    std::vector<std::string> l = {"{"};
+    std::string call = g + (chance(30) ? "call.uni " : "call ");
+    if (call.find(".uni") != std::string::npos && !g.empty()) call = g + "call ";
+    switch (pick(4)) {
+    case 0:
+      l.insert(l.end(), {".param .b32 fa0;", ".param .b32 fa1;", ".param .b32 fr0;",
+                         fmt::format("st.param.b32 [fa0], {};", r()),
+                         fmt::format("st.param.b32 [fa1], {};", r()),
+                         call + "(fr0), fz_mix, (fa0, fa1);",
+                         "ld.param.b32 %t3, [fr0];", g + fmt::format("mov.b32 {}, %t3;", r())});
+      break;
+    case 1: {
+      unsigned a = pick(p_.intRegs), b = (a + 1 + pick(p_.intRegs - 1)) % p_.intRegs;
+      std::string lo = fmt::format("%r{}", a), hi = fmt::format("%r{}", b);
+      l.insert(l.end(), {".param .b64 fa0;", ".param .b32 fa1;", ".param .b64 fr0;",
+                         fmt::format("mov.b64 %te0, {{{}, {}}};", r(), r()),
+                         "st.param.b64 [fa0], %te0;",
+                         fmt::format("st.param.b32 [fa1], {};", r()),
+                         call + "(fr0), fz_wide, (fa0, fa1);", "ld.param.b64 %te0, [fr0];",
+                         g + fmt::format("mov.b64 {{{}, {}}}, %te0;", lo, hi)});
+      break;
+    }
+    case 2: {
+      unsigned a = pick(p_.intRegs), b = (a + 1 + pick(p_.intRegs - 1)) % p_.intRegs;
+      l.insert(l.end(), {".param .align 8 .b8 fa0[8];", ".param .b32 fa1;",
+                         ".param .align 8 .b8 fr0[8];",
+                         chance(50) ? fmt::format("st.param.v2.b32 [fa0], {{{}, {}}};", r(), r())
+                                    : fmt::format("st.param.b32 [fa0+4], {};", r()),
+                         fmt::format("st.param.b32 [fa0+0], {};", r()),
+                         fmt::format("st.param.b32 [fa1], {};", r()),
+                         call + "(fr0), fz_pair, (fa0, fa1);",
+                         "ld.param.v2.b32 {%t2, %t3}, [fr0];",
+                         g + fmt::format("mov.b32 %r{}, %t2;", a),
+                         g + fmt::format("mov.b32 %r{}, %t3;", b)});
+      break;
+    }
+    default:
+      l.insert(l.end(), {".param .b32 fa0;", ".param .b32 fa1;", ".param .b32 fr0;",
+                         fmt::format("st.param.f32 [fa0], {};", fr()),
+                         fmt::format("st.param.f32 [fa1], {};", fr()),
+                         call + "(fr0), fz_flt, (fa0, fa1);",
+                         "ld.param.b32 %t3, [fr0];", g + fmt::format("mov.b32 {}, %t3;", fr())});
+      break;
+    }
+    l.push_back("}");
+    return line(l);
+  }
+
+  // Many values defined up front (%v, %vd), live across the body (loops included), folded into
+  // pool registers at the end: register pressure and spilling under -maxrregcount / .maxnreg.
+  Stmt pressureBlock(int depth, bool converged) {
+    Stmt s;
+    s.kind = Stmt::Block;
+    s.id = p_.nextId++;
+    nv_ = 8 + pick(kMaxV - 7);
+    nvd_ = pick(kMaxVd + 1);
+    for (unsigned i = 0; i < nv_; ++i) {
+      switch (pick(5)) {
+      case 0: s.lines.push_back(fmt::format("mul.lo.s32 %v{}, {}, {};", i, r(), 2 * pick(1000) + 1)); break;
+      case 1: s.lines.push_back(fmt::format("xor.b32 %v{}, {}, {};", i, r(), r())); break;
+      case 2: s.lines.push_back(fmt::format("add.s32 %v{}, {}, {};", i, r(), imm())); break;
+      case 3:
+        if (i % 4 == 0 && i + 4 <= nv_) {
+          s.lines.push_back(fmt::format("and.b32 %t0, {}, {};", r(), (p_.inWords - 1) & ~3u));
+          s.lines.push_back("mul.wide.u32 %td0, %t0, 4;");
+          s.lines.push_back("add.s64 %td0, %inp, %td0;");
+          s.lines.push_back(fmt::format("ld.global.v4.u32 {{%v{}, %v{}, %v{}, %v{}}}, [%td0];", i,
+                                        i + 1, i + 2, i + 3));
+          i += 3;
+          break;
+        }
+        [[fallthrough]];
+      default:
+        s.lines.push_back(fmt::format("and.b32 %t0, {}, {};", r(), p_.inWords - 1));
+        s.lines.push_back("mul.wide.u32 %td0, %t0, 4;");
+        s.lines.push_back("add.s64 %td0, %inp, %td0;");
+        s.lines.push_back(fmt::format("ld.global.u32 %v{}, [%td0];", i));
+        break;
+      }
+    }
+    for (unsigned i = 0; i < nvd_; ++i) {
+      if (chance(50)) s.lines.push_back(fmt::format("mul.wide.u32 %vd{}, {}, {};", i, r(), r()));
+      else s.lines.push_back(fmt::format("mov.b64 %vd{}, {{{}, {}}};", i, r(), r()));
+    }
+    unsigned n = 1 + pick(3);
+    for (unsigned i = 0; i < n; ++i) {
+      if (f_.control && chance(40)) s.body.push_back(loopStmt(depth + 1, converged && !exited_));
+      else s.body.push_back(stmt(depth, converged && !exited_));
+    }
+    for (unsigned i = 0; i < nv_; ++i) {
+      static const char *o[] = {"add.s32", "xor.b32", "sub.s32"};
+      std::string d = r();
+      s.post.push_back(fmt::format("{} {}, {}, %v{};", o[pick(3)], d, d, i));
+    }
+    for (unsigned i = 0; i < nvd_; ++i) {
+      s.post.push_back(fmt::format("mov.b64 {{%t0, %t1}}, %vd{};", i));
+      std::string a = r(), b = r();
+      s.post.push_back(fmt::format("add.s32 {}, {}, %t0;", a, a));
+      s.post.push_back(fmt::format("xor.b32 {}, {}, %t1;", b, b));
+    }
+    nv_ = nvd_ = 0;
+    return s;
+  }
+
+  // An update of the pressure block's values (only inside one).
+  Stmt vUpdate() {
+    unsigned i = pick(nv_), j = pick(nv_), k = pick(nv_);
+    switch (pick(nvd_ ? 6 : 4)) {
+    case 0: return op(fmt::format("mad.lo.s32 %v{}, %v{}, {}, %v{};", i, j, r(), k));
+    case 1: return op(fmt::format("shf.l.wrap.b32 %v{}, %v{}, %v{}, {};", i, j, k, rOrImm()));
+    case 2: return op(fmt::format("xor.b32 %v{}, %v{}, {};", i, i, r()));
+    case 3: return op(fmt::format("add.s32 {}, {}, %v{};", r(), r(), i));
+    case 4: {
+      unsigned a = pick(nvd_), b = pick(nvd_);
+      return op(fmt::format("{} %vd{}, %vd{}, %vd{};", chance(50) ? "add.s64" : "xor.b64", a, a, b));
+    }
+    default: {
+      unsigned a = pick(nvd_);
+      return line({fmt::format("mul.wide.u32 %te0, %v{}, {};", i, r()),
+                   fmt::format("{}add.s64 %vd{}, %vd{}, %te0;", guard(), a, a)});
+    }
+    }
+  }
+
+  // A data-dependent break out of (or continue of) an enclosing loop, maybe not the innermost.
+  Stmt jumpStmt() {
+    Stmt s = line({});
+    LoopCtx &L = loops_[pick(unsigned(loops_.size()))];
+    bool brk = chance(60);
+    if (!brk) L.cont = true;
+    std::string target = fmt::format("{}{}", brk ? "LEND" : "LCONT", L.id);
+    if (chance(30)) {
+      s.lines = {fmt::format("@{}{} bra {};", chance(50) ? "!" : "", pr(), target)};
+    } else {
+      static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+      s.lines = {fmt::format("setp.{}.{}32 %pc{}, {}, {};", cmp[pick(6)], chance(50) ? "s" : "u",
+                             s.id, r(), rOrImm()),
+                 fmt::format("@%pc{} bra {};", s.id, target)};
+    }
+    return s;
+  }
+
+  // Uses of an enclosing loop's iteration count.
+  Stmt ivUse() {
+    int id = loops_[pick(unsigned(loops_.size()))].id;
+    if (chance(50)) return op(fmt::format("mad.lo.s32 {}, %lc{}, {}, {};", r(), id, imm(), r()));
+    return line({fmt::format("add.u32 %t0, %lc{}, {};", id, r()),
+                 fmt::format("and.b32 %t0, %t0, {};", (kLocalWords - 1) * 4),
+                 "cvt.u64.u32 %td0, %t0;", "mov.u64 %td1, loc;", "add.s64 %td1, %td1, %td0;",
+                 chance(50) ? fmt::format("st.local.u32 [%td1], {};", r())
+                            : fmt::format("ld.local.u32 {}, [%td1];", r())});
+  }
+
+  // Some threads leave for the epilogue (DONE) early.
+  Stmt exitStmt() {
+    exited_ = true;
+    return line({fmt::format("setp.{}.u32 %pc{}, {}, {};", chance(50) ? "lt" : "gt", p_.nextId,
+                             r(), rOrImm()),
+                 fmt::format("@%pc{} bra DONE;", p_.nextId)});
   }
 
   Stmt ifStmt(int depth) {
@@ -835,8 +1185,9 @@ private:
     s.kind = Stmt::If;
     s.id = p_.nextId++;
     static const char *cmp[] = {"lt", "le", "gt", "ge", "eq", "ne"};
-    s.cond = fmt::format("setp.{}.{}32 %pc{}, {}, {};", cmp[pick(6)], chance(50) ? "s" : "u", s.id,
-                         r(), rOrImm());
+    if (chance(25)) s.branchPred = (chance(50) ? "!" : "") + pr();
+    else s.cond = fmt::format("setp.{}.{}32 %pc{}, {}, {};", cmp[pick(6)], chance(50) ? "s" : "u",
+                              s.id, r(), rOrImm());
     unsigned n = 1 + pick(4);
     for (unsigned i = 0; i < n; ++i) s.body.push_back(stmt(depth + 1, false));
     if (chance(50)) {
@@ -851,13 +1202,24 @@ private:
     s.kind = Stmt::Loop;
     s.id = p_.nextId++;
     if (converged && chance(50)) s.trip = 1 + int(pick(4));
+    else if (f_.control && chance(30)) s.whileReg = r();
     else s.tripReg = r();
+    loops_.push_back({s.id, false});
     unsigned n = 1 + pick(5);
     for (unsigned i = 0; i < n; ++i) s.body.push_back(stmt(depth + 1, converged && s.trip > 0));
+    s.cont = loops_.back().cont;
+    loops_.pop_back();
     return s;
   }
 
   Stmt stmt(int depth, bool converged) {
+    converged = converged && !exited_;
+    if (f_.control && !loops_.empty() && chance(8)) return chance(70) ? jumpStmt() : ivUse();
+    if (f_.control && pick(400) == 0) return exitStmt();
+    if (nv_ > 0 && chance(25)) return vUpdate();
+    if (f_.calls && chance(2)) return callStmt();
+    if (f_.pressure && nv_ == 0 && depth == 0 && chance(3)) return pressureBlock(depth, converged);
+    if (f_.memory && chance(5)) return vecMemOp(converged && depth == 0);
     for (;;) {
       unsigned k = pick(100);
       if (k < 40) {
@@ -884,6 +1246,123 @@ private:
   }
 };
 
+// The device functions callStmt calls (printed only when a call is left).
+const char *const kFunctions = R"(// x ^ b*i into a stack frame, then (b & 7) data-dependent lookups; early return for b & 7 == 0.
+.func (.param .b32 rv) fz_mix(.param .b32 a, .param .b32 b)
+{
+  .reg .b32 %ma, %mb, %mc, %mi, %mx;
+  .reg .b64 %mo, %mq;
+  .reg .pred %mp;
+  .local .align 4 .b32 frame[8];
+  ld.param.b32 %ma, [a];
+  ld.param.b32 %mb, [b];
+  and.b32 %mc, %mb, 7;
+  setp.eq.u32 %mp, %mc, 0;
+  @%mp bra MIX_EARLY;
+  mov.u32 %mi, 0;
+MIX_FILL:
+  mul.lo.u32 %mx, %mb, %mi;
+  xor.b32 %mx, %mx, %ma;
+  mul.wide.u32 %mo, %mi, 4;
+  mov.u64 %mq, frame;
+  add.s64 %mq, %mq, %mo;
+  st.local.u32 [%mq], %mx;
+  add.u32 %mi, %mi, 1;
+  setp.lt.u32 %mp, %mi, 8;
+  @%mp bra MIX_FILL;
+  mov.u32 %mi, 0;
+  mov.u32 %mx, %ma;
+MIX_SUM:
+  shr.u32 %ma, %mx, 3;
+  and.b32 %ma, %ma, 7;
+  mul.wide.u32 %mo, %ma, 4;
+  mov.u64 %mq, frame;
+  add.s64 %mq, %mq, %mo;
+  ld.local.u32 %ma, [%mq];
+  mad.lo.s32 %mx, %mx, 3, %ma;
+  add.u32 %mi, %mi, 1;
+  setp.lt.u32 %mp, %mi, %mc;
+  @%mp bra MIX_SUM;
+  st.param.b32 [rv], %mx;
+  ret;
+MIX_EARLY:
+  xor.b32 %ma, %ma, 0x5bd1e995;
+  st.param.b32 [rv], %ma;
+  ret;
+}
+
+// (s & 3) rounds of a 64-bit multiply-xorshift.
+.func (.param .b64 rv) fz_wide(.param .b64 x, .param .b32 s)
+{
+  .reg .b64 %ww, %wy;
+  .reg .b32 %wn, %wk;
+  .reg .pred %wp;
+  ld.param.b64 %ww, [x];
+  ld.param.b32 %wn, [s];
+  and.b32 %wn, %wn, 3;
+  mov.u32 %wk, 0;
+  setp.eq.u32 %wp, %wn, 0;
+  @%wp bra WIDE_DONE;
+WIDE_LOOP:
+  mul.lo.s64 %ww, %ww, -7046029254386353131;
+  cvt.u64.u32 %wy, %wk;
+  add.s64 %ww, %ww, %wy;
+  shr.u64 %wy, %ww, 29;
+  xor.b64 %ww, %ww, %wy;
+  add.u32 %wk, %wk, 1;
+  setp.lt.u32 %wp, %wk, %wn;
+  @%wp bra WIDE_LOOP;
+WIDE_DONE:
+  st.param.b64 [rv], %ww;
+  ret;
+}
+
+// An aggregate in and out; calls fz_mix on one path.
+.func (.param .align 8 .b8 rv[8]) fz_pair(.param .align 8 .b8 v[8], .param .b32 k)
+{
+  .reg .b32 %pu, %pv, %pk, %pm;
+  .reg .pred %pp;
+  ld.param.v2.b32 {%pu, %pv}, [v];
+  ld.param.b32 %pk, [k];
+  setp.lt.s32 %pp, %pk, 0;
+  @%pp bra PAIR_NEG;
+  {
+  .param .b32 ca;
+  .param .b32 cb;
+  .param .b32 cr;
+  st.param.b32 [ca], %pu;
+  st.param.b32 [cb], %pk;
+  call (cr), fz_mix, (ca, cb);
+  ld.param.b32 %pm, [cr];
+  }
+  add.s32 %pu, %pv, %pm;
+  sub.s32 %pv, %pm, %pk;
+  bra.uni PAIR_OUT;
+PAIR_NEG:
+  min.s32 %pm, %pu, %pv;
+  max.s32 %pv, %pu, %pv;
+  mov.b32 %pu, %pm;
+PAIR_OUT:
+  st.param.b32 [rv], %pu;
+  st.param.b32 [rv+4], %pv;
+  ret;
+}
+
+.func (.param .b32 rv) fz_flt(.param .b32 x, .param .b32 y)
+{
+  .reg .f32 %fx, %fy, %fz;
+  .reg .pred %fp;
+  ld.param.f32 %fx, [x];
+  ld.param.f32 %fy, [y];
+  setp.gtu.f32 %fp, %fx, %fy;
+  fma.rn.f32 %fz, %fx, %fy, 0f3F800000;
+  @%fp sub.f32 %fz, %fz, %fx;
+  st.param.f32 [rv], %fz;
+  ret;
+}
+
+)";
+
 void collectIds(const std::vector<Stmt> &v, std::vector<int> &out) {
   for (const Stmt &s : v) {
     out.push_back(s.id);
@@ -902,22 +1381,39 @@ void printStmts(const std::vector<Stmt> &v, const std::set<int> &dropped, std::s
       for (const std::string &l : s.lines) out += pad + l + "\n";
       break;
     case Stmt::If:
-      out += pad + s.cond + "\n";
-      out += pad + fmt::format("@!%pc{} bra ELSE{};\n", s.id, s.id);
+      if (!s.branchPred.empty()) {
+        out += pad + fmt::format("@{} bra ELSE{};\n", s.branchPred, s.id);
+      } else {
+        out += pad + s.cond + "\n";
+        out += pad + fmt::format("@!%pc{} bra ELSE{};\n", s.id, s.id);
+      }
       printStmts(s.body, dropped, out, indent + 1);
       out += pad + fmt::format("bra.uni END{};\n", s.id);
       out += fmt::format("ELSE{}:\n", s.id);
       printStmts(s.elseBody, dropped, out, indent + 1);
       out += fmt::format("END{}:\n", s.id);
       break;
+    case Stmt::Block:
+      for (const std::string &l : s.lines) out += pad + l + "\n";
+      printStmts(s.body, dropped, out, indent + 1);
+      for (const std::string &l : s.post) out += pad + l + "\n";
+      break;
     case Stmt::Loop:
       if (s.trip) out += pad + fmt::format("mov.u32 %lt{}, {};\n", s.id, s.trip);
+      else if (!s.whileReg.empty()) out += pad + fmt::format("and.b32 %lt{}, {}, 0x1ff;\n", s.id, s.whileReg);
       else out += pad + fmt::format("and.b32 %lt{}, {}, 3;\n", s.id, s.tripReg);
       out += pad + fmt::format("mov.u32 %lc{}, 0;\n", s.id);
       out += fmt::format("LOOP{}:\n", s.id);
-      out += pad + fmt::format("setp.ge.u32 %pl{}, %lc{}, %lt{};\n", s.id, s.id, s.id);
+      if (!s.whileReg.empty()) out += pad + fmt::format("setp.eq.u32 %pl{}, %lt{}, 0;\n", s.id, s.id);
+      else out += pad + fmt::format("setp.ge.u32 %pl{}, %lc{}, %lt{};\n", s.id, s.id, s.id);
       out += pad + fmt::format("@%pl{} bra LEND{};\n", s.id, s.id);
       printStmts(s.body, dropped, out, indent + 1);
+      if (s.cont) out += fmt::format("LCONT{}:\n", s.id);
+      if (!s.whileReg.empty()) {
+        // Clear the lowest set bit: popc(whileReg & 0x1ff) iterations.
+        out += pad + fmt::format("sub.u32 %lw{}, %lt{}, 1;\n", s.id, s.id);
+        out += pad + fmt::format("and.b32 %lt{}, %lt{}, %lw{};\n", s.id, s.id, s.id);
+      }
       out += pad + fmt::format("add.u32 %lc{}, %lc{}, 1;\n", s.id, s.id);
       out += pad + fmt::format("bra.uni LOOP{};\n", s.id);
       out += fmt::format("LEND{}:\n", s.id);
@@ -935,6 +1431,10 @@ Program generate(uint64_t seed, const Features &f) {
   static const unsigned blocks[] = {32, 64, 96, 128};
   p.block = blocks[rng.next() % 4];
   p.grid = 1 + unsigned(rng.next() % 2);
+  if (f.pressure && rng.next() % 8 == 0) {
+    static const unsigned regs[] = {24, 32, 40, 64};
+    p.maxnreg = regs[rng.next() % 4];
+  }
   Gen(p, f).run();
   return p;
 }
@@ -946,13 +1446,25 @@ std::vector<int> Program::ids() const {
 }
 
 std::string Program::ptx(const std::set<int> &dropped) const {
+  std::string body;
+  printStmts(this->body, dropped, body, 1);
+  // Declarations only the statements left in use need (so older kinds print as before).
+  bool calls = body.find("call") != std::string::npos;
+  bool locv = body.find("locv") != std::string::npos;
+  bool shv = body.find("shv") != std::string::npos;
+  bool done = body.find("bra DONE") != std::string::npos;
+  bool pressure = body.find("%v") != std::string::npos || body.find("%te") != std::string::npos;
   std::string s;
   s += fmt::format("// ptx-fuzz program, seed {}\n", seed);
   s += ".version 8.0\n.target sm_90\n.address_size 64\n\n";
   s += fmt::format(".shared .align 4 .b32 sh[{}];\n", block);
+  if (shv) s += fmt::format(".shared .align 16 .b32 shv[{}];\n", 4 * block);
   s += ".shared .align 8 .b64 shacc;   // 64-bit shared adds, summed into acc's last two words\n\n";
+  if (calls) s += kFunctions;
   s += ".visible .entry fuzz(.param .u64 pin, .param .u64 pout, .param .u64 pfout, "
-       ".param .u64 pacc)\n{\n";
+       ".param .u64 pacc)\n";
+  if (maxnreg) s += fmt::format(".maxnreg {}\n", maxnreg);
+  s += "{\n";
   s += fmt::format("  .reg .b32 %r<{}>;\n  .reg .f32 %f<{}>;\n  .reg .pred %p<{}>;\n", intRegs,
                    floatRegs, predRegs);
   s += "  .reg .b32 %t<4>;\n  .reg .b64 %td<2>;\n  .reg .b16 %h<2>;\n  .reg .f64 %fd<2>;\n  .reg .b32 %mytid, %myntid, %gid, %base;\n";
@@ -960,7 +1472,12 @@ std::string Program::ptx(const std::set<int> &dropped) const {
   int maxId = nextId;
   s += fmt::format("  .reg .pred %pc<{}>;\n  .reg .pred %pl<{}>;\n", maxId + 1, maxId + 1);
   s += fmt::format("  .reg .b32 %lc<{}>;\n  .reg .b32 %lt<{}>;\n", maxId + 1, maxId + 1);
-  s += fmt::format("  .local .align 4 .b32 loc[{}];\n\n", kLocalWords);
+  s += fmt::format("  .local .align 4 .b32 loc[{}];\n", kLocalWords);
+  if (locv) s += fmt::format("  .local .align 16 .b32 locv[{}];\n", kLocvWords);
+  if (pressure)
+    s += fmt::format("  .reg .b32 %v<{}>;\n  .reg .b64 %vd<{}>;\n  .reg .b64 %te<2>;\n", kMaxV, kMaxVd);
+  if (body.find("%lw") != std::string::npos) s += fmt::format("  .reg .b32 %lw<{}>;\n", maxId + 1);
+  s += "\n";
   s += "  ld.param.u64 %inp, [pin];\n  cvta.to.global.u64 %inp, %inp;\n";
   s += "  ld.param.u64 %outp, [pout];\n  cvta.to.global.u64 %outp, %outp;\n";
   s += "  ld.param.u64 %foutp, [pfout];\n  cvta.to.global.u64 %foutp, %foutp;\n";
@@ -982,9 +1499,13 @@ std::string Program::ptx(const std::set<int> &dropped) const {
                      1u << i, i);
   s += "  mov.u32 %t0, 0;\n";
   for (unsigned i = 0; i < kLocalWords; ++i) s += fmt::format("  st.local.u32 [loc+{}], %t0;\n", 4 * i);
+  if (locv)
+    for (unsigned i = 0; i < kLocvWords; i += 4)
+      s += fmt::format("  st.local.v4.u32 [locv+{}], {{%t0, %t0, %t0, %t0}};\n", 4 * i);
   s += "\n";
-  printStmts(body, dropped, s, 1);
+  s += body;
   s += "\n";
+  if (done) s += "DONE:\n";
   s += fmt::format("  bar.sync 0;\n  @%pz ld.shared.u64 %td0, [shacc];\n  @%pz red.global.add.u64 [%accp+{}], %td0;\n",
                    4 * kAccWords);
   // Epilogue: every pool register to the outputs.

@@ -16,12 +16,16 @@
 namespace optxas::fuzz {
 
 struct Stmt {
-  enum Kind : uint8_t { Line, If, Loop } kind = Line;
+  enum Kind : uint8_t { Line, If, Loop, Block } kind = Line;
   int id = 0;
   std::vector<std::string> lines;     // Line: PTX instructions
   std::string cond;                   // If: the setp deciding the branch (defines %pc<id>)
+  std::string branchPred;             // If: "%pN" or "!%pN" branched on directly (no cond)
   int trip = 0;                       // Loop: constant trip count, or 0 with tripReg
   std::string tripReg;                // Loop: thread-dependent trip count source register
+  std::string whileReg;               // Loop: runs popc(whileReg & 0x1ff) times (clears a bit each)
+  bool cont = false;                  // Loop: has a LCONT<id> label (a continue may target it)
+  std::vector<std::string> post;      // Block: lines after the body (lines come before it)
   std::vector<Stmt> body, elseBody;
 };
 
@@ -35,6 +39,8 @@ struct Features {
   bool narrow = true;        // 8/16-bit integers, saturation, carries, 64-bit bit operations
   bool half = true;          // f16/bf16 scalar and x2 arithmetic and conversions
   bool f64 = true;           // f64 arithmetic, comparisons and conversions
+  bool calls = true;         // .func calls (scalars, 64-bit, aggregates; under divergence)
+  bool pressure = true;      // many values live across statements and loops; .maxnreg
 };
 
 struct Program {
@@ -42,6 +48,7 @@ struct Program {
   unsigned intRegs = 12, floatRegs = 6, predRegs = 4;
   unsigned block = 64, grid = 1;
   unsigned inWords = 256;            // power of two
+  unsigned maxnreg = 0;              // .maxnreg on the entry (0: none)
   std::vector<Stmt> body;
   int nextId = 0;
 

@@ -41,7 +41,8 @@ int usage() {
                "                [--compiler ptxas|optxas|PATH] [--flags \"OPTIONS\"] [--save DIR]\n"
                "                [--emit SEED] [--no-minimize] [--no-floats] [--no-wide]\n"
                "                [--no-memory] [--no-control] [--no-warp] [--no-division]\n"
-               "                [--no-narrow] [--no-half] [--no-f64] [--verbose]\n");
+               "                [--no-narrow] [--no-half] [--no-f64] [--no-calls]\n"
+               "                [--no-pressure] [--verbose]\n");
   return 2;
 }
 
@@ -209,6 +210,8 @@ int main(int argc, char **argv) {
     else if (a == "--no-narrow") feat.narrow = false;
     else if (a == "--no-half") feat.half = false;
     else if (a == "--no-f64") feat.f64 = false;
+    else if (a == "--no-calls") feat.calls = false;
+    else if (a == "--no-pressure") feat.pressure = false;
     else if (a == "--verbose") verbose = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
     else return usage();
