@@ -211,7 +211,8 @@ std::string loadProgram(std::span<const uint8_t> bytes, GlobalMemory &mem, SProg
     for (size_t k = 0; k < pieces.size(); ++k)
       for (elf::Relocation r : pieces[k]->relocations) {
         r.offset += bases[k];
-        if (r.type == elf::RelocType::R_CUDA_ABS55_16_34) {
+        // CALL.ABS targets: sm_90's split field, sm_8x's 47 bits at 34 (-G calls).
+        if (r.type == elf::RelocType::R_CUDA_ABS55_16_34 || r.type == elf::RelocType::R_CUDA_ABS47_34) {
           uint64_t v = 0;
           if (!local.lookup(r.symbol, v)) err = fmt::format("code relocation against unknown symbol '{}'", r.symbol);
           callTargets[r.offset / 16] = v + uint64_t(r.addend);

@@ -241,6 +241,8 @@ const FormTable *build(const EncodingDelta &d) {
   t->removeForms([&](const Form &f) {
     if (f.op == O::HFMA2 && isMmaBf16(f)) return true;
     if (f.mnemonic == "VHMNMX") return true;   // (sm_90 on: nvdisasm -b SM8x rejects it)
+    // ATOMS.POPC.INC (0xf8c): nvdisasm -b SM8x rejects sm_90's layout; ptxas's sm_8x form differs.
+    if (f.op == O::ATOMS && (f.fixedBits[0] & 0xfff) == 0xf8c) return true;
     for (O op : d.droppedOpcodes)
       if (f.op == op) return true;
     return fixesDropped(f, d);
