@@ -75,7 +75,7 @@ void Checker::Impl::checkGates(const Instruction &ins) {
         name += "." + std::string(mod0.substr(0, mod0.find("::")));
       }
     }
-    gate(ins.loc, g.kind, name, g.minPtx, g.minSm, !g.needTypes.empty());
+    gate(ins.loc, g.kind, name, g.minPtx, g.minSm, g.order > 0 || (g.order == 0 && !g.needTypes.empty()));
   }
   // Modifiers and types that need a newer target whatever the opcode.
   for (Mod x : ins.mods) {
@@ -85,6 +85,11 @@ void Checker::Impl::checkGates(const Instruction &ins) {
       break;
     }
   }
+  // The .cluster scope of memory-model instructions (fence/atom/red/ld/st).
+  if (ins.has(Mod::Cluster) && (ins.op == Opcode::Fence || ins.op == Opcode::Atom || ins.op == Opcode::Red ||
+                                ins.op == Opcode::Ld || ins.op == Opcode::St))
+    gate(ins.loc, GateKind::Feature, ".cluster scope", 78, 90);
+  if (ins.op == Opcode::Cvt) checkCvtGates(ins);
   if (ins.has(Mod::MbarrierCompleteTxBytes))
     gate(ins.loc, GateKind::Feature, ".mbarrier::complete_tx::bytes", 80, 90);
   for (Type t : ins.types()) {
@@ -93,6 +98,7 @@ void Checker::Impl::checkGates(const Instruction &ins) {
       gate(ins.loc, GateKind::Feature, "." + std::string(typeName(t)), 70, 80);
       break;
     case Type::E4M3x2: case Type::E5M2x2:
+      if (ins.op == Opcode::Cvt) break;  // checkCvtGates
       gate(ins.loc, GateKind::Feature, "." + std::string(typeName(t)), 78, 89);
       break;
     default:
@@ -100,6 +106,21 @@ void Checker::Impl::checkGates(const Instruction &ins) {
     }
   }
   for (const Operand &o : ins.operands) checkSRegGate(o);
+}
+
+// cvt forms newer than their types: sm_80 converts bf16 only to and from f32 (pairs included);
+// the rest, tf32 rounded .rn/.rz, and fp8 pairs (sm_89 from PTX 8.1, sm_90 before) come later.
+void Checker::Impl::checkCvtGates(const Instruction &ins) {
+  if (ins.numTypes != 2 || ins.has(Mod::Pack)) return;
+  Type dt = ins.type(0), st = ins.type(1);
+  auto spelled = [&] { return fmt::format("cvt with .{}.{}", typeName(dt), typeName(st)); };
+  if ((dt == Type::BF16 && st != Type::F32) || (st == Type::BF16 && dt != Type::F32))
+    gate(ins.loc, GateKind::Feature, spelled(), 78, 90, true);
+  if (dt == Type::TF32 && st == Type::F32 && (ins.has(Mod::Rn) || ins.has(Mod::Rz)))
+    gate(ins.loc, GateKind::Feature, fmt::format("cvt with .tf32.f32.{}", ins.has(Mod::Rn) ? "rn" : "rz"), 78, 90, true);
+  auto fp8 = [](Type t) { return t == Type::E4M3x2 || t == Type::E5M2x2; };
+  if (fp8(dt) || fp8(st))
+    gate(ins.loc, GateKind::Feature, "cvt with .e4m3x2/.e5m2x2", 78, m && m->version() >= 81 ? 89 : 90, true);
 }
 
 void Checker::Impl::checkSRegGate(const Operand &o) {

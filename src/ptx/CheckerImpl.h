@@ -89,6 +89,7 @@ struct Checker::Impl {
   void gate(SourceLoc at, GateKind kind, std::string_view name, unsigned minPtx, unsigned minSm,
             bool targetFirst = false);
   void checkGates(const Instruction &ins);
+  void checkCvtGates(const Instruction &ins);
   void checkSRegGate(const Operand &o);
   bool checkOpcodeRules(const Instruction &ins, const InstrNameRef &name);
   bool checkCvt(const Instruction &ins, const InstrNameRef &name);

@@ -59,6 +59,39 @@ TEST(Checker, FeatureGates) {
             "ptxas t.ptx, line 11; error   : Feature '%cluster_ctarank' requires .target sm_90 or higher");
 }
 
+// sm_90 features that sm_8x lacks get ptxas's diagnostic, never reach codegen (issue 4).
+TEST(Checker, FeatureGatesSm8x) {
+  // kernel() declares no b16 registers: declare them on the instruction's line.
+  auto at80 = [](const std::string &body) { return firstMessage(".reg .b16 %rs<5>; " + body, "sm_80", 80); };
+  const std::string l11 = "ptxas t.ptx, line 11; error   : ";
+  EXPECT_EQ(at80("min.s16x2 %r1, %r2, %r3;"), l11 + "Feature 'min.s16x2' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("max.relu.s16x2 %r1, %r2, %r3;"), l11 + "Feature 'max.relu' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("add.u16x2 %r1, %r2, %r3;"), l11 + "Feature 'add.u16x2' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("red.add.noftz.bf16 [%rd1], %rs1;"),
+            l11 + "Instruction 'red.add.bf16 with generic state space' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("atom.shared.add.noftz.bf16x2 %r2, [%r1], %r1;"),
+            l11 + "Instruction 'atom.add.bf16x2.shared' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("red.global.v2.f32.add [%rd1], {%f3,%f4};"),
+            l11 + "Feature 'red instruction with vector types' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("cvt.rzi.s64.bf16 %rd1, %rs1;"), l11 + "Feature 'cvt with .s64.bf16' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("cvt.rz.tf32.f32 %r1, %f1;"), l11 + "Feature 'cvt with .tf32.f32.rz' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("cvt.rn.f16x2.e4m3x2 %r1, %rs1;"),
+            l11 + "Feature 'cvt with .e4m3x2/.e5m2x2' requires .target sm_89 or higher");
+  EXPECT_EQ(at80("setp.eq.bf16x2 %p1|%p2, %r1, %r2;"), l11 + "Feature 'setp.bf16x2' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("min.xorsign.abs.bf16 %rs1, %rs2, %rs3;"), l11 + "Feature '.abs' requires .target sm_86 or higher");
+  EXPECT_EQ(at80("atom.global.cluster.add.u32 %r1, [%rd1], %r2;"),
+            l11 + "Feature '.cluster scope' requires .target sm_90 or higher");
+  // What sm_80 does have stays accepted.
+  EXPECT_EQ(at80("cvt.f32.bf16 %f1, %rs1;\ncvt.rn.bf16x2.f32 %r1, %f1, %f2;\nfma.rn.bf16 %rs1, %rs2, %rs3, %rs1;\n"
+                 "min.NaN.bf16x2 %r1, %r2, %r3;\natom.global.add.noftz.f16x2 %r2, [%rd1], %r1;\nmin.s32 %r1, %r2, %r3;"),
+            "");
+  // fp8 pairs came to sm_89 with PTX 8.1; before that they needed sm_90.
+  auto p = parse(".version 7.8\n.target sm_89\n.address_size 64\n.visible .entry k() { .reg .b16 %rs<2>; "
+                 ".reg .f32 %f<3>; cvt.rn.satfinite.e4m3x2.f32 %rs1, %f1, %f2; ret; }\n", 89);
+  ASSERT_FALSE(p.messages.empty());
+  EXPECT_EQ(p.messages[0], "ptxas t.ptx, line 4; error   : Feature 'cvt with .e4m3x2/.e5m2x2' requires .target sm_90 or higher");
+}
+
 TEST(Checker, TargetAgainstArch) {
   auto p = parse(kernel("", "sm_90"), 80);
   ASSERT_FALSE(p.messages.empty());
