@@ -68,6 +68,9 @@ void Checker::Impl::checkGates(const Instruction &ins) {
     std::string name(g.name);
     if (name == "{.mod0}") {
       name = ins.mods.empty() ? std::string(opcodeName(ins.op)) : "." + std::string(modName(ins.mods[0]));
+    } else if (name == "{op}.{mod0}.{mod1}") {  // barrier.cluster.arrive
+      name = std::string(opcodeName(ins.op));
+      for (size_t i = 0; i < 2 && i < ins.mods.size(); ++i) name += "." + std::string(modName(ins.mods[i]));
     } else if (name == "{op}.{mod0}") {
       name = std::string(opcodeName(ins.op));
       if (!ins.mods.empty() && ins.mods[0] != Mod::Shape) {

@@ -220,6 +220,7 @@ BODY_CASES = [
     ("gate_min_xorsign_sm80", "sm_80", "\tmin.xorsign.abs.f16 %rs1, %rs2, %rs3;"),
     ("gate_fma_oob_sm80", "sm_80", "\tfma.rn.oob.bf16 %rs1, %rs2, %rs3, %rs4;"),
     ("gate_fence_cluster_sm80", "sm_80", "\tfence.acq_rel.cluster;"),
+    ("gate_barrier_cluster_wait_sm80", "sm_80", "\tbarrier.cluster.wait.aligned;"),
     ("gate_multimem_sm80", "sm_80", "\tmultimem.ld_reduce.relaxed.sys.global.add.u32 %r1, [%rd1];"),
 ]
 

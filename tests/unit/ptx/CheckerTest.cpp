@@ -81,6 +81,8 @@ TEST(Checker, FeatureGatesSm8x) {
   EXPECT_EQ(at80("min.xorsign.abs.bf16 %rs1, %rs2, %rs3;"), l11 + "Feature '.abs' requires .target sm_86 or higher");
   EXPECT_EQ(at80("atom.global.cluster.add.u32 %r1, [%rd1], %r2;"),
             l11 + "Feature '.cluster scope' requires .target sm_90 or higher");
+  EXPECT_EQ(at80("barrier.cluster.arrive.relaxed.aligned;"),
+            l11 + "Feature 'barrier.cluster.arrive' requires .target sm_90 or higher");
   // What sm_80 does have stays accepted.
   EXPECT_EQ(at80("cvt.f32.bf16 %f1, %rs1;\ncvt.rn.bf16x2.f32 %r1, %f1, %f2;\nfma.rn.bf16 %rs1, %rs2, %rs3, %rs1;\n"
                  "min.NaN.bf16x2 %r1, %r2, %r3;\natom.global.add.noftz.f16x2 %r2, [%rd1], %r1;\nmin.s32 %r1, %r2, %r3;"),
