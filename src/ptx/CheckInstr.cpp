@@ -64,6 +64,11 @@ void Checker::Impl::checkGates(const Instruction &ins) {
     }
     if (g.shapeM) hold = hold && ins.shape.m == g.shapeM && ins.shape.n == g.shapeN && ins.shape.k == g.shapeK;
     if (g.vecWidth) hold = hold && ins.vectorWidth() == g.vecWidth;
+    if (g.needVectorOperand) {
+      bool any = false;
+      for (const Operand &o : ins.operands) any = any || o.kind == OperandKind::Vector;
+      hold = hold && any;
+    }
     if (!hold) continue;
     std::string name(g.name);
     if (name == "{.mod0}") {

@@ -143,6 +143,8 @@ std::vector<std::vector<FeatureGate>> buildGates() {
         g.shapeM = static_cast<uint16_t>(m);
         g.shapeN = static_cast<uint16_t>(n);
         g.shapeK = static_cast<uint16_t>(k);
+      } else if (w == "vecop") {
+        g.needVectorOperand = true;
       } else if (w == "^" || w == "v") {
         g.order = w == "^" ? 1 : -1;
       } else if (w.starts_with("vec:")) {

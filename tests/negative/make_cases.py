@@ -209,6 +209,7 @@ BODY_CASES = [
     ("gate_red_bf16x2_shared_sm89", "sm_89", "\tred.shared.add.noftz.bf16x2 [%r1], %r2;"),
     ("gate_atom_v2_f32_sm80", "sm_80", "\tatom.global.v2.f32.add {%f1,%f2}, [%rd1], {%f3,%f4};"),
     ("gate_red_v4_f32_sm89", "sm_89", "\tred.global.v4.f32.add [%rd1], {%f3,%f4,%f5,%f6};"),
+    ("gate_red_v2_scalar_operand_sm80", "sm_80", "\tred.global.v2.f32.add [%rd1], %rd2;"),
     ("gate_cvt_s64_bf16_sm80", "sm_80", "\tcvt.rzi.s64.bf16 %rd1, %rs1;"),
     ("gate_cvt_bf16_f16_sm80", "sm_80", "\tcvt.rn.bf16.f16 %rs1, %rs2;"),
     ("gate_cvt_tf32_rn_sm80", "sm_80", "\tcvt.rn.tf32.f32 %r1, %f1;"),

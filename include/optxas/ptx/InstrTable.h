@@ -37,6 +37,7 @@ struct FeatureGate {
   std::vector<Type> needTypes;
   uint16_t shapeM = 0, shapeN = 0, shapeK = 0;
   unsigned vecWidth = 0;
+  bool needVectorOperand = false;  // "vecop": some operand is a {..} vector
   // Message order: +1 ("^") target before version, -1 ("v") version first, 0 target first only
   // for rows keyed on a data type.
   int order = 0;
