@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from scriptlib import run, tool_parser
+from scriptlib import run, sim_agrees, tool_parser
 
 NVDISASM = os.environ.get("NVDISASM", os.path.expanduser("~/.cache/cuda-disasm/nvdisasm"))
 
@@ -37,12 +37,7 @@ def main():
                 if "BMMA" in sass or "POPC" not in sass or "SHFL.IDX" not in sass:
                     print(f"FAIL mma_b1 {opt}: the knob did not replace BMMA")
                     failed = True
-            r = run([a.sim_diff, "--cubin", cubin, "--spec", spec, "--seeds", "3", ptx])
-            last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else "(no output)"
-            ok = r.returncode == 0 and "agree" in last
-            print(f"{'ok  ' if ok else 'FAIL'} mma_b1 {opt}: {last}")
-            if not ok:
-                print(r.stdout[-2000:])
+            if not sim_agrees(a.sim_diff, cubin, spec, ptx, f"mma_b1 {opt}"):
                 failed = True
     return 1 if failed else 0
 

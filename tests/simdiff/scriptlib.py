@@ -1,5 +1,6 @@
 """What the simdiff test scripts (reconvergence, warpsync_routines, debug_calls, forward_progress,
-sanitizer) share: running a tool with its output captured, and their common arguments."""
+sanitizer, bmma_emulation) share: running a tool with its output captured, their common arguments,
+and checking a cubin on the simulator against the PTX interpreter."""
 import argparse
 import subprocess
 
@@ -18,3 +19,15 @@ def tool_parser(exec_dir=True, exec_help=None):
     if exec_dir:
         ap.add_argument("--exec-dir", required=True, help=exec_help)
     return ap
+
+
+def sim_agrees(sim_diff, cubin, spec, ptx, label, seeds="3"):
+    """Runs sim-diff on cubin (inputs from spec) against the PTX interpreter's result for ptx;
+    prints an ok/FAIL line for label (with sim-diff's output tail on failure); True if they agree."""
+    r = run([sim_diff, "--cubin", cubin, "--spec", spec, "--seeds", seeds, ptx])
+    last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else "(no output)"
+    ok = r.returncode == 0 and "agree" in last
+    print(f"{'ok  ' if ok else 'FAIL'} {label}: {last}")
+    if not ok:
+        print(r.stdout[-2000:])
+    return ok

@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 
-from scriptlib import run, tool_parser
+from scriptlib import run, sim_agrees, tool_parser
 
 # tests/exec/warpsync_diverged, and its copy with a per-half-mask ballot.
 KERNELS = [("exec", "warpsync_diverged"), ("exec", "warpsync_halves")]
@@ -41,12 +41,7 @@ def main():
                 if missing:
                     print(f"FAIL {kernel} {opt}: routines missing: {missing}")
                     failed = True
-                r = run([a.sim_diff, "--cubin", cubin, "--spec", spec, "--seeds", "3", ptx])
-                last = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else "(no output)"
-                ok = r.returncode == 0 and "agree" in last
-                print(f"{'ok  ' if ok else 'FAIL'} {kernel} {opt}: {last}")
-                if not ok:
-                    print(r.stdout[-2000:])
+                if not sim_agrees(a.sim_diff, cubin, spec, ptx, f"{kernel} {opt}"):
                     failed = True
     return 1 if failed else 0
 
