@@ -26,13 +26,6 @@ using namespace sass;
 
 namespace {
 
-const ptx::Operand &elemOf(const ptx::Operand &o, unsigned i) {
-  return o.kind == ptx::OperandKind::Vector ? o.elems[i] : o;
-}
-unsigned countOf(const ptx::Operand &o) {
-  return o.kind == ptx::OperandKind::Vector ? static_cast<unsigned>(o.elems.size()) : 1;
-}
-
 // SHFL.IDX PT, d, v, lane, c
 Operand shflIdx(LowerCtx &cx, const Operand &v, const Operand &lane, int64_t c) {
   Operand d = cx.tempOp();
@@ -49,18 +42,18 @@ bool lowerBitMmaEmulated(LowerCtx &cx, const ptx::Instruction &in) {
   const unsigned rows = in.shape.m, k = in.shape.k;
   const bool isXor = in.has(ptx::Mod::Xor);
   const unsigned aRegs = rows == 8 ? 1 : k / 64, bRegs = k / 128, cdRegs = rows == 8 ? 2 : 4;
-  if (countOf(ops[0]) != cdRegs || countOf(ops[1]) != aRegs || countOf(ops[2]) != bRegs ||
-      countOf(ops[3]) != cdRegs)
+  if (vectorCount(ops[0]) != cdRegs || vectorCount(ops[1]) != aRegs || vectorCount(ops[2]) != bRegs ||
+      vectorCount(ops[3]) != cdRegs)
     return cx.error("mma operand vectors do not match the shape");
   // Every source is read before the first destination is written (d may alias a, b or c).
   std::vector<Operand> a, b, c;
-  for (unsigned i = 0; i < aRegs; ++i) a.push_back(cx.srcReg(elemOf(ops[1], i), ptx::Type::B32));
-  for (unsigned i = 0; i < bRegs; ++i) b.push_back(cx.srcReg(elemOf(ops[2], i), ptx::Type::B32));
+  for (unsigned i = 0; i < aRegs; ++i) a.push_back(cx.srcReg(vectorElem(ops[1], i), ptx::Type::B32));
+  for (unsigned i = 0; i < bRegs; ++i) b.push_back(cx.srcReg(vectorElem(ops[2], i), ptx::Type::B32));
   // C through a copy, as the BMMA path's gather: a C register that holds a constant then becomes
   // a MOV of it, and a dead mma that writes its own C (d = c) has no reader left and goes.
   for (unsigned i = 0; i < cdRegs; ++i) {
     c.push_back(cx.tempOp());
-    cx.copy(c.back(), cx.srcReg(elemOf(ops[3], i), ptx::Type::S32));
+    cx.copy(c.back(), cx.srcReg(vectorElem(ops[3], i), ptx::Type::S32));
   }
 
   // A: aw[r][t] = register r of lane (lane & 0x1c) | t (width-4 segments: c = 0x1c1f).
@@ -112,7 +105,7 @@ bool lowerBitMmaEmulated(LowerCtx &cx, const ptx::Instruction &in) {
     d[j] = acc;
   }
   for (unsigned j = 0; j < cdRegs; ++j) {
-    const ptx::Operand &e = elemOf(ops[0], j);
+    const ptx::Operand &e = vectorElem(ops[0], j);
     if (e.kind != ptx::OperandKind::Sink) cx.copy(cx.dst(e, ptx::Type::S32), d[j]);
   }
   return true;

@@ -258,4 +258,13 @@ private:
   unsigned errorsAtStart_ = 0;
 };
 
+// Element i of a PTX vector operand ({a, b, ...}), or the operand itself when it is a scalar;
+// and how many elements it has (1 for a scalar).
+inline const ptx::Operand &vectorElem(const ptx::Operand &o, unsigned i) {
+  return o.kind == ptx::OperandKind::Vector ? o.elems[i] : o;
+}
+inline unsigned vectorCount(const ptx::Operand &o) {
+  return o.kind == ptx::OperandKind::Vector ? static_cast<unsigned>(o.elems.size()) : 1;
+}
+
 } // namespace optxas::lower

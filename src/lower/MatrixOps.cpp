@@ -36,18 +36,14 @@ namespace {
 
 using isa::MmaShape;
 
-const ptx::Operand &elem(const ptx::Operand &o, unsigned i) {
-  return o.kind == ptx::OperandKind::Vector ? o.elems[i] : o;
-}
-unsigned count(const ptx::Operand &o) { return o.kind == ptx::OperandKind::Vector ? static_cast<unsigned>(o.elems.size()) : 1; }
 
 // The words of a PTX register vector (each element `wordsPer` words of type t) as one register
 // group of `words` words.
 Operand gather(LowerCtx &cx, const ptx::Operand &v, ptx::Type t, unsigned wordsPer, unsigned words) {
   Operand g = cx.tempOp(RegClass::R, words);
-  for (unsigned i = 0; i < count(v) && i * wordsPer < words; ++i)
+  for (unsigned i = 0; i < vectorCount(v) && i * wordsPer < words; ++i)
     for (unsigned w = 0; w < wordsPer; ++w) {
-      const ptx::Operand &e = elem(v, i);
+      const ptx::Operand &e = vectorElem(v, i);
       cx.copy(cx.word(g, i * wordsPer + w), e.kind == ptx::OperandKind::Sink ? RZ() : cx.inReg(cx.src(e, t, w)));
     }
   return g;
@@ -55,8 +51,8 @@ Operand gather(LowerCtx &cx, const ptx::Operand &v, ptx::Type t, unsigned wordsP
 
 // Copies a register group into the elements of a PTX destination vector.
 void scatter(LowerCtx &cx, const ptx::Operand &v, ptx::Type t, unsigned wordsPer, const Operand &g) {
-  for (unsigned i = 0; i < count(v); ++i) {
-    const ptx::Operand &e = elem(v, i);
+  for (unsigned i = 0; i < vectorCount(v); ++i) {
+    const ptx::Operand &e = vectorElem(v, i);
     if (e.kind == ptx::OperandKind::Sink) continue;
     for (unsigned w = 0; w < wordsPer; ++w) cx.copy(cx.dst(e, t, w), cx.word(g, i * wordsPer + w));
   }
@@ -67,7 +63,7 @@ bool lowerLdmatrix(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.shape.m != 8 || in.shape.n != 8 || in.type() != ptx::Type::B16)
     return cx.unsupported("ldmatrix other than .m8n8.b16");
   const unsigned n = in.has(ptx::Mod::X4) ? 4 : in.has(ptx::Mod::X2) ? 2 : 1;
-  if (count(ops[0]) != n) return cx.error("ldmatrix destination vector does not match the matrix count");
+  if (vectorCount(ops[0]) != n) return cx.error("ldmatrix destination vector does not match the matrix count");
   ptx::StateSpace sp = in.space();
   if (sp == ptx::StateSpace::None) return cx.unsupported("ldmatrix with a generic address");
   MemAddr ma;
@@ -89,7 +85,7 @@ bool lowerStmatrix(LowerCtx &cx, const ptx::Instruction &in) {
   if (in.shape.m != 8 || in.shape.n != 8 || in.type() != ptx::Type::B16)
     return cx.unsupported("stmatrix other than .m8n8.b16");
   const unsigned n = in.has(ptx::Mod::X4) ? 4 : in.has(ptx::Mod::X2) ? 2 : 1;
-  if (count(ops[1]) != n) return cx.error("stmatrix source vector does not match the matrix count");
+  if (vectorCount(ops[1]) != n) return cx.error("stmatrix source vector does not match the matrix count");
   ptx::StateSpace sp = in.space();
   if (sp == ptx::StateSpace::None) return cx.unsupported("stmatrix with a generic address");
   MemAddr ma;
@@ -188,7 +184,7 @@ bool lowerMma(LowerCtx &cx, const ptx::Instruction &in) {
     return cx.unsupported("mma with these types");
   }
   const unsigned ew = p.elemWords;
-  if (count(ops[0]) * ew != p.cd || count(ops[1]) * ew != p.a || count(ops[2]) * ew != p.b || count(ops[3]) * ew != p.cd)
+  if (vectorCount(ops[0]) * ew != p.cd || vectorCount(ops[1]) * ew != p.a || vectorCount(ops[2]) * ew != p.b || vectorCount(ops[3]) * ew != p.cd)
     return cx.error("mma operand vectors do not match the shape");
   // No IMMA.8816 (Blackwell): the m8n8k16 tile is rows 0..7 of an IMMA.16816, whose A word 1
   // and C words 2..3 are rows 8..15 (zeroed here) and whose D words 2..3 are dropped, as ptxas.

@@ -226,15 +226,13 @@ uint32_t extractSelector(unsigned i, unsigned bits, bool isSigned) {
   return (fill << 12) | (fill << 8) | (hi << 4) | lo;
 }
 
-// The destination registers of a load: element i of a vector operand, or the scalar.
-const ptx::Operand &element(const ptx::Operand &o, unsigned i) { return o.kind == ptx::OperandKind::Vector ? o.elems[i] : o; }
 
 // Distributes `data` (the loaded words) into the destination operand(s).
 void scatterLoaded(LowerCtx &cx, const ptx::Operand &dstOp, ptx::Type t, unsigned vec, const Operand &data) {
   const unsigned eb = ptx::typeBytes(t);
   const bool isSigned = ptx::isSigned(t);
   for (unsigned i = 0; i < vec; ++i) {
-    const ptx::Operand &e = element(dstOp, i);
+    const ptx::Operand &e = vectorElem(dstOp, i);
     if (e.kind == ptx::OperandKind::Sink) continue;
     if (e.kind != ptx::OperandKind::Reg) {
       cx.error("load destination must be a register");
@@ -282,7 +280,7 @@ Operand gatherStored(LowerCtx &cx, const ptx::Operand &srcOp, ptx::Type t, unsig
   const unsigned total = eb * vec;
   const unsigned words = std::max(1u, total / 4);
   auto elemVal = [&](unsigned i, unsigned w) -> Operand {
-    const ptx::Operand &e = element(srcOp, i);
+    const ptx::Operand &e = vectorElem(srcOp, i);
     if (e.kind == ptx::OperandKind::Sink) return RZ();
     return cx.inReg(cx.src(e, t, w));
   };

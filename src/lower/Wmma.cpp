@@ -157,15 +157,13 @@ void emitStore(LowerCtx &cx, const Access &ac, const Operand &addr, const Operan
   }
 }
 
-const ptx::Operand &elemOf(const ptx::Operand &v, unsigned i) { return v.kind == ptx::OperandKind::Vector ? v.elems[i] : v; }
-unsigned countOf(const ptx::Operand &v) { return v.kind == ptx::OperandKind::Vector ? static_cast<unsigned>(v.elems.size()) : 1; }
 
 bool lowerWmmaLoad(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   Mat mat = in.has(ptx::Mod::A) ? Mat::A : in.has(ptx::Mod::B) ? Mat::B : Mat::C;
   Frag f;
   if (!fragOf(in.shape, mat, in.type(), f)) return cx.unsupported("this wmma.load shape or type");
-  if (countOf(ops[0]) != f.regs) return cx.error("wmma.load destination does not match the fragment");
+  if (vectorCount(ops[0]) != f.regs) return cx.error("wmma.load destination does not match the fragment");
   Access ac;
   if (!setup(cx, in, mat, ops[1], ops.size() >= 3 ? &ops[2] : nullptr, ac)) return false;
   const unsigned words = f.esize == 8 ? 2 : 1;
@@ -200,7 +198,7 @@ bool lowerWmmaLoad(LowerCtx &cx, const ptx::Instruction &in) {
     vals.push_back(v);
   }
   for (unsigned r = 0; r < f.regs; ++r) {
-    const ptx::Operand &e = elemOf(ops[0], r);
+    const ptx::Operand &e = vectorElem(ops[0], r);
     if (e.kind == ptx::OperandKind::Sink) continue;
     const Operand &v = vals[r % distinct];
     for (unsigned w = 0; w < words; ++w) cx.copy(cx.dst(e, wt, w), cx.word(v, w));
@@ -212,13 +210,13 @@ bool lowerWmmaStore(LowerCtx &cx, const ptx::Instruction &in) {
   const auto &ops = in.operands;
   Frag f;
   if (!fragOf(in.shape, Mat::C, in.type(), f)) return cx.unsupported("this wmma.store shape or type");
-  if (countOf(ops[1]) != f.regs) return cx.error("wmma.store source does not match the fragment");
+  if (vectorCount(ops[1]) != f.regs) return cx.error("wmma.store source does not match the fragment");
   Access ac;
   if (!setup(cx, in, Mat::C, ops[0], ops.size() >= 3 ? &ops[2] : nullptr, ac)) return false;
   const unsigned words = f.esize == 8 ? 2 : 1;
   const ptx::Type wt = f.esize == 8 ? ptx::Type::B64 : ptx::Type::B32;
   for (unsigned r = 0; r < f.regs; ++r) {
-    const ptx::Operand &e = elemOf(ops[1], r);
+    const ptx::Operand &e = vectorElem(ops[1], r);
     Operand data = words == 2 ? cx.srcWide(e, wt, 2) : cx.inReg(cx.src(e, wt));
     emitStore(cx, ac, elemAddr(cx, ac, posOf(in.shape, Mat::C, r), 0, 0, f.esize), data,
               f.esize == 8 ? isa::MemType::B64 : isa::MemType::None);
@@ -230,7 +228,7 @@ Operand group(LowerCtx &cx, const ptx::Operand &v, unsigned first, unsigned n, u
   Operand g = cx.tempOp(RegClass::R, n * wordsPer);
   const ptx::Type t = wordsPer == 2 ? ptx::Type::B64 : ptx::Type::B32;
   for (unsigned i = 0; i < n; ++i)
-    for (unsigned w = 0; w < wordsPer; ++w) cx.copy(cx.word(g, i * wordsPer + w), cx.inReg(cx.src(elemOf(v, first + i), t, w)));
+    for (unsigned w = 0; w < wordsPer; ++w) cx.copy(cx.word(g, i * wordsPer + w), cx.inReg(cx.src(vectorElem(v, first + i), t, w)));
   return g;
 }
 
@@ -244,7 +242,7 @@ bool lowerWmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
   if (dt != ct) return cx.unsupported("wmma.mma with different C and D types");
   Frag fa, fc;
   if (!fragOf(s, Mat::A, at, fa) || !fragOf(s, Mat::C, dt, fc)) return cx.unsupported("this wmma.mma shape or type");
-  if (countOf(ops[0]) != fc.regs || countOf(ops[3]) != fc.regs) return cx.error("wmma.mma accumulators do not match the fragment");
+  if (vectorCount(ops[0]) != fc.regs || vectorCount(ops[3]) != fc.regs) return cx.error("wmma.mma accumulators do not match the fragment");
   isa::Modifiers m;
   if (at == ptx::Type::F64) {
     m.extra = static_cast<uint8_t>(MmaShape::M8N8K4) | isa::kMmaFromWmma;
@@ -252,7 +250,7 @@ bool lowerWmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
     Operand d = cx.tempOp(RegClass::R, 4);
     cx.emit(Opcode::DMMA, {d}, {a, b, c}, m);
     for (unsigned r = 0; r < 2; ++r)
-      for (unsigned w = 0; w < 2; ++w) cx.copy(cx.dst(elemOf(ops[0], r), ptx::Type::B64, w), cx.word(d, 2 * r + w));
+      for (unsigned w = 0; w < 2; ++w) cx.copy(cx.dst(vectorElem(ops[0], r), ptx::Type::B64, w), cx.word(d, 2 * r + w));
     return true;
   }
   const bool integer = at == ptx::Type::S8 || at == ptx::Type::U8;
@@ -278,7 +276,7 @@ bool lowerWmmaMma(LowerCtx &cx, const ptx::Instruction &in) {
     cx.emit(op, {d}, {a, b, c}, m);
     const ptx::Type t = integer ? ptx::Type::S32 : ptx::Type::F32;
     for (unsigned r = 0; r < 4; ++r) {
-      const ptx::Operand &e = elemOf(ops[0], 4 * h + r);
+      const ptx::Operand &e = vectorElem(ops[0], 4 * h + r);
       if (e.kind != ptx::OperandKind::Sink) cx.copy(cx.dst(e, t), cx.word(d, r));
     }
   }
